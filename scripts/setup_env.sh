@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Create (or reuse) the project's virtual environment and install rlvr into it.
+#   scripts/setup_env.sh [EXTRAS]     e.g. scripts/setup_env.sh dev
+# Idempotent: a stamp keyed on pyproject.toml, the extras and this script skips pip on re-runs.
+# Order matters on a machine without an NVIDIA GPU: the CPU torch wheel goes in first, so that no
+# later requirement pulls the multi-GB CUDA build (and never the unsloth/vllm stack).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+extras="${1:-}"
+venv="${RLVR_VENV:-.venv}"
+python="${PYTHON:-python3}"
+
+if [ ! -x "$venv/bin/python" ]; then
+  "$python" -m venv "$venv"
+  "$venv/bin/python" -m pip install -q --upgrade pip
+fi
+pip=("$venv/bin/python" -m pip)
+
+stamp="$venv/.rlvr-installed"
+key="$(cat pyproject.toml "$0" | sha256sum | cut -c1-16)-${extras}"
+if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$key" ]; then
+  exit 0
+fi
+
+if ! "$venv/bin/python" -c "import torch" 2>/dev/null; then
+  if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1; then
+    "${pip[@]}" install -q "torch>=2.6,<2.15"
+  else
+    # The local CPU wheel when the machine has one (pip's find-links), else PyTorch's CPU index.
+    "${pip[@]}" install -q "torch==2.13.0+cpu" 2>/dev/null \
+      || "${pip[@]}" install -q "torch==2.13.0" --index-url https://download.pytorch.org/whl/cpu
+  fi
+fi
+
+spec="."
+[ -n "$extras" ] && spec=".[${extras}]"
+"${pip[@]}" install -q -e "$spec"
+echo "$key" > "$stamp"

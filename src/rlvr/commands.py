@@ -1,0 +1,38 @@
+"""Handlers of CLI subcommands that belong to no single subpackage (``demo``) or are not built yet."""
+
+from __future__ import annotations
+
+import argparse
+
+from rlvr.errors import NotAvailableError
+
+DEMO_CASES: tuple[tuple[str, str], ...] = (
+    ("<think>Half of 1 is 0.5.</think> The answer is \\boxed{0.5}.", "\\frac{1}{2}"),
+    ("<think>x^2+2x+1 factors.</think> \\boxed{(x+1)^2}", "x^2+2x+1"),
+    ("<think>Maybe 5, maybe 7.</think> \\boxed{5} or \\boxed{7}", "7"),
+    ("<think>I think it is 12 but I never finish", "12"),
+    ("Answer: 1,000", "1000"),
+    ("\\boxed{9^{9^{9^{9}}}}", "3"),
+)
+
+
+def demo(args: argparse.Namespace) -> int:
+    """Verify a few built-in completions and print each verdict with its reason."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from rlvr.verifiers import verify_batch
+
+    verdicts = verify_batch([c for c, _ in DEMO_CASES], [g for _, g in DEMO_CASES])
+    table = Table(title="rlvr verify: built-in examples")
+    for column in ("completion", "gold", "status", "reason"):
+        table.add_column(column, overflow="fold")
+    for (completion, gold), v in zip(DEMO_CASES, verdicts):
+        table.add_row(completion, gold, v.status, v.reason)
+    Console().print(table)
+    return 0
+
+
+def not_yet(args: argparse.Namespace) -> int:
+    """Placeholder handler of a declared subcommand that this version does not implement yet."""
+    raise NotAvailableError(f"'rlvr {args._command}' is declared but not implemented in this version yet")

@@ -1,0 +1,1 @@
+"""Unit-testing reward functions: fixture files, a pytest plugin, adversarial audits."""

@@ -1,0 +1,132 @@
+"""Sandbox worker process: symbolic comparison with math-verify and sympy, isolated from the caller.
+
+Started by :mod:`rlvr.verifiers.sandbox` as ``python -m rlvr.verifiers._worker MEMORY_MB``. Speaks
+JSON lines on stdin/stdout: one request ``{"id", "answer", "gold", "abs_tol", "rel_tol"}`` in, one
+``{"id", "status", "reason"}`` out. The parent kills this process when a comparison runs past its
+time limit, so nothing here needs its own timeout; the address-space cap turns runaway memory into a
+MemoryError (reported as ``error``). Untrusted text is parsed only here, never in the caller.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import sys
+from collections import OrderedDict
+from typing import Any
+
+_GOLD_CACHE_SIZE = 4096
+
+
+def _harden(memory_mb: int) -> None:
+    try:
+        import resource
+
+        limit = memory_mb * 1024 * 1024
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+    except (ImportError, ValueError, OSError):  # not on Linux/macOS: the parent's timeout still applies
+        pass
+    try:  # die with the parent (Linux): no orphaned workers after a crash or kill -9 of the trainer
+        import ctypes
+        import signal
+
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+
+
+class Comparer:
+    """Parses golds once (bounded cache) and compares answers against them."""
+
+    def __init__(self) -> None:
+        from math_verify import ExprExtractionConfig, LatexExtractionConfig, parse, verify
+
+        self._parse = parse
+        self._verify = verify
+        self._configs = [LatexExtractionConfig(boxed_match_priority=0), ExprExtractionConfig()]
+        self._golds: OrderedDict[str, list[Any]] = OrderedDict()
+
+    def parse(self, text: str) -> list[Any]:
+        # Boxing the (already extracted) text makes math-verify take all of it as one answer.
+        return self._parse("\\boxed{" + text + "}", extraction_config=self._configs,
+                           parsing_timeout=None, raise_on_error=False)
+
+    def gold(self, text: str) -> list[Any]:
+        if text in self._golds:
+            self._golds.move_to_end(text)
+            return self._golds[text]
+        parsed = self.parse(text)
+        self._golds[text] = parsed
+        if len(self._golds) > _GOLD_CACHE_SIZE:
+            self._golds.popitem(last=False)
+        return parsed
+
+    def compare(self, answer: str, gold: str, abs_tol: float, rel_tol: float) -> tuple[str, str]:
+        gold_parsed = self.gold(gold)
+        if not gold_parsed:
+            return "unparseable_gold", f"math-verify could not parse the gold answer {gold!r}"
+        answer_parsed = self.parse(answer)
+        if not answer_parsed:
+            return "unparseable_answer", f"math-verify could not parse the answer {answer!r}"
+        equal = self._verify(gold_parsed, answer_parsed, strict=True, timeout_seconds=None)
+        g, a = gold_parsed[0], answer_parsed[0]
+        numeric = _both_numbers(g, a)
+        if equal and numeric and not _numerically_equal(g, a, 0.0, 0.0):
+            return "incorrect", f"{answer!r} equals gold {gold!r} only after rounding, not exactly"
+        if equal:
+            return "correct", f"{answer!r} is symbolically equivalent to gold {gold!r}"
+        if numeric and (abs_tol or rel_tol) and _numerically_equal(g, a, abs_tol, rel_tol):
+            return "correct", f"{answer!r} is within tolerance of gold {gold!r}"
+        return "incorrect", f"{answer!r} is not equivalent to gold {gold!r}"
+
+
+def _both_numbers(g: Any, a: Any) -> bool:
+    import sympy
+
+    return all(isinstance(x, sympy.Expr) and x.is_number and x.is_real is not False for x in (g, a))
+
+
+def _numerically_equal(g: Any, a: Any, abs_tol: float, rel_tol: float) -> bool:
+    """High-precision comparison; floats in either side allow a 1e-12 relative slack."""
+    import sympy
+
+    gv, av = sympy.N(g, 60), sympy.N(a, 60)
+    if not (gv.is_real and av.is_real):
+        return bool(sympy.Abs(gv - av) < sympy.Float("1e-40"))
+    diff = abs(gv - av)
+    scale = max(abs(gv), abs(av), sympy.Integer(1))
+    has_float = bool(g.atoms(sympy.Float) or a.atoms(sympy.Float))
+    slack = (sympy.Float("1e-12") if has_float else sympy.Float("1e-40")) * scale
+    return bool(diff <= max(slack, sympy.Float(abs_tol), sympy.Float(rel_tol) * abs(gv)))
+
+
+def main(argv: list[str]) -> int:
+    memory_mb = int(argv[1]) if len(argv) > 1 else 1024
+    _harden(memory_mb)
+    logging.disable(logging.CRITICAL)
+    protocol = os.fdopen(os.dup(1), "w", buffering=1, encoding="utf-8")
+    os.dup2(2, 1)  # stray prints from libraries go to stderr, never into the protocol stream
+    comparer = Comparer()
+    comparer.parse("1")  # warm up the parser before announcing readiness
+    protocol.write('{"ready": true}\n')
+    for line in sys.stdin:
+        try:
+            request = json.loads(line)
+        except json.JSONDecodeError:
+            continue
+        try:
+            status, reason = comparer.compare(request["answer"], request["gold"],
+                                              request.get("abs_tol", 0.0), request.get("rel_tol", 0.0))
+        except MemoryError:
+            status, reason = "error", "symbolic comparison exceeded the sandbox memory limit"
+        except RecursionError:
+            status, reason = "unparseable_answer", "answer nests too deeply to parse"
+        except Exception as exc:  # report, never die: the parent turns this into a typed verdict
+            status, reason = "error", f"symbolic comparison raised {type(exc).__name__}: {str(exc)[:200]}"
+        protocol.write(json.dumps({"id": request.get("id"), "status": status, "reason": reason}) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -1,0 +1,148 @@
+"""VerifierConfig: every knob of answer extraction and equivalence, as one frozen dataclass.
+
+Frozen and hashable so a config can key caches and cross process boundaries; lists given by YAML or
+JSON are turned into tuples. Invalid values raise :class:`~rlvr.errors.ConfigError` naming the field,
+the value and the accepted range.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, fields
+from pathlib import Path
+from typing import Any, Literal
+
+from rlvr.errors import ConfigError
+
+__all__ = ["VerifierConfig", "DEFAULT_SOURCES"]
+
+DEFAULT_SOURCES: tuple[str, ...] = (
+    "boxed", "answer_tag", "solution_tag", "answer_line", "final_answer_phrase",
+)
+_MULTIPLE = ("reject", "last", "first")
+_PERCENT = ("strict", "ignore", "fraction", "either")
+
+
+@dataclass(frozen=True)
+class VerifierConfig:
+    """How to find the final answer in a completion and decide whether it equals the gold answer.
+
+    Extraction:
+      sources: answer sources in priority order; the first that finds anything decides. Built in:
+        ``boxed`` (last ``\\boxed{}``/``\\fbox{}``), ``answer_tag`` (``<answer>…</answer>``),
+        ``solution_tag`` (``<SOLUTION>…</SOLUTION>``), ``answer_line`` (DAPO's ``Answer: …`` line),
+        ``final_answer_phrase`` ("the final answer is …"); more via ``register_answer_source``.
+      think_tags: reasoning delimiters; only text after the last closing tag is graded.
+      think_prefilled: the chat template opens the reasoning block in the prompt, so a completion
+        with no closing tag is all reasoning (``no_answer``).
+      multiple_answers: several different final answers: ``reject`` (incorrect), ``last``, ``first``.
+      detect_retraction: a final answer followed by "wait, actually it's 7" is several answers.
+    Equivalence:
+      abs_tol / rel_tol: numeric tolerance (default 0: exact).
+      percent: ``strict`` (10% only equals 10%), ``ignore`` (10% equals 10), ``fraction``
+        (10% equals 0.1), ``either`` (10% equals 10 or 0.1).
+      integer_answers: when the gold is an integer, an answer that is not a plain number is
+        incorrect without symbolic comparison (fast and strict; for integer-answer sets like DAPO).
+      symbolic: compare expressions, sets, intervals, equations through math-verify in the sandbox.
+    Limits:
+      timeout_s: wall-clock limit of one symbolic comparison (the worker is killed after it).
+      memory_mb: address-space cap of each sandbox worker.
+      max_completion_chars: only the last this-many characters of the graded text are searched.
+      max_answer_chars, max_nesting, max_digits, max_factorial: caps checked before any sympy work.
+      regex_timeout_s: timeout of each regex run over model output.
+    """
+
+    sources: tuple[str, ...] = DEFAULT_SOURCES
+    think_tags: tuple[str, str] = ("<think>", "</think>")
+    think_prefilled: bool = False
+    multiple_answers: Literal["reject", "last", "first"] = "reject"
+    detect_retraction: bool = True
+    abs_tol: float = 0.0
+    rel_tol: float = 0.0
+    percent: Literal["strict", "ignore", "fraction", "either"] = "strict"
+    integer_answers: bool = False
+    symbolic: bool = True
+    timeout_s: float = 1.0
+    memory_mb: int = 1024
+    max_completion_chars: int = 100_000
+    max_answer_chars: int = 1_000
+    max_nesting: int = 30
+    max_digits: int = 10_000
+    max_factorial: int = 1_000
+    regex_timeout_s: float = 0.5
+
+    def __post_init__(self) -> None:
+        for name in ("sources", "think_tags"):
+            value = getattr(self, name)
+            if isinstance(value, str) or not isinstance(value, (list, tuple)):
+                raise ConfigError(f"VerifierConfig.{name} must be a list of strings, got {value!r}")
+            object.__setattr__(self, name, tuple(value))
+        if not self.sources:
+            raise ConfigError("VerifierConfig.sources is empty: name at least one answer source, e.g. ['boxed']")
+        if len(self.think_tags) != 2 or not all(isinstance(t, str) and t for t in self.think_tags):
+            raise ConfigError(f"VerifierConfig.think_tags must be two non-empty strings (open, close), got {self.think_tags!r}")
+        if self.multiple_answers not in _MULTIPLE:
+            raise ConfigError(f"VerifierConfig.multiple_answers={self.multiple_answers!r}; use one of {_MULTIPLE}")
+        if self.percent not in _PERCENT:
+            raise ConfigError(f"VerifierConfig.percent={self.percent!r}; use one of {_PERCENT}")
+        for name in ("abs_tol", "rel_tol"):
+            value = getattr(self, name)
+            if not isinstance(value, (int, float)) or isinstance(value, bool) or not 0 <= value < 1e6:
+                raise ConfigError(f"VerifierConfig.{name}={value!r}; use a number >= 0 (0 means exact)")
+        if not isinstance(self.timeout_s, (int, float)) or not 0 < self.timeout_s <= 600:
+            raise ConfigError(f"VerifierConfig.timeout_s={self.timeout_s!r}; use seconds in (0, 600]")
+        if not isinstance(self.regex_timeout_s, (int, float)) or not 0 < self.regex_timeout_s <= 60:
+            raise ConfigError(f"VerifierConfig.regex_timeout_s={self.regex_timeout_s!r}; use seconds in (0, 60]")
+        for name, low in (("memory_mb", 256), ("max_completion_chars", 100), ("max_answer_chars", 10),
+                          ("max_nesting", 2), ("max_digits", 10), ("max_factorial", 10)):
+            value = getattr(self, name)
+            if not isinstance(value, int) or isinstance(value, bool) or value < low:
+                raise ConfigError(f"VerifierConfig.{name}={value!r}; use an integer >= {low}")
+        from rlvr.verifiers.extraction import answer_source_names
+
+        unknown = [s for s in self.sources if s not in answer_source_names()]
+        if unknown:
+            raise ConfigError(
+                f"VerifierConfig.sources names unknown answer sources {unknown}; "
+                f"known: {sorted(answer_source_names())} (add one with register_answer_source)"
+            )
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any] | None) -> VerifierConfig:
+        """Build from a plain dict (YAML/JSON), rejecting unknown keys with the list of valid ones."""
+        data = dict(data or {})
+        valid = {f.name for f in fields(cls)}
+        unknown = sorted(set(data) - valid)
+        if unknown:
+            raise ConfigError(f"unknown VerifierConfig field(s) {unknown}; valid fields: {sorted(valid)}")
+        return cls(**data)
+
+    @classmethod
+    def load(cls, spec: str | Path | dict[str, Any] | VerifierConfig | None) -> VerifierConfig:
+        """Accept a config, a dict, inline JSON, or a path to a YAML/JSON file."""
+        if spec is None:
+            return cls()
+        if isinstance(spec, VerifierConfig):
+            return spec
+        if isinstance(spec, dict):
+            return cls.from_dict(spec)
+        text = str(spec)
+        if text.lstrip().startswith("{"):
+            try:
+                return cls.from_dict(json.loads(text))
+            except json.JSONDecodeError as exc:
+                raise ConfigError(f"verifier config is not valid JSON: {exc}") from exc
+        path = Path(text)
+        if not path.is_file():
+            raise ConfigError(f"verifier config file {path} does not exist; pass a YAML/JSON file or inline JSON")
+        import yaml
+
+        try:
+            data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        except yaml.YAMLError as exc:
+            raise ConfigError(f"{path}: not valid YAML/JSON: {exc}") from exc
+        if isinstance(data, dict) and "verifier" in data and isinstance(data["verifier"], dict):
+            data = data["verifier"]
+        if not isinstance(data, dict):
+            raise ConfigError(f"{path}: expected a mapping of VerifierConfig fields, got {type(data).__name__}")
+        return cls.from_dict(data)

@@ -1,0 +1,257 @@
+"""verify / verify_batch: the equivalence cascade, cheapest step first, with caching.
+
+For each completion: extract the final answer (in process, bounded) -> normalised string equality
+-> exact numbers (fractions, decimals, scientific notation, percent policy) -> structural guards ->
+symbolic comparison through math-verify in the sandbox pool. A batch deduplicates identical
+(answer, gold) pairs (a GRPO group repeats answers), answers repeats from an LRU cache, decides what
+it can without the pool and fans the rest out to the workers in parallel.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import logging
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+import regex
+
+from rlvr.verifiers.config import VerifierConfig
+from rlvr.verifiers.extraction import Extraction, extract_answer
+from rlvr.verifiers.guards import unsafe_reason
+from rlvr.verifiers.normalize import NormalizedAnswer, assignment_rhs, normalize_answer
+from rlvr.verifiers.numbers import numbers_match, parse_number
+from rlvr.verifiers.sandbox import get_pool
+from rlvr.verifiers.verdict import Verdict
+
+logger = logging.getLogger(__name__)
+
+__all__ = ["verify", "verify_batch", "averify", "averify_batch", "clear_cache"]
+
+_CACHE_SIZE = 200_000
+_OR_RE = regex.compile(r"\s(?:or|\\text\{\s*or\s*\}|\\lor)\s|\\text\{\s*or\s*\}|\\lor")
+
+
+@dataclass(frozen=True)
+class _Gold:
+    raw: str
+    norm: NormalizedAnswer
+    number: Fraction | None
+    unsafe: str | None
+
+
+@functools.lru_cache(maxsize=65_536)
+def _gold_info(gold: str, config: VerifierConfig) -> _Gold:
+    norm = normalize_answer(gold)
+    return _Gold(gold, norm, parse_number(norm.key, config.max_digits), unsafe_reason(norm.clean, config))
+
+
+class _LRU:
+    """A bounded, thread-safe mapping from (answer, gold, config) to a decided outcome."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._data: OrderedDict[tuple, tuple[str, str, str]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple) -> tuple[str, str, str] | None:
+        with self._lock:
+            value = self._data.get(key)
+            if value is not None:
+                self._data.move_to_end(key)
+            return value
+
+    def put(self, key: tuple, value: tuple[str, str, str]) -> None:
+        with self._lock:
+            self._data[key] = value
+            self._data.move_to_end(key)
+            if len(self._data) > self.size:
+                self._data.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._data.clear()
+
+
+_CACHE = _LRU(_CACHE_SIZE)
+# Golds that the sandbox could not parse: later calls answer unparseable_gold without the pool.
+_BAD_GOLDS = _LRU(65_536)
+
+
+def clear_cache() -> None:
+    """Forget cached outcomes and gold parses (for benchmarks and tests)."""
+    _CACHE.clear()
+    _BAD_GOLDS.clear()
+    _gold_info.cache_clear()
+
+
+def _percent_values(value: Fraction, percent: bool, policy: str) -> list[Fraction]:
+    if not percent or policy == "ignore":
+        return [value]
+    if policy == "fraction":
+        return [value / 100]
+    return [value, value / 100]  # either
+
+
+def _fast_decision(answer: NormalizedAnswer, gold: _Gold, config: VerifierConfig) -> tuple[str, str, str] | None:
+    """Decide without sympy when possible: (status, reason, method) or ``None``."""
+    g = gold.norm
+    if config.percent == "strict" and answer.percent != g.percent and (gold.number is not None or g.percent):
+        which = "the answer is a percentage but the gold is not" if answer.percent else "the gold is a percentage but the answer is not"
+        return "incorrect", f"{which} (percent policy 'strict')", "number"
+    if answer.key == g.key and answer.percent == g.percent:
+        return "correct", f"{answer.clean!r} matches gold {gold.raw!r} after normalisation", "string"
+    a_num = parse_number(answer.key, config.max_digits)
+    if a_num is None and gold.number is not None:
+        rhs = assignment_rhs(answer.clean)
+        if rhs is not None and "=" not in g.clean:
+            a_num = parse_number(normalize_answer(rhs).key, config.max_digits)
+    if a_num is not None and gold.number is not None:
+        a_vals = _percent_values(a_num, answer.percent, config.percent)
+        g_vals = _percent_values(gold.number, g.percent, config.percent)
+        if any(numbers_match(a, gv, config.abs_tol, config.rel_tol) for a in a_vals for gv in g_vals):
+            how = "equals" if config.abs_tol == 0 and config.rel_tol == 0 else "is within tolerance of"
+            return "correct", f"{answer.clean!r} {how} gold {gold.raw!r} as an exact number", "number"
+        return "incorrect", f"{answer.clean!r} is not equal to gold {gold.raw!r}", "number"
+    if gold.number is not None and gold.number.denominator == 1 and config.integer_answers:
+        return "incorrect", f"{answer.clean!r} is not a number and the gold {gold.raw!r} is an integer (integer_answers)", "number"
+    if _OR_RE.search(answer.clean) and not _OR_RE.search(g.clean):
+        return "incorrect", f"{answer.clean!r} offers alternatives joined by 'or'; one final answer is required", "extraction"
+    if gold.number is not None and "," in answer.clean and "," not in g.clean and not answer.clean.startswith(("(", "[", "\\{", "\\begin")):
+        return "incorrect", f"{answer.clean!r} lists several candidates but the gold {gold.raw!r} is one number", "extraction"
+    return None
+
+
+def _sandbox_texts(answer: NormalizedAnswer, gold: _Gold, config: VerifierConfig) -> tuple[str, str]:
+    """Texts sent to math-verify: percent signs resolved by our policy, not math-verify's."""
+    a, g = answer.clean, gold.norm.clean
+    if config.percent == "fraction":
+        a = f"\\frac{{{a}}}{{100}}" if answer.percent else a
+        g = f"\\frac{{{g}}}{{100}}" if gold.norm.percent else g
+    return a, g
+
+
+def _compare_keys(extraction: Extraction, gold: str, config: VerifierConfig) -> tuple[Any, ...]:
+    return (normalize_answer(extraction.answer or "").key, gold, config)
+
+
+def _from_extraction(extraction: Extraction) -> tuple[str, str] | None:
+    if extraction.status == "ok":
+        return None
+    status = {"no_answer": "no_answer", "multiple": "incorrect", "too_long": "unparseable_answer",
+              "timeout": "timeout"}.get(extraction.status, "error")
+    return status, extraction.reason
+
+
+def verify_batch(
+    completions: Sequence[Any], golds: Sequence[str], config: VerifierConfig | None = None
+) -> list[Verdict]:
+    """Verify ``completions[i]`` against ``golds[i]`` for every i; one :class:`Verdict` each.
+
+    Never raises for a bad completion (it gets a typed verdict); raises ``ValueError`` when the two
+    sequences differ in length and :class:`~rlvr.errors.ConfigError` for a bad config.
+    """
+    config = VerifierConfig.load(config)
+    if len(completions) != len(golds):
+        raise ValueError(f"verify_batch got {len(completions)} completions but {len(golds)} golds")
+    verdicts: list[Verdict | None] = [None] * len(completions)
+    extract_time = [0.0] * len(completions)
+    groups: dict[tuple, list[int]] = {}
+    extractions: list[Extraction | None] = [None] * len(completions)
+    for i, (completion, gold) in enumerate(zip(completions, golds)):
+        t0 = time.perf_counter()
+        if not isinstance(gold, str):
+            gold = "" if gold is None else str(gold)
+        try:
+            ex = extract_answer(completion, config)
+        except TypeError as exc:
+            verdicts[i] = Verdict("error", None, str(exc), time.perf_counter() - t0, method="extraction")
+            continue
+        extractions[i] = ex
+        extract_time[i] = time.perf_counter() - t0
+        early = _from_extraction(ex)
+        if early:
+            verdicts[i] = Verdict(early[0], ex.answer, early[1], extract_time[i], ex.source, "extraction")
+            continue
+        groups.setdefault(_compare_keys(ex, gold, config), []).append(i)
+
+    decided: dict[tuple, tuple[str, str, str, float]] = {}
+    to_sandbox: list[tuple[tuple, dict[str, Any]]] = []
+    for key, members in groups.items():
+        t0 = time.perf_counter()
+        cached = _CACHE.get(key)
+        if cached:
+            decided[key] = (*cached, time.perf_counter() - t0)
+            continue
+        answer_text, gold_text = extractions[members[0]].answer, key[1]
+        outcome = _decide_locally(answer_text, gold_text, config)
+        if outcome is not None:
+            _CACHE.put(key, outcome)
+            decided[key] = (*outcome, time.perf_counter() - t0)
+        else:
+            a, g = _sandbox_texts(normalize_answer(answer_text), _gold_info(gold_text, config), config)
+            to_sandbox.append((key, {"answer": a, "gold": g, "abs_tol": config.abs_tol, "rel_tol": config.rel_tol}))
+
+    if to_sandbox:
+        results = get_pool(config.memory_mb).run([task for _key, task in to_sandbox], config.timeout_s)
+        for (key, _task), result in zip(to_sandbox, results):
+            status, reason = result["status"], result["reason"]
+            method = "symbolic" if status in ("correct", "incorrect") else "sandbox"
+            if status == "unparseable_gold":
+                _BAD_GOLDS.put((key[1], config), (status, reason, method))
+            if status not in ("timeout", "error"):  # transient failures are retried next time
+                _CACHE.put(key, (status, reason, method))
+            decided[key] = (status, reason, method, result.get("elapsed_s", 0.0))
+
+    for key, members in groups.items():
+        status, reason, method, elapsed = decided[key]
+        for i in members:
+            ex = extractions[i]
+            verdicts[i] = Verdict(status, ex.answer, reason, extract_time[i] + elapsed, ex.source, method)
+    return verdicts  # type: ignore[return-value]
+
+
+def _decide_locally(answer_text: str, gold_text: str, config: VerifierConfig) -> tuple[str, str, str] | None:
+    gold = _gold_info(gold_text, config)
+    if not gold.norm.key:
+        return "unparseable_gold", "the gold answer is empty", "gold"
+    bad_gold = _BAD_GOLDS.get((gold_text, config))
+    if bad_gold:
+        return bad_gold
+    answer = normalize_answer(answer_text)
+    if not answer.key:
+        return "no_answer", "the final answer is empty after normalisation", "extraction"
+    fast = _fast_decision(answer, gold, config)
+    if fast:
+        return fast
+    unsafe = unsafe_reason(answer.clean, config)
+    if unsafe:
+        return "unparseable_answer", unsafe, "guard"
+    if gold.unsafe:
+        return "unparseable_gold", f"gold answer is unsafe to parse: {gold.unsafe}", "guard"
+    if not config.symbolic:
+        return "incorrect", f"{answer.clean!r} does not match gold {gold_text!r} as a string or number (symbolic comparison off)", "number"
+    return None
+
+
+def verify(completion: Any, gold: str, config: VerifierConfig | None = None) -> Verdict:
+    """Verify one completion (string or chat messages) against one gold answer."""
+    return verify_batch([completion], [gold], config)[0]
+
+
+async def averify_batch(
+    completions: Sequence[Any], golds: Sequence[str], config: VerifierConfig | None = None
+) -> list[Verdict]:
+    """:func:`verify_batch` for asyncio code: runs in a thread, never blocks the event loop."""
+    return await asyncio.to_thread(verify_batch, completions, golds, config)
+
+
+async def averify(completion: Any, gold: str, config: VerifierConfig | None = None) -> Verdict:
+    """:func:`verify` for asyncio code."""
+    return (await averify_batch([completion], [gold], config))[0]

@@ -1,0 +1,142 @@
+"""Normalisation of answer text: strip LaTeX noise so equal answers compare equal as strings.
+
+Two forms come out of :func:`normalize_answer`: ``clean`` keeps the mathematical content and
+spacing (it is what the sandbox parses) and ``key`` also drops all whitespace (string equality).
+Everything here is linear-time string work on already length-capped text; no sympy.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass
+
+import regex
+
+__all__ = ["NormalizedAnswer", "normalize_answer", "strip_outer_box", "find_boxed"]
+
+_WRAPPERS = ("text", "textbf", "textit", "textrm", "mathrm", "mathbf", "mathit", "mbox", "operatorname", "textnormal")
+_WRAPPER_RE = regex.compile(r"\\(?:" + "|".join(_WRAPPERS) + r")\s*\{([^{}]*)\}")
+_SPACING_RE = regex.compile(r"\\[!,;:> ]|\\(?:quad|qquad|displaystyle|textstyle|limits)(?![A-Za-z])|~")
+_LEFT_RIGHT_RE = regex.compile(r"\\(?:left|right|big|Big|bigg|Bigg)(?![A-Za-z])")
+_DEGREE_RE = regex.compile(r"\^\s*\{?\s*\\circ\s*\}?|°|\\degree(?![A-Za-z])")
+_FRAC_ALIAS_RE = regex.compile(r"\\[dt]frac(?![A-Za-z])")
+_THOUSANDS_RE = regex.compile(r"[+-]?[0-9]{1,3}(?:,[0-9]{3})+(?:\.[0-9]+)?")
+_ASSIGNMENT_RE = regex.compile(r"[A-Za-z](?:_\{?[A-Za-z0-9]+\}?)?\s*=\s*([^=<>]+)")
+_CHOICE_RE = regex.compile(r"\(?([A-Ea-e])\)?")
+
+
+@dataclass(frozen=True)
+class NormalizedAnswer:
+    """``clean``: LaTeX with noise removed (for parsing); ``key``: ``clean`` without whitespace;
+    ``percent``: the answer ended with a percent sign (removed from both forms)."""
+
+    clean: str
+    key: str
+    percent: bool
+
+
+def find_boxed(text: str, start: int = 0) -> list[tuple[str, int, int]]:
+    """All ``\\boxed{…}`` / ``\\fbox{…}`` contents in ``text`` with balanced nested braces.
+
+    Returns (content, start, end) triples; ``\\boxed 5`` (no braces) takes the next token. A box
+    whose braces never close is skipped. Linear scan, no regex backtracking.
+    """
+    found: list[tuple[str, int, int]] = []
+    i = start
+    n = len(text)
+    while True:
+        j1 = text.find("\\boxed", i)
+        j2 = text.find("\\fbox", i)
+        candidates = [j for j in (j1, j2) if j >= 0]
+        if not candidates:
+            return found
+        j = min(candidates)
+        k = j + (6 if text.startswith("\\boxed", j) else 5)
+        if k < n and text[k].isalpha():  # e.g. \boxedsomething: not a box
+            i = k
+            continue
+        while k < n and text[k] in " \t":
+            k += 1
+        if k < n and text[k] == "{":
+            depth, m = 0, k
+            while m < n:
+                c = text[m]
+                if c == "\\":
+                    m += 2
+                    continue
+                if c == "{":
+                    depth += 1
+                elif c == "}":
+                    depth -= 1
+                    if depth == 0:
+                        break
+                m += 1
+            if m >= n:  # unbalanced: not a complete box
+                i = k + 1
+                continue
+            found.append((text[k + 1:m], j, m + 1))
+            i = m + 1
+        else:
+            m = k
+            while m < n and not text[m].isspace() and text[m] not in "$.,;":
+                m += 1
+            if m > k:
+                found.append((text[k:m], j, m))
+            i = max(m, k + 1)
+
+
+def strip_outer_box(text: str) -> str:
+    """``\\boxed{X}`` -> ``X`` when the box is the whole text; anything else unchanged."""
+    s = text.strip()
+    boxes = find_boxed(s)
+    if len(boxes) == 1 and boxes[0][1] == 0 and boxes[0][2] == len(s):
+        return boxes[0][0].strip()
+    return s
+
+
+def _strip_math_delimiters(s: str) -> str:
+    s = s.strip()
+    for open_, close in (("$$", "$$"), ("$", "$"), ("\\(", "\\)"), ("\\[", "\\]")):
+        if s.startswith(open_) and s.endswith(close) and len(s) >= len(open_) + len(close):
+            s = s[len(open_):len(s) - len(close)].strip()
+    return s.replace("$", "")
+
+
+def _unwrap(s: str) -> str:
+    for _ in range(5):  # nested wrappers such as \text{\textbf{5}}
+        new = _WRAPPER_RE.sub(r"\1", s)
+        if new == s:
+            break
+        s = new
+    return s
+
+
+def normalize_answer(text: str) -> NormalizedAnswer:
+    """Normalise one extracted answer (already capped in length)."""
+    s = unicodedata.normalize("NFKC", text)
+    s = "".join(c for c in s if unicodedata.category(c) != "Cf")  # zero-width and format characters
+    s = _strip_math_delimiters(s)
+    s = strip_outer_box(s)
+    s = _SPACING_RE.sub(" ", s)
+    s = _LEFT_RIGHT_RE.sub("", s)
+    s = _DEGREE_RE.sub("", s)
+    s = _FRAC_ALIAS_RE.sub(r"\\frac", s)
+    s = _unwrap(s)
+    s = s.replace("{,}", ",").replace("\\%", "%").replace("\\$", "")
+    s = s.strip().rstrip(".").rstrip("\\").strip()
+    percent = s.endswith("%")
+    if percent:
+        s = s[:-1].strip()
+    if _THOUSANDS_RE.fullmatch(s):
+        s = s.replace(",", "")
+    choice = _CHOICE_RE.fullmatch(s)
+    if choice:
+        s = choice.group(1).upper()
+    s = " ".join(s.split())
+    return NormalizedAnswer(clean=s, key=s.replace(" ", ""), percent=percent)
+
+
+def assignment_rhs(clean: str) -> str | None:
+    """``x = 5`` -> ``5`` for a single-variable assignment; ``None`` otherwise."""
+    m = _ASSIGNMENT_RE.fullmatch(clean)
+    return m.group(1).strip() if m else None

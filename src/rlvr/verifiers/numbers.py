@@ -1,0 +1,66 @@
+"""Exact parsing of plain numbers written in LaTeX or text, as :class:`fractions.Fraction`.
+
+Integers, decimals, fractions (``\\frac{3}{4}``, ``3/4``), mixed numbers (``2\\frac{1}{2}``) and
+scientific notation (``1.5e3``, ``1.5\\times10^{3}``) compare exactly: no float fuzz, so
+``1/2^{101}`` never equals ``1/2^{100}``. Only ASCII digits count (Python's ``int`` accepts any
+Unicode digit, which would let look-alike characters through). Anything else returns ``None`` and
+goes on to the symbolic step.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import regex
+
+__all__ = ["parse_number", "numbers_match"]
+
+_NUM = r"(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)"
+_PLAIN_RE = regex.compile(rf"([+-]?)({_NUM})")
+_SCI_E_RE = regex.compile(rf"([+-]?)({_NUM})[eE]([+-]?[0-9]{{1,4}})")
+_SCI_TIMES_RE = regex.compile(rf"([+-]?)({_NUM})(?:\\times|\\cdot|×|\*)10\^(?:\{{([+-]?[0-9]{{1,4}})\}}|([0-9]))")
+_FRAC_RE = regex.compile(rf"([+-]?)\\frac\{{([+-]?)({_NUM})\}}\{{([+-]?)({_NUM})\}}")
+_FRAC_SHORT_RE = regex.compile(r"([+-]?)\\frac([0-9])([0-9])")
+_SLASH_RE = regex.compile(rf"([+-]?)({_NUM})/({_NUM})")
+_MIXED_RE = regex.compile(r"([+-]?)([0-9]+)\\frac\{([0-9]+)\}\{([0-9]+)\}")
+
+
+def _sign(s: str) -> int:
+    return -1 if s == "-" else 1
+
+
+def parse_number(key: str, max_digits: int = 10_000) -> Fraction | None:
+    """The exact value of ``key`` (a whitespace-free normalised answer), or ``None``."""
+    s = key
+    if s.startswith("(") and s.endswith(")") and s.count("(") == 1:
+        s = s[1:-1]
+    if not s or sum(c.isdigit() for c in s) > max_digits:
+        return None
+    try:
+        if m := _PLAIN_RE.fullmatch(s):
+            return _sign(m[1]) * Fraction(m[2])
+        if m := _SCI_E_RE.fullmatch(s):
+            return _sign(m[1]) * Fraction(m[2]) * Fraction(10) ** int(m[3])
+        if m := _SCI_TIMES_RE.fullmatch(s):
+            return _sign(m[1]) * Fraction(m[2]) * Fraction(10) ** int(m[3] or m[4])
+        if m := _FRAC_RE.fullmatch(s):
+            return _sign(m[1]) * _sign(m[2]) * _sign(m[4]) * Fraction(m[3]) / Fraction(m[5])
+        if m := _FRAC_SHORT_RE.fullmatch(s):
+            return _sign(m[1]) * Fraction(int(m[2]), int(m[3]))
+        if m := _SLASH_RE.fullmatch(s):
+            return _sign(m[1]) * Fraction(m[2]) / Fraction(m[3])
+        if m := _MIXED_RE.fullmatch(s):
+            return _sign(m[1]) * (int(m[2]) + Fraction(int(m[3]), int(m[4])))
+    except ZeroDivisionError:
+        return None
+    return None
+
+
+def numbers_match(answer: Fraction, gold: Fraction, abs_tol: float = 0.0, rel_tol: float = 0.0) -> bool:
+    """Exact equality, or within ``max(abs_tol, rel_tol * |gold|)`` when a tolerance is set."""
+    if answer == gold:
+        return True
+    if abs_tol == 0 and rel_tol == 0:
+        return False
+    bound = max(Fraction(abs_tol), Fraction(rel_tol) * abs(gold))
+    return abs(answer - gold) <= bound
