@@ -69,7 +69,9 @@ class Comparer:
         answer_parsed = self.parse(answer)
         if not answer_parsed:
             return "unparseable_answer", f"math-verify could not parse the answer {answer!r}"
-        equal = self._verify(gold_parsed, answer_parsed, strict=True, timeout_seconds=None)
+        # allow_set_relation_comp: `x < 3` answers the interval `(-\infty, 3)` and vice versa
+        equal = self._verify(gold_parsed, answer_parsed, strict=True, allow_set_relation_comp=True,
+                             timeout_seconds=None)
         g, a = gold_parsed[0], answer_parsed[0]
         numeric = _both_numbers(g, a)
         if equal and numeric and not _numerically_equal(g, a, 0.0, 0.0):

@@ -35,6 +35,7 @@ logger = logging.getLogger(__name__)
 __all__ = ["verify", "verify_batch", "averify", "averify_batch", "clear_cache"]
 
 _CACHE_SIZE = 200_000
+_APPROX_RE = regex.compile(r"\\approx|≈|\\sim(?![A-Za-z])")
 _OR_RE = regex.compile(r"\s(?:or|\\text\{\s*or\s*\}|\\lor)\s|\\text\{\s*or\s*\}|\\lor")
 
 
@@ -121,6 +122,8 @@ def _fast_decision(answer: NormalizedAnswer, gold: _Gold, config: VerifierConfig
         return "incorrect", f"{answer.clean!r} is not equal to gold {gold.raw!r}", "number"
     if gold.number is not None and gold.number.denominator == 1 and config.integer_answers:
         return "incorrect", f"{answer.clean!r} is not a number and the gold {gold.raw!r} is an integer (integer_answers)", "number"
+    if _APPROX_RE.search(answer.clean) and not _APPROX_RE.search(g.clean):
+        return "incorrect", f"{answer.clean!r} is stated as an approximation of the value", "extraction"
     if _OR_RE.search(answer.clean) and not _OR_RE.search(g.clean):
         return "incorrect", f"{answer.clean!r} offers alternatives joined by 'or'; one final answer is required", "extraction"
     if gold.number is not None and "," in answer.clean and "," not in g.clean and not answer.clean.startswith(("(", "[", "\\{", "\\begin")):
@@ -138,7 +141,8 @@ def _sandbox_texts(answer: NormalizedAnswer, gold: _Gold, config: VerifierConfig
 
 
 def _compare_keys(extraction: Extraction, gold: str, config: VerifierConfig) -> tuple[Any, ...]:
-    return (normalize_answer(extraction.answer or "").key, gold, config)
+    norm = normalize_answer(extraction.answer or "")
+    return (norm.key + ("%" if norm.percent else ""), gold, config)
 
 
 def _from_extraction(extraction: Extraction) -> tuple[str, str] | None:

@@ -90,11 +90,28 @@ def _final_answer_phrase(text: str, timeout: float) -> list[Candidate]:
     return found
 
 
+_BARE_RE = regex.compile(r"[0-9A-Za-z\\{}()\[\]^_+\-*/.,=<>|! ]{1,60}")
+_PROSE_WORD_RE = regex.compile(r"(?<![\\A-Za-z])[A-Za-z]{4,}")
+
+
+def _bare_answer(text: str, timeout: float) -> list[Candidate]:
+    """The whole completion, when it is nothing but a short math expression (``$3$``, ``x+1``)."""
+    s = text.strip()
+    for open_, close in (("$$", "$$"), ("$", "$"), ("\\(", "\\)"), ("\\[", "\\]")):
+        if s.startswith(open_) and s.endswith(close) and len(s) >= len(open_) + len(close):
+            s = s[len(open_):len(s) - len(close)].strip()
+            break
+    if not s or "\\boxed" in s or "\\fbox" in s or not _BARE_RE.fullmatch(s, timeout=timeout) or _PROSE_WORD_RE.search(s, timeout=timeout):
+        return []
+    return [(s, 0, len(text))]
+
+
 register_answer_source("boxed", _boxed)
 register_answer_source("answer_tag", _tag_source("answer"))
 register_answer_source("solution_tag", _tag_source("SOLUTION"))
 register_answer_source("answer_line", _answer_line)
 register_answer_source("final_answer_phrase", _final_answer_phrase)
+register_answer_source("bare_answer", _bare_answer)
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,8 @@ __all__ = ["NormalizedAnswer", "normalize_answer", "strip_outer_box", "find_boxe
 
 _WRAPPERS = ("text", "textbf", "textit", "textrm", "mathrm", "mathbf", "mathit", "mbox", "operatorname", "textnormal")
 _WRAPPER_RE = regex.compile(r"\\(?:" + "|".join(_WRAPPERS) + r")\s*\{([^{}]*)\}")
-_SPACING_RE = regex.compile(r"\\[!,;:> ]|\\(?:quad|qquad|displaystyle|textstyle|limits)(?![A-Za-z])|~")
+# `\\` (a LaTeX row break) is matched first and kept, so its second backslash is never read as `\ `.
+_SPACING_RE = regex.compile(r"\\\\|\\[!,;:> ]|\\(?:quad|qquad|displaystyle|textstyle|limits)(?![A-Za-z])|~")
 _LEFT_RIGHT_RE = regex.compile(r"\\(?:left|right|big|Big|bigg|Bigg)(?![A-Za-z])")
 _DEGREE_RE = regex.compile(r"\^\s*\{?\s*\\circ\s*\}?|°|\\degree(?![A-Za-z])")
 _FRAC_ALIAS_RE = regex.compile(r"\\[dt]frac(?![A-Za-z])")
@@ -115,14 +116,15 @@ def normalize_answer(text: str) -> NormalizedAnswer:
     """Normalise one extracted answer (already capped in length)."""
     s = unicodedata.normalize("NFKC", text)
     s = "".join(c for c in s if unicodedata.category(c) != "Cf")  # zero-width and format characters
+    s = s.replace("\\$", "")  # an escaped dollar is a currency sign, not a math delimiter
     s = _strip_math_delimiters(s)
     s = strip_outer_box(s)
-    s = _SPACING_RE.sub(" ", s)
+    s = _SPACING_RE.sub(lambda m: m[0] if m[0] == "\\\\" else " ", s)
     s = _LEFT_RIGHT_RE.sub("", s)
     s = _DEGREE_RE.sub("", s)
     s = _FRAC_ALIAS_RE.sub(r"\\frac", s)
     s = _unwrap(s)
-    s = s.replace("{,}", ",").replace("\\%", "%").replace("\\$", "")
+    s = s.replace("{,}", ",").replace("\\%", "%")
     s = s.strip().rstrip(".").rstrip("\\").strip()
     percent = s.endswith("%")
     if percent:

@@ -1,0 +1,14 @@
+"""Shared test helpers. Tests run with --import-mode=importlib; there is no tests/__init__.py."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+DATA = Path(__file__).parent / "data"
+
+
+@pytest.fixture
+def data_dir() -> Path:
+    return DATA
