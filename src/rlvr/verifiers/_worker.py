@@ -48,9 +48,15 @@ class Comparer:
         self._golds: OrderedDict[str, list[Any]] = OrderedDict()
 
     def parse(self, text: str) -> list[Any]:
-        # Boxing the (already extracted) text makes math-verify take all of it as one answer.
-        return self._parse("\\boxed{" + text + "}", extraction_config=self._configs,
-                           parsing_timeout=None, raise_on_error=False)
+        """Parsed forms of ``text``; empty when math-verify only echoes the string back.
+
+        Boxing the (already extracted) text makes math-verify take all of it as one answer. A result
+        holding nothing but the input string means the LaTeX did not parse (string equality was
+        already tried before the sandbox).
+        """
+        parsed = self._parse("\\boxed{" + text + "}", extraction_config=self._configs,
+                             parsing_timeout=None, raise_on_error=False)
+        return parsed if any(not isinstance(p, str) for p in parsed) else []
 
     def gold(self, text: str) -> list[Any]:
         if text in self._golds:

@@ -24,6 +24,8 @@ _FRAC_ALIAS_RE = regex.compile(r"\\[dt]frac(?![A-Za-z])")
 _THOUSANDS_RE = regex.compile(r"[+-]?[0-9]{1,3}(?:,[0-9]{3})+(?:\.[0-9]+)?")
 _ASSIGNMENT_RE = regex.compile(r"[A-Za-z](?:_\{?[A-Za-z0-9]+\}?)?\s*=\s*([^=<>]+)")
 _CHOICE_RE = regex.compile(r"\(?([A-Ea-e])\)?")
+_BOX_RE = regex.compile(r"\\(?:boxed|fbox)(?![A-Za-z])[ \t]*")
+_BARE_TOKEN_RE = regex.compile(r"[^\s$.,;]+")
 
 
 @dataclass(frozen=True)
@@ -36,54 +38,52 @@ class NormalizedAnswer:
     percent: bool
 
 
-def find_boxed(text: str, start: int = 0) -> list[tuple[str, int, int]]:
+def _brace_partners(text: str) -> dict[int, int]:
+    """Index of each ``{`` -> index of its closing ``}`` (escaped ``\\{``/``\\}`` skipped). One pass."""
+    partners: dict[int, int] = {}
+    stack: list[int] = []
+    i, n = 0, len(text)
+    while i < n:
+        c = text[i]
+        if c == "\\":
+            i += 2
+            continue
+        if c == "{":
+            stack.append(i)
+        elif c == "}" and stack:
+            partners[stack.pop()] = i
+        i += 1
+    return partners
+
+
+def find_boxed(text: str) -> list[tuple[str, int, int]]:
     """All ``\\boxed{…}`` / ``\\fbox{…}`` contents in ``text`` with balanced nested braces.
 
-    Returns (content, start, end) triples; ``\\boxed 5`` (no braces) takes the next token. A box
-    whose braces never close is skipped. Linear scan, no regex backtracking.
+    Returns (content, start, end) triples in order; ``\\boxed 5`` (no braces) takes the next
+    token. A box whose braces never close is skipped. Linear time: braces are matched in one pass.
     """
     found: list[tuple[str, int, int]] = []
-    i = start
+    partners: dict[int, int] | None = None
     n = len(text)
-    while True:
-        j1 = text.find("\\boxed", i)
-        j2 = text.find("\\fbox", i)
-        candidates = [j for j in (j1, j2) if j >= 0]
-        if not candidates:
-            return found
-        j = min(candidates)
-        k = j + (6 if text.startswith("\\boxed", j) else 5)
-        if k < n and text[k].isalpha():  # e.g. \boxedsomething: not a box
-            i = k
-            continue
-        while k < n and text[k] in " \t":
-            k += 1
+    for m in _BOX_RE.finditer(text):
+        k = m.end()
         if k < n and text[k] == "{":
-            depth, m = 0, k
-            while m < n:
-                c = text[m]
-                if c == "\\":
-                    m += 2
-                    continue
-                if c == "{":
-                    depth += 1
-                elif c == "}":
-                    depth -= 1
-                    if depth == 0:
-                        break
-                m += 1
-            if m >= n:  # unbalanced: not a complete box
-                i = k + 1
-                continue
-            found.append((text[k + 1:m], j, m + 1))
-            i = m + 1
+            if partners is None:
+                partners = _brace_partners(text)
+            close = partners.get(k)
+            if close is not None:
+                found.append((text[k + 1:close], m.start(), close + 1))
         else:
-            m = k
-            while m < n and not text[m].isspace() and text[m] not in "$.,;":
-                m += 1
-            if m > k:
-                found.append((text[k:m], j, m))
-            i = max(m, k + 1)
+            token = _BARE_TOKEN_RE.match(text, k)
+            if token and token.end() > k and m.group(0)[-1] in " \t":
+                found.append((token.group(0), m.start(), token.end()))
+    # a box nested in another box is part of the outer one's content, not another answer
+    outer: list[tuple[str, int, int]] = []
+    for item in found:
+        if outer and item[1] < outer[-1][2]:
+            continue
+        outer.append(item)
+    return outer
 
 
 def strip_outer_box(text: str) -> str:
