@@ -160,6 +160,9 @@ def _value_key(text: str) -> str | Fraction:
     return norm.key + ("%" if norm.percent else "")
 
 
+_BLANK_RE = regex.compile(r"(?:\s|\\[hv]?phantom\{[^{}]*\}|\\square|\\[ ,;!]|\\quad|\\qquad|_+|\$)*")
+
+
 def _unbox(content: str) -> tuple[str, list[str]]:
     """Content of a tag/line that itself holds boxes: the box contents; else the content."""
     boxes = find_boxed(content)
@@ -215,7 +218,8 @@ def extract_answer(completion: Any, config: Any) -> Extraction:
     try:
         per_source: list[tuple[str, list[Candidate]]] = []
         for name in config.sources:
-            found = _SOURCES[name](region, timeout)
+            # blanks such as \boxed{\phantom{2}} (a box drawn as a placeholder) are not answers
+            found = [c for c in _SOURCES[name](region, timeout) if not _BLANK_RE.fullmatch(c[0])]
             if found:
                 per_source.append((name, found))
         if not per_source:
