@@ -1,8 +1,8 @@
 """rlvr's verifier vs math-verify, side by side on the same inputs in one run.
 
 Anchor: math-verify in-process with its default config, gold wrapped in ``\\boxed{}``, completion
-as is (``verify(parse(gold), parse(completion))``). rlvr: ``verify_batch`` per problem group with
-its sandbox on (the pool is started before timing, as math-verify's import is).
+as is (``verify(parse(gold), parse(completion))``). rlvr: ``verify_batch`` per trainer-step batch
+(default 8 problems x 8 samples) with its sandbox on (the pool is started before timing, as math-verify's import is).
 
   (a) the 800 real Qwen2.5-Math outputs in ../shared/data/qwen25math-rm-maj-example
   (b) a DAPO-style stream: integer golds (the real DAPO copy when present), 8 generated
@@ -86,7 +86,16 @@ def report(name: str, n: int, rl: tuple, mv: tuple, labels: list[bool] | None = 
     print("rlvr statuses:", ", ".join(f"{k}={v}" for k, v in sorted(counts.items())))
 
 
-def bench_qwen(shared: Path) -> None:
+def _batches(groups: list[tuple[list, list[str]]], per_batch: int) -> list[tuple[list, list[str]]]:
+    """Merge problem groups into trainer-step batches of ``per_batch`` problems."""
+    out = []
+    for i in range(0, len(groups), per_batch):
+        chunk = groups[i:i + per_batch]
+        out.append(([c for cs, _ in chunk for c in cs], [g for _, gs in chunk for g in gs]))
+    return out
+
+
+def bench_qwen(shared: Path, per_batch: int) -> None:
     path = shared / "qwen25math-rm-maj-example" / "math_cot_100.jsonl"
     if not path.exists():
         print(f"\n## (a) skipped: {path} not found")
@@ -99,11 +108,12 @@ def bench_qwen(shared: Path) -> None:
     from rlvr.verifiers import clear_cache
 
     clear_cache()
-    rl = run_rlvr(groups)
+    rl = run_rlvr(_batches(groups, per_batch))
     t0 = time.perf_counter()
     mv_ok, mv_lat = run_math_verify(completions, golds)
     mv = (mv_ok, mv_lat, time.perf_counter() - t0)
-    report("(a) Qwen2.5-Math outputs (labels: Qwen grader)", len(completions), rl, mv, labels)
+    report(f"(a) Qwen2.5-Math outputs (labels: Qwen grader), batches of {per_batch} problems x 8",
+           len(completions), rl, mv, labels)
     disagreements = [(g, c[-160:], a, b) for g, c, a, b in zip(golds, completions, rl[0], mv_ok) if a != b]
     for g, tail, a, b in disagreements[:6]:
         print(f"  disagree gold={g!r} rlvr={a} math-verify={b} tail={tail[-90:]!r}")
@@ -139,7 +149,7 @@ def dapo_group(gold: str, rng: random.Random) -> list[str]:
     return [rng.choice(shapes) for _ in range(8)]
 
 
-def bench_dapo(shared: Path, problems: int) -> None:
+def bench_dapo(shared: Path, problems: int, per_batch: int) -> None:
     rng = random.Random(1234)
     golds = _dapo_golds(shared, problems)
     groups = [(dapo_group(g, rng), [g] * 8) for g in golds]
@@ -148,13 +158,14 @@ def bench_dapo(shared: Path, problems: int) -> None:
     from rlvr.verifiers import VerifierConfig, clear_cache
 
     clear_cache()
-    rl = run_rlvr(groups)
+    rl = run_rlvr(_batches(groups, per_batch))
     t0 = time.perf_counter()
     mv_ok, mv_lat = run_math_verify(completions, all_golds)
     mv = (mv_ok, mv_lat, time.perf_counter() - t0)
-    report(f"(b) DAPO-style stream, {len(golds)} problems x 8, default config", len(completions), rl, mv)
+    report(f"(b) DAPO-style stream, {len(golds)} problems x 8, batches of {per_batch}, default config",
+           len(completions), rl, mv)
     clear_cache()
-    rl_int = run_rlvr(groups, VerifierConfig(integer_answers=True))
+    rl_int = run_rlvr(_batches(groups, per_batch), VerifierConfig(integer_answers=True))
     print(f"rlvr with integer_answers=True: {len(completions) / rl_int[2]:.1f} compl/s")
 
 
@@ -180,6 +191,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--shared", type=Path, default=ROOT.parent / "shared" / "data")
     parser.add_argument("--problems", type=int, default=17_917, help="DAPO problems in stream (b)")
+    parser.add_argument("--per-batch", type=int, default=8,
+                        help="problems per verify_batch call (8 problems x 8 samples = one 64-completion step)")
     args = parser.parse_args()
     logging.basicConfig(level=logging.ERROR)
     logging.getLogger("math_verify").setLevel(logging.CRITICAL)
@@ -188,8 +201,8 @@ def main() -> None:
 
     verify("\\boxed{(x+1)^2}", "x^2+2x+1")  # start the pool and import math-verify before timing
     print(f"# verifier benchmark ({default_workers()} sandbox workers)")
-    bench_qwen(args.shared)
-    bench_dapo(args.shared, args.problems)
+    bench_qwen(args.shared, args.per_batch)
+    bench_dapo(args.shared, args.problems, args.per_batch)
     bench_table()
 
 

@@ -24,6 +24,7 @@ _FRAC_ALIAS_RE = regex.compile(r"\\[dt]frac(?![A-Za-z])")
 _THOUSANDS_RE = regex.compile(r"[+-]?[0-9]{1,3}(?:,[0-9]{3})+(?:\.[0-9]+)?")
 _ASSIGNMENT_RE = regex.compile(r"[A-Za-z](?:_\{?[A-Za-z0-9]+\}?)?\s*=\s*([^=<>]+)")
 _CHOICE_RE = regex.compile(r"\(?([A-Ea-e])\)?")
+_BRACE_TOKEN_RE = regex.compile(r"\\.|[{}]", regex.DOTALL)
 _BOX_RE = regex.compile(r"\\(?:boxed|fbox)(?![A-Za-z])[ \t]*")
 _BARE_TOKEN_RE = regex.compile(r"[^\s$.,;]+")
 
@@ -38,21 +39,22 @@ class NormalizedAnswer:
     percent: bool
 
 
-def _brace_partners(text: str) -> dict[int, int]:
-    """Index of each ``{`` -> index of its closing ``}`` (escaped ``\\{``/``\\}`` skipped). One pass."""
+def _brace_partners(text: str, start: int = 0) -> dict[int, int]:
+    """Index of each ``{`` at or after ``start`` -> index of its closing ``}``.
+
+    Escaped ``\\{``/``\\}`` are skipped. Braces before ``start`` cannot change how later ones pair
+    (an unmatched ``{`` stays below them on the stack), so the scan starts at the first box. The
+    regex walks the text in C; Python only sees the braces and backslashes.
+    """
     partners: dict[int, int] = {}
     stack: list[int] = []
-    i, n = 0, len(text)
-    while i < n:
-        c = text[i]
-        if c == "\\":
-            i += 2
-            continue
+    for m in _BRACE_TOKEN_RE.finditer(text, start):
+        c = m[0]
         if c == "{":
-            stack.append(i)
-        elif c == "}" and stack:
-            partners[stack.pop()] = i
-        i += 1
+            stack.append(m.start())
+        elif c == "}":
+            if stack:
+                partners[stack.pop()] = m.start()
     return partners
 
 
@@ -69,7 +71,7 @@ def find_boxed(text: str) -> list[tuple[str, int, int]]:
         k = m.end()
         if k < n and text[k] == "{":
             if partners is None:
-                partners = _brace_partners(text)
+                partners = _brace_partners(text, m.start())
             close = partners.get(k)
             if close is not None:
                 found.append((text[k + 1:close], m.start(), close + 1))

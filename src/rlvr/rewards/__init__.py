@@ -1,0 +1,19 @@
+"""Reward functions for GRPO: a registry, weighted composition, and built-in rewards.
+
+>>> from rlvr.rewards import get_reward
+>>> f = get_reward("math_equivalence", preset="binary")
+>>> f(prompts=["1/2?"], completions=["\\boxed{0.5}"], answer=["\\frac{1}{2}"])
+[1.0]
+
+Every reward follows TRL's contract (batch in, ``list[float | None]`` out, ``**kwargs`` accepted)
+and can explain itself (:meth:`Reward.explain` returns :class:`RewardResult` objects).
+"""
+
+from rlvr.rewards.base import FunctionReward, Reward, RewardFailure, RewardResult
+from rlvr.rewards.registry import available, describe, get_reward, register, reward
+from rlvr.rewards.rewardset import RewardSet
+
+__all__ = [
+    "reward", "register", "get_reward", "available", "describe", "Reward", "RewardResult", "RewardSet",
+    "FunctionReward", "RewardFailure",
+]

@@ -1,0 +1,200 @@
+"""The reward contract: a batch of completions in, one ``float | None`` per completion out.
+
+:class:`Reward` is what every built-in and every registered reward becomes. Calling it follows
+TRL's GRPOTrainer signature (``prompts=``, ``completions=``, dataset columns and ``trainer_state``
+as keyword lists) and returns ``list[float | None]``; :meth:`Reward.explain` returns the same scores
+as :class:`RewardResult` objects that say why. ``None`` means "no opinion on this sample" (TRL leaves
+it out of the group baseline), never a silent 0.
+
+A reward that raises scores ``None`` for that batch, is counted and logged once with its traceback;
+after ``max_consecutive_failures`` failed batches in a row it re-raises the original exception, so
+a broken reward cannot silently train a model for hours.
+"""
+
+from __future__ import annotations
+
+import inspect
+import logging
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any, ClassVar
+
+from rlvr.errors import ConfigError
+from rlvr.verifiers.extraction import completion_text
+
+logger = logging.getLogger(__name__)
+
+__all__ = ["RewardResult", "Reward", "FunctionReward", "RewardFailure", "column_values"]
+
+
+@dataclass(frozen=True)
+class RewardResult:
+    """One sample's score with its explanation.
+
+    ``value``: the score (``None`` = no opinion). ``status``: a short machine-readable outcome —
+    the verifier's statuses (``correct``, ``incorrect``, ``no_answer``, ``unparseable_gold``,
+    ``timeout``, ...) pass through; format rewards use ``ok`` / ``bad_format``; ``error`` when the
+    reward raised. ``reason``: one human sentence. ``details``: anything else worth logging.
+    """
+
+    value: float | None
+    status: str
+    reason: str
+    details: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+class RewardFailure(RuntimeError):
+    """A reward failed on too many consecutive batches; ``__cause__`` is the original exception."""
+
+
+def column_values(columns: dict[str, Any], name: str, n: int) -> list[Any]:
+    """The dataset column ``name`` (dotted paths reach into dict columns, e.g.
+    ``reward_model.ground_truth``), as a list of ``n`` values.
+
+    Raises :class:`ConfigError` naming the columns that are present when it is missing.
+    """
+    head, _, rest = name.partition(".")
+    if head not in columns:
+        present = sorted(k for k in columns if k not in ("trainer_state", "completion_ids", "log_extra", "log_metric"))
+        raise ConfigError(f"dataset column {head!r} is missing; columns present: {present}. "
+                          f"Set the reward's gold_column (or the RewardSet's) to one of them")
+    values = columns[head]
+    if not isinstance(values, (list, tuple)):
+        values = [values] * n
+    if len(values) != n:
+        raise ConfigError(f"column {head!r} has {len(values)} values for {n} completions")
+    out = list(values)
+    for key in rest.split(".") if rest else []:
+        try:
+            out = [v[key] for v in out]
+        except (KeyError, TypeError, IndexError) as exc:
+            raise ConfigError(f"column path {name!r}: a value of {head!r} has no field {key!r}") from exc
+    return out
+
+
+class Reward:
+    """Base class of all rewards: subclass, set ``name``/``description``, implement :meth:`score`.
+
+    Subclasses take their parameters as keyword arguments of ``__init__`` and validate them there
+    (raising :class:`ConfigError` with the valid range). Instances are plain picklable objects with
+    a stable ``__name__`` (TRL logs ``rewards/<__name__>/mean``).
+    """
+
+    name: ClassVar[str] = "reward"
+    description: ClassVar[str] = ""
+    max_consecutive_failures: int = 3
+
+    def __init__(self) -> None:
+        self.__name__ = self.name
+        self.stats: Counter[str] = Counter()
+        self._consecutive_failures = 0
+
+    # -- to implement --------------------------------------------------------------------------
+    def score(self, completions: list[str], prompts: list[Any] | None, **columns: Any) -> list[RewardResult]:
+        """One :class:`RewardResult` per completion (completions are already plain text)."""
+        raise NotImplementedError
+
+    # -- the contract ----------------------------------------------------------------------------
+    def explain(self, prompts: Sequence[Any] | None = None, completions: Sequence[Any] | None = None,
+                **columns: Any) -> list[RewardResult]:
+        """Scores with reasons. Raises on failure (use ``__call__`` for the failure policy)."""
+        if completions is None:
+            raise TypeError(f"reward {self.__name__!r} needs completions=")
+        texts = [completion_text(c) for c in completions]
+        results = self.score(texts, list(prompts) if prompts is not None else None, **columns)
+        if len(results) != len(texts):
+            raise RuntimeError(f"reward {self.__name__!r} returned {len(results)} results for {len(texts)} completions")
+        return results
+
+    def __call__(self, prompts: Sequence[Any] | None = None, completions: Sequence[Any] | None = None,
+                 **columns: Any) -> list[float | None]:
+        n = len(completions) if completions is not None else 0
+        try:
+            results = self.explain(prompts=prompts, completions=completions, **columns)
+        except ConfigError:
+            raise  # a wrong column name or parameter never fixes itself: stop now, say how to fix
+        except Exception as exc:
+            self._consecutive_failures += 1
+            self.stats["error"] += n
+            if self._consecutive_failures >= self.max_consecutive_failures:
+                raise RewardFailure(
+                    f"reward {self.__name__!r} failed on {self._consecutive_failures} consecutive batches; "
+                    f"last error: {type(exc).__name__}: {exc}") from exc
+            if self._consecutive_failures == 1:
+                logger.exception("reward %r raised on a batch of %d; scoring it None (no opinion)", self.__name__, n)
+            else:
+                logger.warning("reward %r raised again (%d in a row): %s", self.__name__, self._consecutive_failures, exc)
+            return [None] * n
+        self._consecutive_failures = 0
+        for r in results:
+            self.stats[r.status] += 1
+        self._log_to_trainer(results, columns)
+        return [r.value for r in results]
+
+    def _log_to_trainer(self, results: list[RewardResult], columns: dict[str, Any]) -> None:
+        """Inside TRL's GRPOTrainer: reasons go to the completions table, status rates to the metrics."""
+        log_extra, log_metric = columns.get("log_extra"), columns.get("log_metric")
+        try:
+            if callable(log_extra):
+                log_extra(f"{self.__name__}/reason", [r.reason for r in results])
+            if callable(log_metric) and results:
+                for status in sorted(set(self.stats)):
+                    share = sum(r.status == status for r in results) / len(results)
+                    log_metric(f"rewards/{self.__name__}/status/{status}", share)
+        except Exception as exc:  # logging must never cost a training step
+            logger.debug("could not log reward details to the trainer: %s", exc)
+
+    # -- introspection ---------------------------------------------------------------------------
+    def params(self) -> dict[str, Any]:
+        """The constructor parameters of this instance (for logs, hashes and ``rewards list``)."""
+        sig = inspect.signature(type(self).__init__)
+        return {p: getattr(self, p) for p in sig.parameters if p != "self" and hasattr(self, p)}
+
+    def __repr__(self) -> str:
+        args = ", ".join(f"{k}={v!r}" for k, v in self.params().items())
+        return f"{type(self).__name__}({args})"
+
+    def __getstate__(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+
+
+class FunctionReward(Reward):
+    """A plain registered function ``f(completions, **kwargs) -> list[float | None]`` as a Reward."""
+
+    def __init__(self, func: Callable[..., Sequence[float | None]], name: str, description: str = "", **params: Any):
+        super().__init__()
+        self.func = func
+        self.__name__ = name
+        self.description_text = description
+        self.bound = params
+
+    def params(self) -> dict[str, Any]:
+        return dict(self.bound)
+
+    def explain(self, prompts: Sequence[Any] | None = None, completions: Sequence[Any] | None = None,
+                **columns: Any) -> list[RewardResult]:
+        # a user's function gets TRL's inputs untouched (chat lists stay chat lists)
+        if completions is None:
+            raise TypeError(f"reward {self.__name__!r} needs completions=")
+        results = self.score(list(completions), list(prompts) if prompts is not None else None, **columns)
+        if len(results) != len(completions):
+            raise RuntimeError(f"reward {self.__name__!r} returned {len(results)} values for {len(completions)} completions")
+        return results
+
+    def score(self, completions: list[Any], prompts: list[Any] | None, **columns: Any) -> list[RewardResult]:
+        values = self.func(completions=completions, prompts=prompts, **self.bound, **columns)
+        values = list(values)
+        out = []
+        for v in values:
+            if v is not None and not isinstance(v, (int, float)):
+                raise TypeError(f"reward {self.__name__!r} returned {type(v).__name__}; expected float or None")
+            out.append(RewardResult(None if v is None else float(v), "ok" if v is not None else "no_opinion",
+                                    f"returned by {getattr(self.func, '__qualname__', self.__name__)}"))
+        return out

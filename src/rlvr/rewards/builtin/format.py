@@ -1,0 +1,226 @@
+"""Format rewards: does the completion have the structure the prompt asked for?
+
+Presets name the two tag schemes in common use: ``r1`` (``<think>…</think><answer>…</answer>``) and
+``working_out`` (Unsloth's GRPO recipe: ``<start_working_out>…<end_working_out><SOLUTION>…</SOLUTION>``,
+whose chat template prefills the opening reasoning tag). Each reward takes ``think_prefilled`` so a
+template that opens the reasoning block in the prompt is not penalised for it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import regex
+
+from rlvr.errors import ConfigError
+from rlvr.rewards.base import Reward, RewardResult
+from rlvr.rewards.registry import reward
+from rlvr.verifiers import VerifierConfig, extract_answer
+from rlvr.verifiers.normalize import find_boxed
+
+_REGEX_TIMEOUT_S = 1.0
+
+
+@dataclass(frozen=True)
+class TagScheme:
+    """Reasoning and answer delimiters, and whether the chat template prefills the opening one."""
+
+    reasoning_open: str
+    reasoning_close: str
+    answer_open: str
+    answer_close: str
+    think_prefilled: bool
+    between: str  # regex allowed between the reasoning and the answer block
+    match_score: float
+
+
+PRESETS = {
+    "r1": TagScheme("<think>", "</think>", "<answer>", "</answer>", False, r"\s*", 1.0),
+    "working_out": TagScheme("<start_working_out>", "<end_working_out>", "<SOLUTION>", "</SOLUTION>",
+                             True, r".*?", 3.0),
+}
+
+
+def scheme_from(preset: str, tags: dict[str, str] | None, think_prefilled: bool | None) -> TagScheme:
+    """The preset's scheme with user overrides (``tags`` keys: reasoning_open, reasoning_close,
+    answer_open, answer_close)."""
+    if preset not in PRESETS:
+        raise ConfigError(f"unknown format preset {preset!r}; use one of {sorted(PRESETS)}")
+    base = PRESETS[preset]
+    fields = {k: getattr(base, k) for k in base.__dataclass_fields__}
+    for key, value in (tags or {}).items():
+        if key not in ("reasoning_open", "reasoning_close", "answer_open", "answer_close"):
+            raise ConfigError(f"unknown tag {key!r}; use reasoning_open, reasoning_close, answer_open, answer_close")
+        if not isinstance(value, str) or not value:
+            raise ConfigError(f"tag {key!r} must be a non-empty string, got {value!r}")
+        fields[key] = value
+    if think_prefilled is not None:
+        fields["think_prefilled"] = bool(think_prefilled)
+    return TagScheme(**fields)
+
+
+@reward("format_strict")
+class FormatStrict(Reward):
+    """Whole-completion structure: reasoning block, then exactly one answer block, nothing after.
+
+    Scores ``match_score`` (preset default: r1 1.0, working_out 3.0 as in the Unsloth recipe) when
+    the completion is exactly: [opening tag unless prefilled] reasoning, closing tag, (r1: only
+    whitespace; working_out: anything) answer block with non-empty content, optional ``eos_token``,
+    trailing whitespace — with each tag present exactly once. Otherwise ``mismatch_score``.
+    """
+
+    def __init__(self, preset: str = "r1", tags: dict[str, str] | None = None, think_prefilled: bool | None = None,
+                 match_score: float | None = None, mismatch_score: float = 0.0, eos_token: str | None = None):
+        super().__init__()
+        self.preset, self.tags, self.think_prefilled = preset, tags, think_prefilled
+        self.scheme = scheme_from(preset, tags, think_prefilled)
+        self.match_score = self.scheme.match_score if match_score is None else float(match_score)
+        self.mismatch_score = float(mismatch_score)
+        self.eos_token = eos_token
+        s = self.scheme
+        opening = "" if s.think_prefilled else rf"\s*{regex.escape(s.reasoning_open)}"
+        eos = rf"(?:{regex.escape(eos_token)})?" if eos_token else ""
+        self._pattern = regex.compile(
+            rf"{opening}.*?{regex.escape(s.reasoning_close)}{s.between}{regex.escape(s.answer_open)}"
+            rf"(.+?){regex.escape(s.answer_close)}\s*{eos}\s*", regex.DOTALL)
+
+    def _tag_counts_ok(self, text: str) -> str | None:
+        s = self.scheme
+        expected = {s.reasoning_close: 1, s.answer_open: 1, s.answer_close: 1,
+                    s.reasoning_open: 0 if s.think_prefilled else 1}
+        for tag, want in expected.items():
+            got = text.count(tag)
+            if got != want:
+                return f"{tag} appears {got} times (expected {want})"
+        return None
+
+    def score(self, completions: list[str], prompts: Any, **columns: Any) -> list[RewardResult]:
+        out = []
+        for text in completions:
+            problem = self._tag_counts_ok(text)
+            if problem is None:
+                m = self._pattern.fullmatch(text, timeout=_REGEX_TIMEOUT_S)
+                if m is None:
+                    problem = "tags are present but not in the required order/layout"
+                elif not m.group(1).strip():
+                    problem = "the answer block is empty"
+            if problem:
+                out.append(RewardResult(self.mismatch_score, "bad_format", problem))
+            else:
+                out.append(RewardResult(self.match_score, "ok", f"matches the {self.preset} structure"))
+        return out
+
+
+@reward("format_approx")
+class FormatApprox(Reward):
+    """Per-tag counting (the Unsloth recipe's ``match_format_approximately``).
+
+    For each tag: ``present_score`` (+0.5) if it appears exactly once, else ``absent_score`` (−1.0).
+    With the reasoning opening tag prefilled by the template (working_out's default), that tag is
+    not counted, as in the recipe.
+    """
+
+    def __init__(self, preset: str = "working_out", tags: dict[str, str] | None = None,
+                 think_prefilled: bool | None = None, present_score: float = 0.5, absent_score: float = -1.0):
+        super().__init__()
+        self.preset, self.tags, self.think_prefilled = preset, tags, think_prefilled
+        self.present_score, self.absent_score = float(present_score), float(absent_score)
+        s = scheme_from(preset, tags, think_prefilled)
+        self._counted = ([] if s.think_prefilled else [s.reasoning_open]) + [s.reasoning_close, s.answer_open, s.answer_close]
+
+    def score(self, completions: list[str], prompts: Any, **columns: Any) -> list[RewardResult]:
+        out = []
+        for text in completions:
+            counts = {tag: text.count(tag) for tag in self._counted}
+            value = sum(self.present_score if c == 1 else self.absent_score for c in counts.values())
+            bad = [f"{t}×{c}" for t, c in counts.items() if c != 1]
+            reason = "each tag exactly once" if not bad else "tags not exactly once: " + ", ".join(bad)
+            out.append(RewardResult(value, "ok" if not bad else "bad_format", reason, {"counts": counts}))
+        return out
+
+
+@reward("tag_count")
+class TagCount(Reward):
+    """open-r1's ``tag_count_reward``: +0.25 for each of ``<think>\\n``, ``\\n</think>\\n``,
+    ``\\n<answer>\\n``, ``\\n</answer>`` appearing exactly once (max 1.0).
+
+    With ``think_prefilled`` the opening piece is credited when the completion does not repeat it.
+    """
+
+    def __init__(self, preset: str = "r1", tags: dict[str, str] | None = None, think_prefilled: bool | None = None,
+                 per_tag: float = 0.25):
+        super().__init__()
+        self.preset, self.tags, self.think_prefilled, self.per_tag = preset, tags, think_prefilled, float(per_tag)
+        s = scheme_from(preset, tags, think_prefilled)
+        self._scheme = s
+        self._pieces = [f"{s.reasoning_open}\n", f"\n{s.reasoning_close}\n", f"\n{s.answer_open}\n", f"\n{s.answer_close}"]
+
+    def score(self, completions: list[str], prompts: Any, **columns: Any) -> list[RewardResult]:
+        out = []
+        for text in completions:
+            value, missing = 0.0, []
+            for i, piece in enumerate(self._pieces):
+                count = text.count(piece)
+                if count == 1 or (i == 0 and self._scheme.think_prefilled and self._scheme.reasoning_open not in text):
+                    value += self.per_tag
+                else:
+                    missing.append(repr(piece))
+            reason = "all four tag pieces exactly once" if not missing else "not exactly once: " + ", ".join(missing)
+            out.append(RewardResult(value, "ok" if not missing else "bad_format", reason))
+        return out
+
+
+@reward("r1_tags")
+class R1Tags(Reward):
+    """The R1 tag scheme: +0.05 for each tag present (``<think>``, ``</think>``, ``<answer>``,
+    ``</answer>``) and +0.05 for a ``\\boxed{}`` (max 0.25). A prefilled opening tag counts as present."""
+
+    def __init__(self, preset: str = "r1", tags: dict[str, str] | None = None, think_prefilled: bool | None = None,
+                 per_item: float = 0.05):
+        super().__init__()
+        self.preset, self.tags, self.think_prefilled, self.per_item = preset, tags, think_prefilled, float(per_item)
+        self._scheme = scheme_from(preset, tags, think_prefilled)
+
+    def score(self, completions: list[str], prompts: Any, **columns: Any) -> list[RewardResult]:
+        s = self._scheme
+        out = []
+        for text in completions:
+            present = {
+                s.reasoning_open: s.think_prefilled or s.reasoning_open in text,
+                s.reasoning_close: s.reasoning_close in text,
+                s.answer_open: s.answer_open in text,
+                s.answer_close: s.answer_close in text,
+                "\\boxed{}": bool(find_boxed(text)),
+            }
+            value = self.per_item * sum(present.values())
+            missing = [k for k, v in present.items() if not v]
+            reason = "all tags and a box present" if not missing else "missing: " + ", ".join(missing)
+            out.append(RewardResult(round(value, 10), "ok" if not missing else "bad_format", reason))
+        return out
+
+
+@reward("boxed_answer")
+class BoxedAnswer(Reward):
+    """Exactly one final ``\\boxed{}`` answer after the reasoning: ``present_score`` else ``absent_score``.
+
+    Several different boxes, or a box only inside the reasoning, do not count.
+    """
+
+    def __init__(self, present_score: float = 1.0, absent_score: float = 0.0, think_tags: tuple[str, str] = ("<think>", "</think>"),
+                 think_prefilled: bool = False):
+        super().__init__()
+        self.present_score, self.absent_score = float(present_score), float(absent_score)
+        self.think_tags, self.think_prefilled = tuple(think_tags), think_prefilled
+        self._config = VerifierConfig(sources=("boxed",), think_tags=self.think_tags, think_prefilled=think_prefilled,
+                                      detect_retraction=False)
+
+    def score(self, completions: list[str], prompts: Any, **columns: Any) -> list[RewardResult]:
+        out = []
+        for text in completions:
+            ex = extract_answer(text, self._config)
+            if ex.status == "ok":
+                out.append(RewardResult(self.present_score, "ok", f"one final boxed answer: {ex.answer!r}"))
+            else:
+                out.append(RewardResult(self.absent_score, "no_answer" if ex.status == "no_answer" else "bad_format", ex.reason))
+        return out

@@ -1,0 +1,125 @@
+"""Length shaping: DAPO's soft overlong penalty, length-aware correctness, n-gram repetition."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from rlvr.errors import ConfigError
+from rlvr.rewards.base import Reward, RewardResult, column_values
+from rlvr.rewards.registry import reward
+from rlvr.verifiers import VerifierConfig, verify_batch
+
+_UNITS = ("auto", "tokens", "chars")
+
+
+def _lengths(completions: list[str], columns: dict[str, Any], unit: str) -> tuple[list[int], str]:
+    """Completion lengths in tokens (TRL passes ``completion_ids``) or characters."""
+    ids = columns.get("completion_ids")
+    if unit == "tokens" or (unit == "auto" and ids is not None):
+        if ids is None:
+            raise ConfigError("length_unit='tokens' needs completion_ids (TRL's GRPOTrainer passes them); "
+                              "outside TRL pass completion_ids= or use length_unit='chars'")
+        return [len(x) for x in ids], "tokens"
+    return [len(c) for c in completions], "chars"
+
+
+def _check_unit(unit: str) -> str:
+    if unit not in _UNITS:
+        raise ConfigError(f"length_unit={unit!r}; use one of {_UNITS}")
+    return unit
+
+
+@reward("overlong_penalty")
+class OverlongPenalty(Reward):
+    """DAPO's soft overlong punishment: 0 up to ``max_length - cache_length``, then linear down to
+    −1 at ``max_length``, −1 beyond. Lengths in tokens when TRL passes ``completion_ids``."""
+
+    def __init__(self, max_length: int = 4096, cache_length: int = 512, length_unit: str = "auto"):
+        super().__init__()
+        if not isinstance(max_length, int) or max_length < 1:
+            raise ConfigError(f"overlong_penalty max_length={max_length!r}; use an integer >= 1")
+        if not isinstance(cache_length, int) or not 0 <= cache_length < max_length:
+            raise ConfigError(f"overlong_penalty cache_length={cache_length!r}; use an integer in [0, max_length)")
+        self.max_length, self.cache_length, self.length_unit = max_length, cache_length, _check_unit(length_unit)
+
+    def score(self, completions: list[str], prompts: Any, **columns: Any) -> list[RewardResult]:
+        lengths, unit = _lengths(completions, columns, self.length_unit)
+        soft_start = self.max_length - self.cache_length
+        out = []
+        for n in lengths:
+            if n <= soft_start:
+                out.append(RewardResult(0.0, "ok", f"{n} {unit} <= {soft_start}", {"length": n}))
+            elif n <= self.max_length:
+                value = (soft_start - n) / self.cache_length
+                out.append(RewardResult(value, "long", f"{n} {unit} in the soft zone ({soft_start}, {self.max_length}]", {"length": n}))
+            else:
+                out.append(RewardResult(-1.0, "overlong", f"{n} {unit} > max_length {self.max_length}", {"length": n}))
+        return out
+
+
+@reward("cosine_scaled")
+class CosineScaled(Reward):
+    """Length-aware correctness (open-r1's cosine-scaled reward): correct answers earn more when
+    short (``max_value_correct`` at length 0 down to ``min_value_correct`` at ``max_length``); wrong
+    answers are penalised less when long (``min_value_wrong`` at 0 up to ``max_value_wrong``).
+    Correctness comes from rlvr's verifier; an unparseable gold or a verifier error scores ``None``."""
+
+    def __init__(self, min_value_wrong: float = -1.0, max_value_wrong: float = -0.5, min_value_correct: float = 0.5,
+                 max_value_correct: float = 1.0, max_length: int = 1000, length_unit: str = "auto",
+                 gold_column: str = "answer", verifier: dict[str, Any] | None = None):
+        super().__init__()
+        if not isinstance(max_length, int) or max_length < 1:
+            raise ConfigError(f"cosine_scaled max_length={max_length!r}; use an integer >= 1")
+        self.min_value_wrong, self.max_value_wrong = float(min_value_wrong), float(max_value_wrong)
+        self.min_value_correct, self.max_value_correct = float(min_value_correct), float(max_value_correct)
+        self.max_length, self.length_unit, self.gold_column = max_length, _check_unit(length_unit), gold_column
+        self.verifier = verifier
+        self._config = VerifierConfig.from_dict(verifier) if verifier else VerifierConfig()
+
+    def score(self, completions: list[str], prompts: Any, **columns: Any) -> list[RewardResult]:
+        golds = column_values(columns, self.gold_column, len(completions))
+        lengths, unit = _lengths(completions, columns, self.length_unit)
+        verdicts = verify_batch(completions, ["" if g is None else str(g) for g in golds], self._config)
+        out = []
+        for v, n in zip(verdicts, lengths):
+            if v.status in ("unparseable_gold", "error"):
+                out.append(RewardResult(None, v.status, v.reason, {"length": n}))
+                continue
+            progress = min(n, self.max_length) / self.max_length
+            cosine = math.cos(progress * math.pi)
+            if v.correct:
+                lo, hi = self.min_value_correct, self.max_value_correct
+            else:  # wrong answers: the penalty shrinks with length (values swapped, as in open-r1)
+                lo, hi = self.max_value_wrong, self.min_value_wrong
+            value = lo + 0.5 * (hi - lo) * (1.0 + cosine)
+            out.append(RewardResult(value, v.status, f"{v.reason}; {n} {unit}", {"length": n}))
+        return out
+
+
+@reward("repetition_penalty")
+class RepetitionPenalty(Reward):
+    """N-gram repetition penalty (open-r1): ``max_penalty * (1 - distinct n-grams / n-grams)``
+    over lower-cased whitespace words; 0 for texts shorter than one n-gram."""
+
+    def __init__(self, ngram_size: int = 3, max_penalty: float = -1.0):
+        super().__init__()
+        if not isinstance(ngram_size, int) or ngram_size < 1:
+            raise ConfigError(f"repetition_penalty ngram_size={ngram_size!r}; use an integer >= 1")
+        if max_penalty > 0:
+            raise ConfigError(f"repetition_penalty max_penalty={max_penalty!r} must be <= 0 (it is a penalty)")
+        self.ngram_size, self.max_penalty = ngram_size, float(max_penalty)
+
+    def score(self, completions: list[str], prompts: Any, **columns: Any) -> list[RewardResult]:
+        out = []
+        for text in completions:
+            words = text.lower().split()
+            if len(words) < self.ngram_size:
+                out.append(RewardResult(0.0, "ok", f"fewer than {self.ngram_size} words"))
+                continue
+            grams = list(zip(*(words[i:] for i in range(self.ngram_size))))
+            repeated = 1.0 - len(set(grams)) / len(grams)
+            value = repeated * self.max_penalty
+            out.append(RewardResult(value, "ok" if repeated == 0 else "repetitive",
+                                    f"{repeated:.0%} of {self.ngram_size}-grams repeat", {"repeated_share": repeated}))
+        return out

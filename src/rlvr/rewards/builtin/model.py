@@ -1,0 +1,128 @@
+"""``reward_model``: a Hugging Face sequence-classification model as a reward (e.g. a Bradley-Terry
+reward model trained with ``rlvr rm train``).
+
+The model loads lazily on first use (so configs validate and pickle without weights), scores
+prompt + completion in batches with its own tokenizer and chat template, truncates from the left
+(the end of a completion is what matters most), and can normalise scores with fixed or running
+statistics.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import threading
+from typing import Any
+
+from rlvr.errors import ConfigError
+from rlvr.rewards.base import Reward, RewardResult
+from rlvr.rewards.registry import reward
+
+logger = logging.getLogger(__name__)
+
+_NORMALIZE = ("none", "fixed", "running")
+
+
+@reward("reward_model")
+class RewardModel(Reward):
+    """Score with a sequence-classification reward model (local path or hub id).
+
+    ``normalize``: ``none``; ``fixed`` ((x − mean) / std); ``running`` (mean/std over every score
+    seen so far, updated per batch). ``num_labels=1`` loads a backbone with a fresh 1-output head.
+    """
+
+    def __init__(self, model: str, tokenizer: str | None = None, batch_size: int = 8, max_length: int = 1024,
+                 device: str = "auto", normalize: str = "none", mean: float = 0.0, std: float = 1.0,
+                 num_labels: int | None = None, use_chat_template: bool = True):
+        super().__init__()
+        if not isinstance(model, str) or not model:
+            raise ConfigError("reward_model needs model= (a local path or a hub id)")
+        if not isinstance(batch_size, int) or batch_size < 1:
+            raise ConfigError(f"reward_model batch_size={batch_size!r}; use an integer >= 1")
+        if not isinstance(max_length, int) or max_length < 8:
+            raise ConfigError(f"reward_model max_length={max_length!r}; use an integer >= 8")
+        if normalize not in _NORMALIZE:
+            raise ConfigError(f"reward_model normalize={normalize!r}; use one of {_NORMALIZE}")
+        if std <= 0:
+            raise ConfigError(f"reward_model std={std!r} must be > 0")
+        self.model, self.tokenizer, self.batch_size, self.max_length = model, tokenizer, batch_size, max_length
+        self.device, self.normalize, self.mean, self.std = device, normalize, float(mean), float(std)
+        self.num_labels, self.use_chat_template = num_labels, use_chat_template
+        self._loaded: tuple[Any, Any, Any] | None = None
+        self._lock = threading.Lock()
+        self._count, self._run_mean, self._run_m2 = 0, 0.0, 0.0
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = dict(self.__dict__)
+        state["_loaded"] = None  # weights reload in the receiving process
+        state.pop("_lock", None)
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._lock = threading.Lock()
+
+    def _load(self) -> tuple[Any, Any, Any]:
+        with self._lock:
+            if self._loaded is None:
+                import torch
+                from transformers import AutoModelForSequenceClassification, AutoTokenizer
+
+                device = self.device
+                if device == "auto":
+                    device = "cuda" if torch.cuda.is_available() else "cpu"
+                tok = AutoTokenizer.from_pretrained(self.tokenizer or self.model)
+                kwargs = {"num_labels": self.num_labels} if self.num_labels else {}
+                net = AutoModelForSequenceClassification.from_pretrained(self.model, **kwargs)
+                if tok.pad_token is None:
+                    tok.pad_token = tok.eos_token or tok.unk_token
+                    logger.info("reward model tokenizer has no pad token; using %r", tok.pad_token)
+                if net.config.pad_token_id is None:
+                    net.config.pad_token_id = tok.pad_token_id
+                if net.config.num_labels != 1:
+                    raise ConfigError(f"reward model {self.model!r} has {net.config.num_labels} labels; a reward model "
+                                      "needs 1 (pass num_labels=1 to load the backbone with a fresh head)")
+                tok.truncation_side = "left"
+                net.to(device).eval()
+                self._loaded = (tok, net, device)
+        return self._loaded
+
+    def _render(self, tok: Any, prompt: Any, completion: Any) -> str:
+        if isinstance(prompt, list):
+            messages = list(prompt) + (completion if isinstance(completion, list)
+                                       else [{"role": "assistant", "content": completion}])
+            if self.use_chat_template and getattr(tok, "chat_template", None):
+                return tok.apply_chat_template(messages, tokenize=False)
+            return "\n".join(f"{m.get('role', '')}: {m.get('content', '')}" for m in messages)
+        return (prompt or "") + (completion if isinstance(completion, str) else completion[-1]["content"])
+
+    def explain(self, prompts: Any = None, completions: Any = None, **columns: Any) -> list[RewardResult]:
+        if completions is None:
+            raise TypeError("reward_model needs completions=")
+        import torch
+
+        tok, net, device = self._load()
+        prompts = list(prompts) if prompts is not None else [""] * len(completions)
+        texts = [self._render(tok, p, c) for p, c in zip(prompts, completions)]
+        raw: list[float] = []
+        with torch.inference_mode():
+            for i in range(0, len(texts), self.batch_size):
+                batch = tok(texts[i:i + self.batch_size], return_tensors="pt", padding=True, truncation=True,
+                            max_length=self.max_length).to(device)
+                raw += net(**batch).logits[:, 0].float().cpu().tolist()
+        values = self._normalized(raw)
+        return [RewardResult(v, "ok", f"reward model score {r:.4f}" + (f" (normalised {v:.4f})" if v != r else ""),
+                             {"raw": r}) for r, v in zip(raw, values)]
+
+    def _normalized(self, raw: list[float]) -> list[float]:
+        if self.normalize == "fixed":
+            return [(r - self.mean) / self.std for r in raw]
+        if self.normalize == "running":
+            for r in raw:  # Welford's update
+                self._count += 1
+                delta = r - self._run_mean
+                self._run_mean += delta / self._count
+                self._run_m2 += delta * (r - self._run_mean)
+            std = math.sqrt(self._run_m2 / self._count) if self._count > 1 else 1.0
+            return [(r - self._run_mean) / (std or 1.0) for r in raw]
+        return list(raw)

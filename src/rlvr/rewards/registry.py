@@ -1,0 +1,184 @@
+"""The reward registry: names -> reward factories, validated when they register.
+
+``@reward("name")`` registers a function ``f(completions, **kwargs) -> list[float | None]`` or a
+:class:`~rlvr.rewards.base.Reward` subclass; :func:`get_reward` builds a configured instance;
+:func:`available` lists what is registered. Third-party packages register through the entry-point
+group ``rlvr.rewards`` (each entry point names a module to import, or a function/class to register
+under the entry point's name); they are loaded on first lookup, and a broken plug-in is reported
+by name without breaking the others.
+"""
+
+from __future__ import annotations
+
+import inspect
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from rlvr.errors import ConfigError
+from rlvr.rewards.base import FunctionReward, Reward
+
+logger = logging.getLogger(__name__)
+
+__all__ = ["reward", "register", "get_reward", "available", "describe", "ENTRY_POINT_GROUP"]
+
+ENTRY_POINT_GROUP = "rlvr.rewards"
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class _Entry:
+    name: str
+    target: Any  # a Reward subclass or a function
+    description: str
+    origin: str
+
+
+_REGISTRY: dict[str, _Entry] = {}
+_plugins_loaded = False
+_builtins_loaded = False
+
+
+def _origin(obj: Any) -> str:
+    return f"{getattr(obj, '__module__', '?')}.{getattr(obj, '__qualname__', repr(obj))}"
+
+
+def _first_line(doc: str | None) -> str:
+    """The first sentence of a docstring (its first paragraph up to the first full stop)."""
+    if not doc:
+        return ""
+    paragraph = " ".join(inspect.cleandoc(doc).split("\n\n")[0].split())
+    end = paragraph.find(". ")
+    return paragraph if end < 0 else paragraph[:end + 1]
+
+
+def _check_function(name: str, func: Callable[..., Any]) -> None:
+    try:
+        sig = inspect.signature(func)
+    except (TypeError, ValueError) as exc:
+        raise TypeError(f"reward {name!r}: cannot read the signature of {func!r}") from exc
+    params = sig.parameters.values()
+    if not any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params):
+        raise TypeError(
+            f"reward {name!r}: {func.__qualname__}{sig} must accept **kwargs "
+            "(TRL passes prompts, dataset columns and trainer_state as keywords)")
+    positional = [p for p in params if p.kind in (inspect.Parameter.POSITIONAL_ONLY,)]
+    if positional:
+        raise TypeError(f"reward {name!r}: parameter {positional[0].name!r} is positional-only; "
+                        "TRL passes everything by keyword (completions=..., prompts=...)")
+
+
+def register(name: str, target: Any, description: str | None = None) -> None:
+    """Register ``target`` (a Reward subclass or a reward function) under ``name``."""
+    if not isinstance(name, str) or not name.replace("-", "_").isidentifier():
+        raise ValueError(f"reward name must be an identifier-like string, got {name!r}")
+    if inspect.isclass(target):
+        if not issubclass(target, Reward):
+            raise TypeError(f"reward {name!r}: class {target.__qualname__} must subclass rlvr.rewards.Reward")
+    elif callable(target):
+        _check_function(name, target)
+    else:
+        raise TypeError(f"reward {name!r}: expected a function or Reward subclass, got {type(target).__name__}")
+    origin = _origin(target)
+    existing = _REGISTRY.get(name)
+    if existing is not None and existing.origin != origin:
+        raise ValueError(f"reward {name!r} is already registered by {existing.origin}; "
+                         f"{origin} must use another name")
+    _REGISTRY[name] = _Entry(name, target, description or _first_line(target.__doc__), origin)
+
+
+def reward(name: str, description: str | None = None) -> Callable[[T], T]:
+    """Decorator: register a reward function or Reward subclass under ``name``; returns it unchanged."""
+
+    def decorate(target: T) -> T:
+        register(name, target, description)
+        if inspect.isclass(target):
+            target.name = name  # type: ignore[attr-defined]
+        return target
+
+    return decorate
+
+
+def _load_builtins() -> None:
+    global _builtins_loaded
+    if not _builtins_loaded:
+        _builtins_loaded = True
+        import rlvr.rewards.builtin  # noqa: F401  (registers the built-in rewards)
+
+
+def _load_plugins() -> None:
+    global _plugins_loaded
+    if _plugins_loaded:
+        return
+    _plugins_loaded = True
+    from importlib.metadata import entry_points
+
+    for ep in entry_points(group=ENTRY_POINT_GROUP):
+        try:
+            obj = ep.load()
+        except Exception as exc:  # a broken plug-in must not take the others down
+            logger.warning("reward plug-in %r (%s) failed to load: %s: %s", ep.name, ep.value, type(exc).__name__, exc)
+            continue
+        if inspect.ismodule(obj):
+            continue  # importing the module registered its rewards
+        try:
+            if ep.name not in _REGISTRY:
+                register(ep.name, obj)
+        except (TypeError, ValueError) as exc:
+            logger.warning("reward plug-in %r (%s) is invalid: %s", ep.name, ep.value, exc)
+
+
+def _entry(name: str) -> _Entry:
+    _load_builtins()
+    if name not in _REGISTRY:
+        _load_plugins()
+    if name not in _REGISTRY:
+        import difflib
+
+        close = difflib.get_close_matches(name, _REGISTRY, n=3)
+        hint = f" Did you mean {', '.join(repr(c) for c in close)}?" if close else ""
+        raise ConfigError(f"no reward named {name!r}.{hint} Registered: {', '.join(sorted(_REGISTRY))}")
+    return _REGISTRY[name]
+
+
+def get_reward(name: str, **params: Any) -> Reward:
+    """A configured, picklable reward instance; bad parameters fail here with the valid ones."""
+    entry = _entry(name)
+    target = entry.target
+    if inspect.isclass(target):
+        sig = inspect.signature(target.__init__)
+        accepted = [p for p in sig.parameters if p != "self"]
+        has_var_kw = any(p.kind is inspect.Parameter.VAR_KEYWORD for p in sig.parameters.values())
+        unknown = [k for k in params if k not in accepted]
+        if unknown and not has_var_kw:
+            raise ConfigError(f"reward {name!r} has no parameter(s) {unknown}; parameters: {accepted or 'none'}")
+        instance = target(**params)
+        instance.__name__ = name
+        return instance
+    sig = inspect.signature(target)
+    named = [p.name for p in sig.parameters.values() if p.kind is not inspect.Parameter.VAR_KEYWORD]
+    unknown = [k for k in params if k not in named or k in ("completions", "prompts")]
+    if unknown:
+        raise ConfigError(f"reward {name!r} has no parameter(s) {unknown}; parameters: "
+                          f"{[p for p in named if p not in ('completions', 'prompts')] or 'none'}")
+    return FunctionReward(target, name, entry.description, **params)
+
+
+def describe(name: str) -> dict[str, Any]:
+    """Name, description, origin and parameters (with defaults) of a registered reward."""
+    entry = _entry(name)
+    func = entry.target.__init__ if inspect.isclass(entry.target) else entry.target
+    params = {}
+    for p in inspect.signature(func).parameters.values():
+        if p.name in ("self", "completions", "prompts") or p.kind in (p.VAR_KEYWORD, p.VAR_POSITIONAL):
+            continue
+        params[p.name] = None if p.default is inspect.Parameter.empty else p.default
+    return {"name": name, "description": entry.description, "origin": entry.origin, "params": params}
+
+
+def available() -> list[tuple[str, str]]:
+    """(name, one-line description) of every registered reward, sorted by name."""
+    _load_builtins()
+    _load_plugins()
+    return sorted((e.name, e.description) for e in _REGISTRY.values())
