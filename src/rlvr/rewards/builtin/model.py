@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import math
+import os
 import threading
 from typing import Any
 
@@ -31,10 +32,12 @@ class RewardModel(Reward):
     seen so far, updated per batch). ``num_labels=1`` loads a backbone with a fresh 1-output head.
     """
 
-    def __init__(self, model: str, tokenizer: str | None = None, batch_size: int = 8, max_length: int = 1024,
+    def __init__(self, model: str | os.PathLike, tokenizer: str | os.PathLike | None = None, batch_size: int = 8, max_length: int = 1024,
                  device: str = "auto", normalize: str = "none", mean: float = 0.0, std: float = 1.0,
                  num_labels: int | None = None, use_chat_template: bool = True):
         super().__init__()
+        model = os.fspath(model) if isinstance(model, os.PathLike) else model
+        tokenizer = os.fspath(tokenizer) if isinstance(tokenizer, os.PathLike) else tokenizer
         if not isinstance(model, str) or not model:
             raise ConfigError("reward_model needs model= (a local path or a hub id)")
         if not isinstance(batch_size, int) or batch_size < 1:

@@ -1,0 +1,251 @@
+"""The reward registry, the TRL contract, the failure policy and RewardSet composition."""
+
+from __future__ import annotations
+
+import json
+import logging
+import pickle
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from rlvr.errors import ConfigError
+from rlvr.rewards import Reward, RewardFailure, RewardResult, RewardSet, available, describe, get_reward, reward
+
+
+@reward("test_length_ratio")
+def length_ratio(completions, scale: float = 1.0, **kwargs):
+    """Length of each completion divided by 100, times scale."""
+    return [scale * len(c if isinstance(c, str) else c[-1]["content"]) / 100 for c in completions]
+
+
+@reward("test_flaky")
+class Flaky(Reward):
+    """Raises while ``fail`` is true."""
+
+    def __init__(self, fail: bool = True):
+        super().__init__()
+        self.fail = fail
+
+    def score(self, completions, prompts, **columns):
+        if self.fail:
+            raise RuntimeError("boom")
+        return [RewardResult(1.0, "ok", "fine") for _ in completions]
+
+
+def test_builtins_are_listed_with_descriptions():
+    names = dict(available())
+    for name in ("format_strict", "format_approx", "tag_count", "r1_tags", "boxed_answer", "math_equivalence",
+                 "numeric_tolerance", "language_consistency", "overlong_penalty", "cosine_scaled",
+                 "repetition_penalty", "reward_model"):
+        assert names.get(name), name
+    assert names["test_length_ratio"].startswith("Length of each completion")
+    assert describe("overlong_penalty")["params"] == {"max_length": 4096, "cache_length": 512, "length_unit": "auto"}
+
+
+def test_function_reward_gets_trl_inputs_untouched():
+    f = get_reward("test_length_ratio", scale=2.0)
+    chat = [[{"role": "assistant", "content": "x" * 50}]]
+    assert f(prompts=[[{"role": "user", "content": "q"}]], completions=chat, trainer_state=None) == [1.0]
+    assert f.__name__ == "test_length_ratio"
+    clone = pickle.loads(pickle.dumps(f))
+    assert clone.__name__ == "test_length_ratio" and clone(completions=["y" * 10]) == [0.2]
+
+
+def test_registration_is_validated():
+    with pytest.raises(TypeError, match="must accept \\*\\*kwargs"):
+        reward("test_no_kwargs")(lambda completions: [0.0])
+    with pytest.raises(TypeError, match="positional-only"):
+        def positional(completions, /, **kwargs):
+            return []
+        reward("test_positional")(positional)
+    with pytest.raises(TypeError, match="must subclass"):
+        reward("test_not_reward")(type("NotAReward", (), {}))
+    with pytest.raises(ValueError, match="already registered"):
+        reward("math_equivalence")(lambda completions, **kw: [0.0])
+
+
+def test_lookup_errors_name_the_fix():
+    with pytest.raises(ConfigError, match="Did you mean 'math_equivalence'"):
+        get_reward("math_equivalance")
+    with pytest.raises(ConfigError, match="no parameter\\(s\\) \\['tolerance'\\]"):
+        get_reward("math_equivalence", tolerance=0.1)
+    with pytest.raises(ConfigError, match="preset 'strict' unknown"):
+        get_reward("math_equivalence", preset="strict")
+    with pytest.raises(ConfigError, match="cache_length"):
+        get_reward("overlong_penalty", max_length=10, cache_length=10)
+    with pytest.raises(ConfigError, match="no parameter"):
+        get_reward("test_length_ratio", bogus=1)
+
+
+def test_builtin_instances_pickle_with_stable_names():
+    for name in ("format_strict", "math_equivalence", "numeric_tolerance", "overlong_penalty", "language_consistency"):
+        f = get_reward(name)
+        clone = pickle.loads(pickle.dumps(f))
+        assert clone.__name__ == name
+        assert type(clone) is type(f)
+
+
+def test_failure_policy(caplog):
+    f = get_reward("test_flaky")
+    with caplog.at_level(logging.ERROR):
+        assert f(completions=["a", "b"]) == [None, None]
+    assert "boom" in caplog.text and "Traceback" in caplog.text
+    assert f(completions=["a"]) == [None]
+    with pytest.raises(RewardFailure, match="3 consecutive batches") as info:
+        f(completions=["a"])
+    assert isinstance(info.value.__cause__, RuntimeError)
+    assert f.stats["error"] == 4
+
+
+def test_failure_counter_resets_on_success():
+    f = get_reward("test_flaky")
+    f(completions=["a"])
+    f(completions=["a"])
+    f.fail = False
+    assert f(completions=["a"]) == [1.0]
+    f.fail = True
+    assert f(completions=["a"]) == [None]  # counting starts again
+
+
+def test_missing_gold_column_is_a_config_error_not_a_none():
+    f = get_reward("math_equivalence")
+    with pytest.raises(ConfigError, match="column 'answer' is missing; columns present: \\['solution'\\]"):
+        f(completions=["\\boxed{1}"], solution=["1"])
+
+
+def test_gold_column_dotted_path():
+    f = get_reward("math_equivalence", gold_column="reward_model.ground_truth")
+    assert f(completions=["Answer: 34", "Answer: 35"],
+             reward_model=[{"ground_truth": "34", "style": "rule"}] * 2) == [1.0, 0.0]
+
+
+def test_rewardset_from_yaml_toml_dict(tmp_path):
+    yaml_path = tmp_path / "r.yaml"
+    yaml_path.write_text(textwrap.dedent("""
+        gold_column: solution
+        rewards:
+          - name: format_strict
+            weight: 0.5
+            params: {preset: r1}
+          - name: math_equivalence
+            weight: 1.0
+            gate: format_strict
+          - {name: overlong_penalty, weight: 0, params: {max_length: 100, cache_length: 10}}
+    """))
+    toml_path = tmp_path / "r.toml"
+    toml_path.write_text(textwrap.dedent("""
+        gold_column = "solution"
+        [[rewards]]
+        name = "format_strict"
+        weight = 0.5
+        params = {preset = "r1"}
+        [[rewards]]
+        name = "math_equivalence"
+        gate = "format_strict"
+        [[rewards]]
+        name = "overlong_penalty"
+        weight = 0
+        params = {max_length = 100, cache_length = 10}
+    """))
+    for source in (yaml_path, toml_path, str(yaml_path)):
+        rs = RewardSet.from_config(source)
+        assert rs.names == ["format_strict", "math_equivalence", "overlong_penalty"]
+        assert rs.weights == [0.5, 1.0, 0.0]
+        good = "<think>r</think><answer>\\boxed{2}</answer>"
+        values = [f(completions=[good, "\\boxed{2}"], solution=["2", "2"]) for f in rs.funcs]
+        assert values == [[1.0, 0.0], [1.0, 0.0], [0.0, 0.0]]  # the second fails the format gate
+        assert rs(completions=[good, "\\boxed{2}"], solution=["2", "2"]) == [1.5, 0.0]
+    again = RewardSet.from_config(rs.to_config())
+    assert again.config_hash() == rs.config_hash()
+    assert RewardSet.from_config(json.dumps(rs.to_config())).names == rs.names
+
+
+def test_rewardset_explains_and_counts_statuses():
+    rs = RewardSet.from_config([{"name": "math_equivalence"}, {"name": "boxed_answer", "weight": 0}])
+    rows = rs.explain(completions=["\\boxed{1}", "none", "\\boxed{2}"], answer=["1", "1", "\\frac{1}{}"])
+    assert [r["rewards"]["math_equivalence"].status for r in rows] == ["correct", "no_answer", "unparseable_gold"]
+    # like TRL (nansum of weighted rewards): None only when every reward abstains
+    assert [r["total"] for r in rows] == [1.0, 0.0, 0.0]
+    alone = RewardSet.from_config([{"name": "math_equivalence"}])
+    assert alone(completions=["\\boxed{2}"], answer=["\\frac{1}{}"]) == [None]
+    rs.funcs[0](completions=["\\boxed{1}", "I give up", "\\boxed{2}"], answer=["1", "1", "\\frac{1}{}"])
+    assert rs.stats()["math_equivalence"] == {"correct": 1, "no_answer": 1, "unparseable_gold": 1}
+
+
+@pytest.mark.parametrize(
+    "config,match",
+    [
+        ({"rewards": [{"name": "math_equivalence"}, {"name": "math_equivalence"}]}, "appear twice"),
+        ({"rewards": [{"name": "math_equivalence", "wieght": 1}]}, "unknown key\\(s\\) \\['wieght'\\]"),
+        ({"rewards": [{"name": "math_equivalence", "gate": "format_strict"}]}, "gate 'format_strict' is not in"),
+        ({"rewards": [{"name": "math_equivalence", "weight": "heavy"}]}, "weight must be a number"),
+        ({"rewards": []}, "at least one reward"),
+        ({"reward": []}, "no 'rewards' list"),
+        ({"rewards": [{"weight": 1}]}, "needs at least a name"),
+    ],
+)
+def test_rewardset_config_errors(config, match):
+    with pytest.raises(ConfigError, match=match):
+        RewardSet.from_config(config)
+
+
+def test_alias_allows_two_copies():
+    rs = RewardSet.from_config([{"name": "math_equivalence"},
+                                {"name": "math_equivalence", "alias": "acc_dapo", "params": {"preset": "dapo"}}])
+    assert [f.__name__ for f in rs.funcs] == ["math_equivalence", "acc_dapo"]
+    assert [f(completions=["\\boxed{3}"], answer=["4"]) for f in rs.funcs] == [[0.0], [-1.0]]
+
+
+def test_entry_point_plugin(tmp_path):
+    pkg = tmp_path / "acme_rewards"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text(textwrap.dedent("""
+        from rlvr.rewards import reward
+
+        @reward("acme_always_one")
+        def always_one(completions, **kwargs):
+            '''Always 1.0.'''
+            return [1.0] * len(completions)
+
+        def acme_half(completions, **kwargs):
+            '''Always 0.5.'''
+            return [0.5] * len(completions)
+    """))
+    dist = tmp_path / "acme_rewards-0.1.dist-info"
+    dist.mkdir()
+    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: acme-rewards\nVersion: 0.1\n")
+    (dist / "entry_points.txt").write_text(
+        "[rlvr.rewards]\nacme = acme_rewards\nacme_half = acme_rewards:acme_half\nbroken = acme_rewards:missing\n")
+    code = ("from rlvr.rewards import get_reward, available;"
+            "print(get_reward('acme_always_one')(completions=['a','b']), get_reward('acme_half')(completions=['a']),"
+            "'acme_half' in dict(available()))")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                       env={**__import__("os").environ, "PYTHONPATH": str(tmp_path)})
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == "[1.0, 1.0] [0.5] True"
+    assert "broken" in r.stderr and "failed to load" in r.stderr  # reported by name, others unaffected
+
+
+def test_cli_rewards_list_and_score(tmp_path):
+    run = lambda *a: subprocess.run([sys.executable, "-m", "rlvr", *a], capture_output=True, text=True)
+    r = run("rewards", "list")
+    assert r.returncode == 0 and "math_equivalence" in r.stdout and "numeric_tolerance" in r.stdout
+    rows = tmp_path / "rows.jsonl"
+    rows.write_text("\n".join(json.dumps(x) for x in [
+        {"prompt": "q", "completion": "<think>a</think><answer>\\boxed{2}</answer>", "answer": "2"},
+        {"prompt": "q", "completion": "\\boxed{3}", "answer": "2"}]) + "\n")
+    cfg = tmp_path / "r.yaml"
+    cfg.write_text("rewards:\n  - {name: format_strict, weight: 0.5}\n  - {name: math_equivalence}\n")
+    out = tmp_path / "out.jsonl"
+    r = run("score", "--rewards", str(cfg), str(rows), "--out", str(out))
+    assert r.returncode == 0, r.stderr
+    assert "math_equivalence: correct=1, incorrect=1" in r.stdout
+    scored = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [s["total"] for s in scored] == [1.5, 0.0]
+    assert scored[1]["rewards"]["math_equivalence"]["reason"]
+    cfg.write_text("rewards:\n  - {name: math_equivalance}\n")
+    r = run("score", "--rewards", str(cfg), str(rows))
+    assert r.returncode == 1 and "Did you mean 'math_equivalence'" in r.stderr and "Traceback" not in r.stderr
