@@ -78,7 +78,11 @@ def _rewards_test_args(p: argparse.ArgumentParser) -> None:
 
 def _rewards_audit_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("name", help="registered reward name")
-    p.add_argument("--params", help="reward parameters as inline JSON")
+    p.add_argument("--params", help="reward parameters as inline JSON, e.g. '{\"preset\": \"dapo\"}'")
+    p.add_argument("--gold-column", default="answer", help="dataset column the reward reads the gold from")
+    p.add_argument("--style", choices=["boxed", "r1", "working_out"],
+                   help="answer format of the attacks (default: the one the reward separates best)")
+    p.add_argument("--strict", action="store_true", help="exit 1 when any attack is flagged")
 
 
 def _data_args(p: argparse.ArgumentParser) -> None:
@@ -111,9 +115,9 @@ COMMANDS: tuple[Command, ...] = (
                 Command("list", "List registered rewards with their descriptions and parameters.",
                         "rlvr.rewards.commands:list_command"),
                 Command("test", "Run reward fixture files and print pass/fail with reasons.",
-                        "rlvr.commands:not_yet", _rewards_test_args),
+                        "rlvr.testing.commands:test_command", _rewards_test_args),
                 Command("audit", "Run the adversarial suite against a reward and flag exploitable attacks.",
-                        "rlvr.commands:not_yet", _rewards_audit_args),
+                        "rlvr.testing.commands:audit_command", _rewards_audit_args),
             )),
     Command("data", "Math data sets: show rendered prompts, lint a recipe's data/reward agreement.",
             children=(

@@ -36,7 +36,8 @@ __all__ = ["verify", "verify_batch", "averify", "averify_batch", "clear_cache"]
 
 _CACHE_SIZE = 200_000
 _APPROX_RE = regex.compile(r"\\approx|≈|\\sim(?![A-Za-z])")
-_OR_RE = regex.compile(r"\s(?:or|\\text\{\s*or\s*\}|\\lor)\s|\\text\{\s*or\s*\}|\\lor")
+_OR_RE = regex.compile(r"(?<![A-Za-z\\])or(?![A-Za-z])|\\lor(?![A-Za-z])")
+_TEXT_GROUP_RE = regex.compile(r"\\(?:text|textbf|textit|textrm|mathrm|mbox|operatorname)\s*\{([^{}]*)\}")
 
 
 @dataclass(frozen=True)
@@ -98,6 +99,19 @@ def _percent_values(value: Fraction, percent: bool, policy: str) -> list[Fractio
     if policy == "fraction":
         return [value / 100]
     return [value, value / 100]  # either
+
+
+def _numbers_hidden_in_text(raw: str) -> bool:
+    """``41\\text{ (or 42)}``, ``\\text{3}\\text{4}``: digits inside ``\\text{}`` next to other digits.
+
+    A whole answer in ``\\text{17}`` or a unit such as ``5\\text{ cm}`` is fine; prose with numbers
+    beside a number is a second answer that math parsers silently drop or merge.
+    """
+    groups = [m for m in _TEXT_GROUP_RE.finditer(raw) if any(c.isdigit() for c in m[1])]
+    if not groups:
+        return False
+    outside = _TEXT_GROUP_RE.sub(" ", raw)
+    return len(groups) > 1 or any(c.isdigit() for c in outside)
 
 
 def _fast_decision(answer: NormalizedAnswer, gold: _Gold, config: VerifierConfig) -> tuple[str, str, str] | None:
@@ -180,6 +194,10 @@ def verify_batch(
         extractions[i] = ex
         extract_time[i] = time.perf_counter() - t0
         early = _from_extraction(ex)
+        if early is None and _numbers_hidden_in_text(ex.answer or "") and not _numbers_hidden_in_text(gold):
+            # decided on the raw text, before normalisation merges it with honest answers in the cache
+            early = ("incorrect", f"{ex.answer!r} puts numbers inside \\text{{}} beside other numbers; "
+                                  "one final answer is required")
         if early:
             verdicts[i] = Verdict(early[0], ex.answer, early[1], extract_time[i], ex.source, "extraction")
             continue

@@ -18,7 +18,7 @@ __all__ = ["unsafe_reason"]
 
 _DIGITS_RE = regex.compile(r"[0-9]+")
 _FACTORIAL_NUM_RE = regex.compile(r"([0-9]+)\s*!")
-_BINOM_RE = regex.compile(r"\\[dt]?binom\s*\{([^{}]*)\}\s*\{([^{}]*)\}")
+_BINOM_RE = regex.compile(r"\\[dt]?binom\s*\{((?:[^{}]|\{[^{}]*\})*)\}\s*\{((?:[^{}]|\{[^{}]*\})*)\}")
 _POW_RE = regex.compile(r"([0-9]+(?:\.[0-9]+)?)\s*(?:\^|\*\*)\s*(?:\{\s*([0-9]+)\s*\}|([0-9]+))")
 
 

@@ -1,0 +1,77 @@
+"""``rlvr rewards test`` (fixture files without pytest) and ``rlvr rewards audit``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from rlvr.errors import ConfigError
+
+
+def test_command(args: argparse.Namespace) -> int:
+    """Run fixture files; print one row per case; exit 1 if any case fails."""
+    from rich.console import Console
+    from rich.markup import escape
+    from rich.table import Table
+
+    from rlvr.testing.fixtures import find_fixture_files, load_fixture_file, run_case
+
+    files = find_fixture_files(args.paths)
+    if not files:
+        raise ConfigError(f"no fixture files found under {args.paths} (patterns: reward_fixtures/**/*.yaml|jsonl, "
+                          "*.rewards.yaml|jsonl)")
+    console = Console()
+    table = Table(title="reward fixtures")
+    for column in ("case", "result", "value", "status", "reason / failure"):
+        table.add_column(column, overflow="fold")
+    passed = failed = skipped = 0
+    for path in files:
+        for case in load_fixture_file(path):
+            if case.skip:
+                skipped += 1
+                table.add_row(escape(f"{path}::{case.id}"), "skip", "", "", escape(str(case.skip)))
+                continue
+            outcome = run_case(case)
+            ok = outcome.passed if not case.xfail else not outcome.passed
+            passed += ok
+            failed += not ok
+            result = ("pass" if outcome.passed else "xfail") if ok else ("FAIL" if not case.xfail else "XPASS")
+            detail = outcome.reason if outcome.passed else "; ".join(outcome.failures) + f" (reason: {outcome.reason})"
+            table.add_row(escape(f"{path}::{case.id}"), result, escape(repr(outcome.value)),
+                          escape(str(outcome.status)), escape(detail))
+    console.print(table)
+    console.print(f"{passed} passed, {failed} failed" + (f", {skipped} skipped" if skipped else ""))
+    return 1 if failed else 0
+
+
+def audit_command(args: argparse.Namespace) -> int:
+    """Print the adversarial report for a registered reward; exit 1 on flags only with --strict."""
+    from rich.console import Console
+    from rich.markup import escape
+    from rich.table import Table
+
+    from rlvr.rewards import get_reward
+    from rlvr.testing.audit import audit
+
+    try:
+        params = json.loads(args.params) if args.params else {}
+    except json.JSONDecodeError as exc:
+        raise ConfigError(f"--params is not valid JSON: {exc.msg}") from exc
+    if not isinstance(params, dict):
+        raise ConfigError("--params must be a JSON object, e.g. '{\"preset\": \"dapo\"}'")
+    reward = get_reward(args.name, **params)
+    report = audit(reward, gold_column=args.gold_column, style=args.style)
+    console = Console()
+    fmt = lambda v: "None" if v is None else f"{v:g}"
+    table = Table(title=f"audit of {report.reward} ({report.style} format): honest correct "
+                        f"{fmt(report.honest_correct)}, honest wrong {fmt(report.honest_wrong)}")
+    for column in ("attack", "family", "score", "status", "flag", "ms", "reason"):
+        table.add_column(column, overflow="fold")
+    for row in report.rows:
+        table.add_row(row.attack, row.family, fmt(row.score), row.status, row.flag or "ok",
+                      f"{row.seconds * 1000:.1f}", escape(row.reason))
+    console.print(table)
+    flagged = report.flagged
+    console.print(f"{len(flagged)} of {len(report.rows)} attacks flagged"
+                  + (": " + ", ".join(f"{r.attack} ({r.flag})" for r in flagged) if flagged else ""))
+    return 1 if flagged and args.strict else 0
