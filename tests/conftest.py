@@ -12,3 +12,5 @@ DATA = Path(__file__).parent / "data"
 @pytest.fixture
 def data_dir() -> Path:
     return DATA
+
+pytest_plugins = ["pytester"]

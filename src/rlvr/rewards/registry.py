@@ -80,6 +80,7 @@ def register(name: str, target: Any, description: str | None = None) -> None:
         _check_function(name, target)
     else:
         raise TypeError(f"reward {name!r}: expected a function or Reward subclass, got {type(target).__name__}")
+    _load_builtins()  # a user's name must not shadow a built-in that loads later
     origin = _origin(target)
     existing = _REGISTRY.get(name)
     if existing is not None and existing.origin != origin:
