@@ -32,7 +32,7 @@ from rlvr.verifiers.verdict import Verdict
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["verify", "verify_batch", "averify", "averify_batch", "clear_cache"]
+__all__ = ["verify", "verify_batch", "averify", "averify_batch", "clear_cache", "validate_golds"]
 
 _CACHE_SIZE = 200_000
 _APPROX_RE = regex.compile(r"\\approx|≈|\\sim(?![A-Za-z])")
@@ -260,6 +260,44 @@ def _decide_locally(answer_text: str, gold_text: str, config: VerifierConfig) ->
     if not config.symbolic:
         return "incorrect", f"{answer.clean!r} does not match gold {gold_text!r} as a string or number (symbolic comparison off)", "number"
     return None
+
+
+def validate_golds(golds: Sequence[str], config: VerifierConfig | None = None) -> list[str | None]:
+    """For each gold: ``None`` when the verifier can use it, else the reason it cannot.
+
+    Numbers are checked in process; anything else is parsed once in the sandbox (in parallel,
+    deduplicated, cached like every other comparison). Data loaders call this at load time so a
+    bad gold is a reported data error, not a silent zero reward during training.
+    """
+    config = VerifierConfig.load(config)
+    reasons: dict[str, str | None] = {}
+    pending: list[str] = []
+    for gold in dict.fromkeys(str(g) for g in golds):
+        info = _gold_info(gold, config)
+        if not info.norm.key:
+            reasons[gold] = "the gold answer is empty"
+        elif info.unsafe:
+            reasons[gold] = f"unsafe to parse: {info.unsafe}"
+        elif info.number is not None:
+            reasons[gold] = None
+        elif (bad := _BAD_GOLDS.get((gold, config))) is not None:
+            reasons[gold] = bad[1]
+        else:
+            pending.append(gold)
+    if pending:
+        tasks = []
+        for gold in pending:
+            clean = _gold_info(gold, config).norm.clean
+            tasks.append({"answer": clean, "gold": clean, "abs_tol": 0.0, "rel_tol": 0.0})
+        for gold, result in zip(pending, get_pool(config.memory_mb).run(tasks, config.timeout_s)):
+            if result["status"] in ("unparseable_gold", "unparseable_answer"):
+                reasons[gold] = result["reason"]
+                _BAD_GOLDS.put((gold, config), ("unparseable_gold", result["reason"], "sandbox"))
+            elif result["status"] in ("timeout", "error"):
+                reasons[gold] = f"{result['status']}: {result['reason']}"
+            else:
+                reasons[gold] = None
+    return [reasons[str(g)] for g in golds]
 
 
 def verify(completion: Any, gold: str, config: VerifierConfig | None = None) -> Verdict:

@@ -92,6 +92,8 @@ def _final_answer_phrase(text: str, timeout: float) -> list[Candidate]:
 
 _BARE_RE = regex.compile(r"[0-9A-Za-z\\{}()\[\]^_+\-*/.,=<>|! ]{1,60}")
 _PROSE_WORD_RE = regex.compile(r"(?<![\\A-Za-z])[A-Za-z]{4,}")
+_WORD_RE = regex.compile(r"(?<![\\A-Za-z])[A-Za-z]{2,}")
+_ASSIGNMENT_RE = regex.compile(r"[A-Za-z](?:_\{?[A-Za-z0-9]+\}?)?\s*=\s*[^=]+")
 
 
 def _bare_answer(text: str, timeout: float) -> list[Candidate]:
@@ -101,7 +103,12 @@ def _bare_answer(text: str, timeout: float) -> list[Candidate]:
         if s.startswith(open_) and s.endswith(close) and len(s) >= len(open_) + len(close):
             s = s[len(open_):len(s) - len(close)].strip()
             break
-    if not s or "\\boxed" in s or "\\fbox" in s or not _BARE_RE.fullmatch(s, timeout=timeout) or _PROSE_WORD_RE.search(s, timeout=timeout):
+    if not s or "\\boxed" in s or "\\fbox" in s or not _BARE_RE.fullmatch(s, timeout=timeout):
+        return []
+    # prose ("So it is 55"), sentences, and worked equations ("50 + 5 = 55") are not a bare answer
+    if (_PROSE_WORD_RE.search(s, timeout=timeout) or len(_WORD_RE.findall(s, timeout=timeout)) > 1
+            or regex.search(r"\.\s+[A-Za-z]", s, timeout=timeout)
+            or ("=" in s and not _ASSIGNMENT_RE.fullmatch(s, timeout=timeout))):
         return []
     return [(s, 0, len(text))]
 
