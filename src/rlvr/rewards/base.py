@@ -92,6 +92,7 @@ class Reward:
         self.__name__ = self.name
         self.stats: Counter[str] = Counter()
         self._consecutive_failures = 0
+        self.last_call: tuple[Any, list[RewardResult]] | None = None
 
     # -- to implement --------------------------------------------------------------------------
     def score(self, completions: list[str], prompts: list[Any] | None, **columns: Any) -> list[RewardResult]:
@@ -132,6 +133,7 @@ class Reward:
         self._consecutive_failures = 0
         for r in results:
             self.stats[r.status] += 1
+        self.last_call = (completions, results)  # for run logs that show samples with their reasons
         self._log_to_trainer(results, columns)
         return [r.value for r in results]
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import regex
 
-__all__ = ["NormalizedAnswer", "normalize_answer", "strip_outer_box", "find_boxed"]
+__all__ = ["NormalizedAnswer", "normalize_answer", "answer_key", "strip_outer_box", "find_boxed"]
 
 _WRAPPERS = ("text", "textbf", "textit", "textrm", "mathrm", "mathbf", "mathit", "mbox", "operatorname", "textnormal")
 _WRAPPER_RE = regex.compile(r"\\(?:" + "|".join(_WRAPPERS) + r")\s*\{([^{}]*)\}")
@@ -138,6 +138,12 @@ def normalize_answer(text: str) -> NormalizedAnswer:
         s = choice.group(1).upper()
     s = " ".join(s.split())
     return NormalizedAnswer(clean=s, key=s.replace(" ", ""), percent=percent)
+
+
+def answer_key(text: str) -> str:
+    """A comparable identity of an answer's text (for majority voting): normalised, no spaces."""
+    norm = normalize_answer(text)
+    return norm.key + ("%" if norm.percent else "")
 
 
 def assignment_rhs(clean: str) -> str | None:

@@ -1,0 +1,77 @@
+"""``rlvr train``, ``rlvr eval`` and ``rlvr models prepare``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+
+import yaml
+
+logger = logging.getLogger(__name__)
+
+
+def train_command(args: argparse.Namespace) -> int:
+    """Run (or with --dry-run, describe) a GRPO fine-tune."""
+    from rlvr.harness.config import load_recipe, to_dict
+    from rlvr.harness.train import plan, run
+
+    config = load_recipe(args.recipe, args.set, check_hardware=not args.dry_run)
+    if args.dry_run:
+        print("# resolved config")
+        print(yaml.safe_dump(to_dict(config), sort_keys=False).rstrip())
+        print("# plan (nothing loaded)")
+        print(yaml.safe_dump(plan(config), sort_keys=False).rstrip())
+        return 0
+    summary = run(config, resume=args.resume)
+    before = (summary.before or {}).get("pass@1")
+    after = (summary.after or {}).get("pass@1")
+    print(f"run: {summary.run_dir} ({summary.backend}, {summary.steps} GRPO steps, {summary.seconds:.0f}s)")
+    if before is not None and after is not None:
+        print(f"held-out accuracy (pass@1): before GRPO {before:.1%} -> after GRPO {after:.1%}")
+    if summary.reward_means:
+        print("reward means (last quarter of steps): " + ", ".join(f"{k} {v:.3f}" for k, v in summary.reward_means.items()))
+    print(f"metrics: {summary.run_dir}/metrics.jsonl, curve: {summary.run_dir}/reward_curve.png")
+    return 0
+
+
+def eval_command(args: argparse.Namespace) -> int:
+    """Evaluate a model (full or adapter folder) on an eval set with rlvr's verifier."""
+    from pathlib import Path
+
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+
+    from rlvr.datasets import load
+    from rlvr.errors import ConfigError
+    from rlvr.harness.evaluate import evaluate
+
+    if not args.model or not args.dataset:
+        raise ConfigError("rlvr eval needs --model PATH and --dataset NAME (plus --path for a local copy)")
+    model_path = Path(args.model).expanduser()
+    if (model_path / "adapter_config.json").is_file():
+        from peft import AutoPeftModelForCausalLM
+
+        model = AutoPeftModelForCausalLM.from_pretrained(model_path)
+    else:
+        model = AutoModelForCausalLM.from_pretrained(model_path)
+    tokenizer = AutoTokenizer.from_pretrained(model_path)
+    if tokenizer.pad_token is None:
+        tokenizer.pad_token = tokenizer.eos_token
+    ds = load(args.dataset, path=args.path, template=args.template, on_bad_gold="drop")
+    if args.n:
+        ds = ds.select(range(min(args.n, len(ds))))
+    out = args.out or f"eval-{args.dataset.replace('/', '_')}.jsonl"
+    result = evaluate(model, tokenizer, ds, args.max_new_tokens, samples=args.samples, batch_size=args.batch_size,
+                      out_path=out)
+    print(json.dumps(result.summary(), indent=2))
+    print(f"per-problem results: {out}")
+    return 0
+
+
+def models_prepare_command(args: argparse.Namespace) -> int:
+    """Prepare an offline model (de-quantise a GGUF file shipped in a PyPI wheel) into the cache."""
+    from rlvr.harness.models import prepare
+
+    path = prepare(args.name, args.out)
+    print(f"prepared {args.name}: {path}")
+    return 0

@@ -1,0 +1,378 @@
+"""``rlvr train``: a GRPO run from a recipe, end to end.
+
+Plan: resolve the config and save it (with package versions and the reward-config hash) -> load data
+with the recipe's template -> load or build the policy -> optional supervised cold start on worked
+solutions -> evaluate -> GRPO with the RewardSet on TRL's GRPOTrainer (checkpoints every N steps;
+``--resume`` continues from the last) -> save the adapter/model -> evaluate again -> write
+metrics JSONL, sampled completions with reward reasons, and a reward-curve PNG.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import platform
+import time
+from dataclasses import dataclass
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from rlvr.errors import ConfigError
+from rlvr.harness.config import RunConfig, to_dict
+
+logger = logging.getLogger(__name__)
+
+__all__ = ["run", "plan", "RunSummary", "last_checkpoint"]
+
+
+@dataclass
+class RunSummary:
+    run_dir: str
+    backend: str
+    steps: int
+    before: dict[str, Any] | None
+    after: dict[str, Any] | None
+    reward_means: dict[str, float]
+    seconds: float
+
+
+def _versions() -> dict[str, str]:
+    out = {"python": platform.python_version()}
+    for pkg in ("rlvr", "torch", "transformers", "trl", "peft", "accelerate", "datasets", "math-verify", "sympy"):
+        try:
+            out[pkg] = version(pkg)
+        except PackageNotFoundError:
+            out[pkg] = "not installed"
+    return out
+
+
+def _reward_set(config: RunConfig) -> Any:
+    from rlvr.rewards import RewardSet
+
+    spec = config.rewards if isinstance(config.rewards, dict) else {"rewards": config.rewards}
+    return RewardSet.from_config(spec)
+
+
+def plan(config: RunConfig) -> dict[str, Any]:
+    """What a run would do, without loading weights or data."""
+    from rlvr.harness.backends import pick_backend
+
+    backend, why = pick_backend(config)
+    rs = _reward_set(config)
+    t = config.trainer
+    return {
+        "backend": backend, "backend_reason": why,
+        "model": config.model.name_or_path + (" (built locally, no download)" if config.model.name_or_path == "local-tiny" else ""),
+        "adapter": f"LoRA r={config.model.lora.r} alpha={config.model.lora.alpha} on {config.model.lora.target_modules}"
+                   if config.model.lora.enabled else "full fine-tune",
+        "data": f"{config.data.name}" + (f" from {config.data.path}" if config.data.path else "")
+                + f", template {config.data.template if isinstance(config.data.template, str) else 'custom'}",
+        "cold_start": f"{config.cold_start.steps} SFT steps" if config.cold_start.enabled else "off",
+        "rewards": [f"{n} x{w:g}" for n, w in zip(rs.names, rs.weights)], "reward_config_hash": rs.config_hash(),
+        "grpo": f"{t.max_steps} steps, {t.per_device_train_batch_size // t.num_generations} prompts x "
+                f"{t.num_generations} generations per step, loss {t.loss_type}, lr {t.learning_rate:g}",
+        "eval": f"{config.eval.n} problems of {config.eval.name}, {config.eval.samples} sample(s)" if config.eval.enabled else "off",
+        "output": config.output.dir,
+    }
+
+
+def last_checkpoint(run_dir: Path) -> Path | None:
+    """The newest ``checkpoint-N`` folder of a run, if any."""
+    folder = run_dir / "checkpoints"
+    if not folder.is_dir():
+        return None
+    found = [(int(p.name.split("-")[-1]), p) for p in folder.glob("checkpoint-*") if p.name.split("-")[-1].isdigit()
+             and (p / "trainer_state.json").is_file()]
+    return max(found)[1] if found else None
+
+
+def _load_data(config: RunConfig) -> tuple[Any, Any]:
+    from rlvr.datasets import load
+
+    d = config.data
+    train = load(d.name, path=d.path, template=d.template, on_bad_gold=d.on_bad_gold, limit=d.limit, **d.options)
+    evalset = None
+    if config.eval.enabled:
+        e = config.eval
+        options = dict(e.options)
+        if e.name == "synthetic":
+            options.setdefault("n", e.n)
+            for key in ("level", "kinds", "seed"):  # the held-out split of the training distribution
+                if key in d.options and key not in options:
+                    options[key] = d.options[key]
+        evalset = load(e.name, path=e.path, template=d.template, **options)
+        evalset = evalset.select(range(min(e.n, len(evalset))))
+    return train, evalset
+
+
+def _corpus(config: RunConfig, train: Any, evalset: Any) -> list[str]:
+    from rlvr.datasets import get_template
+
+    template = get_template(config.data.template)
+    texts = [m["content"] for row in train.select(range(min(len(train), 5000)))["prompt"] for m in row]
+    if "reasoning" in train.column_names:
+        texts += [template.format_solution(r, a) for r, a in zip(train["reasoning"][:5000], train["answer"][:5000])]
+    if evalset is not None:
+        texts += [m["content"] for row in evalset["prompt"] for m in row]
+    return texts
+
+
+def _filter_prompts(config: RunConfig, train: Any, tokenizer: Any) -> Any:
+    from rlvr.datasets import filter_prompt_length
+
+    limit = config.trainer.max_prompt_length
+    if config.data.length_quantile is None and limit is None:
+        return train
+    kept, cutoff = filter_prompt_length(train, tokenizer, quantile=config.data.length_quantile, max_tokens=limit)
+    if len(kept) == 0:
+        raise ConfigError(f"no training prompt fits in {cutoff} tokens; raise trainer.max_prompt_length")
+    return kept
+
+
+def _cold_start(config: RunConfig, model: Any, tokenizer: Any, train: Any, out_dir: Path) -> Any:
+    """Supervised warm-up on worked solutions with TRL's SFTTrainer (completion-only loss)."""
+    import torch
+    from datasets import Dataset
+    from trl import SFTConfig, SFTTrainer
+
+    from rlvr.datasets import get_template
+
+    if "reasoning" not in train.column_names:
+        raise ConfigError("cold_start needs worked solutions (a 'reasoning' column, as synthetic data has); "
+                          "set cold_start.enabled=false for this data set")
+    c = config.cold_start
+    template = get_template(config.data.template)
+    n = min(c.examples, len(train))
+    rows = [{"prompt": p, "completion": [{"role": "assistant", "content": template.format_solution(r, a)}]}
+            for p, r, a in zip(train["prompt"][:n], train["reasoning"][:n], train["answer"][:n])]
+    cuda = torch.cuda.is_available()
+    args = SFTConfig(output_dir=str(out_dir / "tmp"), max_steps=c.steps, per_device_train_batch_size=c.batch_size,
+                     learning_rate=c.learning_rate, lr_scheduler_type="cosine", warmup_steps=0.05, logging_steps=max(1, c.steps // 10),
+                     save_strategy="no", report_to=[], use_cpu=not cuda, bf16=cuda, seed=config.trainer.seed,
+                     max_length=config.model.max_seq_length, completion_only_loss=True, disable_tqdm=True)
+    trainer = SFTTrainer(model=model, args=args, train_dataset=Dataset.from_list(rows), processing_class=tokenizer)
+    trainer.train()
+    losses = [h["loss"] for h in trainer.state.log_history if "loss" in h]
+    logger.info("cold start: %d steps, loss %.3f -> %.3f", c.steps, losses[0] if losses else float("nan"),
+                losses[-1] if losses else float("nan"))
+    trainer.model.save_pretrained(out_dir)
+    tokenizer.save_pretrained(out_dir)
+    from transformers import AutoModelForCausalLM
+
+    # reloaded from disk: a LoRA adapter trained on top records this folder as its base model
+    return AutoModelForCausalLM.from_pretrained(out_dir)
+
+
+def _grpo_args(config: RunConfig, run_dir: Path, weights: list[float]) -> Any:
+    import torch
+    from trl import GRPOConfig
+
+    t = config.trainer
+    cuda = torch.cuda.is_available()
+    kwargs: dict[str, Any] = dict(
+        output_dir=str(run_dir / "checkpoints"), num_generations=t.num_generations,
+        per_device_train_batch_size=t.per_device_train_batch_size, gradient_accumulation_steps=t.gradient_accumulation_steps,
+        max_completion_length=t.max_completion_length, temperature=t.temperature, top_p=t.top_p,
+        # transformers 5 folds warmup_ratio into warmup_steps (a float in [0, 1) is a ratio)
+        learning_rate=t.learning_rate, lr_scheduler_type=t.lr_scheduler_type, warmup_steps=t.warmup_ratio,
+        weight_decay=t.weight_decay, max_grad_norm=t.max_grad_norm, optim=t.optim, beta=t.beta, epsilon=t.epsilon,
+        loss_type=t.loss_type, scale_rewards=t.scale_rewards, importance_sampling_level=t.importance_sampling_level,
+        mask_truncated_completions=t.mask_truncated_completions, num_iterations=t.num_iterations,
+        max_steps=t.max_steps, logging_steps=t.logging_steps, save_strategy="steps", save_steps=t.save_steps,
+        save_total_limit=t.save_total_limit, seed=t.seed, report_to=list(t.report_to), reward_weights=weights,
+        use_vllm=t.use_vllm, use_cpu=not cuda, bf16=cuda and config.model.dtype in ("auto", "bfloat16"), fp16=False,
+        activation_checkpointing=False, disable_tqdm=False, log_completions=False,
+    )
+    if t.top_k is not None:
+        kwargs["top_k"] = t.top_k
+    if t.min_p is not None:
+        kwargs["min_p"] = t.min_p
+    if t.epsilon_high is not None:
+        kwargs["epsilon_high"] = t.epsilon_high
+    if t.use_vllm:
+        kwargs["vllm_mode"] = t.vllm_mode
+    kwargs.update(t.extra)
+    try:
+        return GRPOConfig(**kwargs)
+    except (TypeError, ValueError) as exc:
+        raise ConfigError(f"TRL rejected the trainer settings: {exc}") from exc
+
+
+def _plot(metrics_path: Path, out: Path, names: list[str]) -> None:
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        logger.info("matplotlib not installed: no reward curve")
+        return
+    rows = [json.loads(line) for line in metrics_path.read_text().splitlines() if line.strip()]
+    rows = [r for r in rows if "reward" in r]
+    if not rows:
+        return
+    fig, ax = plt.subplots(figsize=(7, 4))
+    steps = [r["step"] for r in rows]
+    ax.plot(steps, [r["reward"] for r in rows], label="total reward", linewidth=2)
+    for name in names:
+        key = f"rewards/{name}/mean"
+        if any(key in r for r in rows):
+            ax.plot(steps, [r.get(key, float("nan")) for r in rows], label=name, alpha=0.7)
+    ax.set_xlabel("GRPO step")
+    ax.set_ylabel("mean reward")
+    ax.legend(fontsize=8)
+    ax.grid(alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(out, dpi=100)
+    plt.close(fig)
+
+
+def _callback(run_dir: Path, reward_set: Any, samples: int) -> Any:
+    from transformers import TrainerCallback
+
+    metrics_path, samples_path = run_dir / "metrics.jsonl", run_dir / "samples.jsonl"
+
+    class RunLogger(TrainerCallback):
+        """Per-step metrics (rewards, verifier status rates, lengths, KL, clip ratio, step time) to
+        metrics.jsonl and the console; a few completions with every reward's reason to samples.jsonl."""
+
+        def __init__(self) -> None:
+            self.step_start = time.perf_counter()
+            self.bar: Any = None
+
+        def on_train_begin(self, args: Any, state: Any, control: Any, **kw: Any) -> None:
+            from tqdm.auto import tqdm
+
+            self.bar = tqdm(total=state.max_steps, initial=state.global_step, desc="GRPO", unit="step", leave=False)
+
+        def on_train_end(self, args: Any, state: Any, control: Any, **kw: Any) -> None:
+            if self.bar is not None:
+                self.bar.close()
+
+        def on_step_begin(self, args: Any, state: Any, control: Any, **kw: Any) -> None:
+            self.step_start = time.perf_counter()
+
+        def on_step_end(self, args: Any, state: Any, control: Any, **kw: Any) -> None:
+            self.last_step_s = time.perf_counter() - self.step_start
+            if self.bar is not None:
+                self.bar.update(1)
+            first = reward_set.funcs[0].last_call
+            if not first or samples <= 0:
+                return
+            completions = first[0][:samples]
+            with samples_path.open("a", encoding="utf-8") as fh:
+                for i, completion in enumerate(completions):
+                    per_reward = {}
+                    for name, f in zip(reward_set.names, reward_set.funcs):
+                        if f.last_call and i < len(f.last_call[1]):
+                            r = f.last_call[1][i]
+                            per_reward[name] = {"value": r.value, "status": r.status, "reason": r.reason}
+                    text = completion if isinstance(completion, str) else completion[-1].get("content", "")
+                    fh.write(json.dumps({"step": state.global_step, "completion": text, "rewards": per_reward},
+                                        ensure_ascii=False) + "\n")
+
+        def on_log(self, args: Any, state: Any, control: Any, logs: dict[str, Any] | None = None, **kw: Any) -> None:
+            if not logs:
+                return
+            row = {"step": state.global_step, "step_time_s": round(getattr(self, "last_step_s", 0.0), 4), **logs}
+            with metrics_path.open("a", encoding="utf-8") as fh:
+                fh.write(json.dumps(row, default=float) + "\n")
+            if "reward" in logs:
+                parts = [f"step {state.global_step}", f"reward {logs['reward']:.3f}±{logs.get('reward_std', 0):.2f}"]
+                parts += [f"{n} {logs[f'rewards/{n}/mean']:.2f}" for n in reward_set.names if f"rewards/{n}/mean" in logs]
+                statuses = {k.rsplit("/", 1)[-1]: v for k, v in logs.items() if "/status/" in k and v}
+                bad = {k: v for k, v in statuses.items() if k in ("timeout", "no_answer", "unparseable_gold", "error")}
+                if bad:
+                    parts.append("status " + " ".join(f"{k}={v:.0%}" for k, v in bad.items()))
+                for key, label in (("completions/mean_length", "len"), ("kl", "kl"), ("clip_ratio/region_mean", "clip")):
+                    if key in logs:
+                        parts.append(f"{label} {logs[key]:.3g}")
+                parts.append(f"{row['step_time_s']:.2f}s")
+                logger.info(" | ".join(parts))
+
+    return RunLogger()
+
+
+def run(config: RunConfig, resume: bool = False) -> RunSummary:
+    """Train and evaluate as the recipe says; returns the summary (also written to summary.json)."""
+    import torch
+    from trl import GRPOTrainer
+
+    from rlvr.harness.backends import load_policy, pick_backend
+    from rlvr.harness.evaluate import evaluate
+
+    started = time.perf_counter()
+    run_dir = Path(config.output.dir).expanduser().resolve()
+    checkpoint = last_checkpoint(run_dir) if resume else None
+    if resume and checkpoint is None:
+        logger.warning("--resume: no checkpoint in %s/checkpoints; starting from the beginning", run_dir)
+    if not resume and (run_dir / "checkpoints").exists() and any((run_dir / "checkpoints").iterdir()):
+        raise ConfigError(f"{run_dir} already holds a run; pass --resume to continue it or set output.dir elsewhere")
+    run_dir.mkdir(parents=True, exist_ok=True)
+    backend, why = pick_backend(config)
+    logger.info("backend %s: %s", backend, why)
+    rs = _reward_set(config)
+    (run_dir / "config.yaml").write_text(yaml.safe_dump(to_dict(config), sort_keys=False))
+    (run_dir / "versions.json").write_text(json.dumps({**_versions(), "reward_config_hash": rs.config_hash()}, indent=2))
+    torch.manual_seed(config.trainer.seed)
+
+    train, evalset = _load_data(config)
+    logger.info("data: %d training rows, %s eval rows", len(train), len(evalset) if evalset is not None else 0)
+    cold_dir = run_dir / "cold_start"
+    base_dir = cold_dir if (checkpoint is not None or resume) and (cold_dir / "config.json").is_file() else None
+    model, tokenizer, peft_config = load_policy(config, backend, _corpus(config, train, evalset), run_dir, base_dir)
+    train = _filter_prompts(config, train, tokenizer)
+    if config.cold_start.enabled and base_dir is None:
+        model = _cold_start(config, model, tokenizer, train, cold_dir)
+
+    max_new = config.eval.max_new_tokens or config.trainer.max_completion_length
+    before = None
+    if evalset is not None:
+        before_path = run_dir / "eval_before.json"
+        if before_path.is_file():
+            before = json.loads(before_path.read_text())
+        else:
+            result = evaluate(model, tokenizer, evalset, max_new, config.eval.samples, config.eval.batch_size,
+                              out_path=run_dir / "eval_before.jsonl")
+            before = result.summary()
+            before_path.write_text(json.dumps(before, indent=2))
+        logger.info("before GRPO: %s", before)
+
+    args = _grpo_args(config, run_dir, rs.weights)
+    trainer = GRPOTrainer(model=model, processing_class=tokenizer, reward_funcs=rs.funcs, args=args,
+                          train_dataset=train, peft_config=peft_config,
+                          callbacks=[_callback(run_dir, rs, config.output.sample_completions)])
+    from transformers.trainer_callback import PrinterCallback, ProgressCallback
+
+    for noisy in (ProgressCallback, PrinterCallback):  # our compact line replaces their raw dict dumps
+        trainer.remove_callback(noisy)
+    if checkpoint is not None:
+        logger.info("resuming from %s", checkpoint)
+    trainer.train(resume_from_checkpoint=str(checkpoint) if checkpoint else None)
+    final_dir = run_dir / "final"
+    trainer.save_model(str(final_dir))
+    tokenizer.save_pretrained(final_dir)
+    policy = trainer.model
+    if config.output.save_merged and peft_config is not None:
+        policy.merge_and_unload().save_pretrained(run_dir / "merged")
+        tokenizer.save_pretrained(run_dir / "merged")
+
+    after = None
+    if evalset is not None:
+        result = evaluate(policy, tokenizer, evalset, max_new, config.eval.samples, config.eval.batch_size,
+                          out_path=run_dir / "eval_after.jsonl")
+        after = result.summary()
+        (run_dir / "eval_after.json").write_text(json.dumps(after, indent=2))
+        logger.info("after GRPO: %s", after)
+    history = [h for h in trainer.state.log_history if "reward" in h]
+    tail = history[-max(1, len(history) // 4):]
+    means = {name: sum(h.get(f"rewards/{name}/mean", 0.0) for h in tail) / len(tail) for name in rs.names} if tail else {}
+    if config.output.plot and (run_dir / "metrics.jsonl").is_file():
+        _plot(run_dir / "metrics.jsonl", run_dir / "reward_curve.png", rs.names)
+    summary = RunSummary(str(run_dir), backend, trainer.state.global_step, before, after, means,
+                         round(time.perf_counter() - started, 1))
+    (run_dir / "summary.json").write_text(json.dumps(summary.__dict__, indent=2))
+    return summary
