@@ -77,6 +77,17 @@ def _eval_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--out", help="per-problem JSONL (default eval-DATASET.jsonl)")
 
 
+def _rm_train_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--recipe", help="reward-model recipe YAML (default: MiniLM on synthetic verifiable pairs)")
+    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="override a field")
+
+
+def _rm_eval_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--model", required=True, help="saved reward model folder")
+    p.add_argument("--path", help="preference pairs (default: held-out synthetic verifiable pairs)")
+    p.add_argument("--n", type=int, default=500, help="pairs evaluated")
+
+
 def _rewards_test_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("paths", nargs="+", help="fixture files (YAML/JSONL) or folders")
 
@@ -137,9 +148,9 @@ COMMANDS: tuple[Command, ...] = (
     Command("rm", "Reward models: train a Bradley-Terry reward model on preference pairs, evaluate it.",
             children=(
                 Command("train", "Train a sequence-classification reward model from a recipe.",
-                        "rlvr.commands:not_yet", _recipe_args),
+                        "rlvr.harness.commands:rm_train_command", _rm_train_args),
                 Command("eval", "Pairwise accuracy and margin distribution on held-out pairs.",
-                        "rlvr.commands:not_yet", _eval_args),
+                        "rlvr.harness.commands:rm_eval_command", _rm_eval_args),
             )),
     Command("models", "Local model preparation for offline runs.",
             children=(

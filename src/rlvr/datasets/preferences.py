@@ -111,13 +111,14 @@ def load_preferences(path: str | Path | list[dict[str, Any]], prompt_field: str 
 
 
 def synthetic_pairs(n: int = 1000, level: int | list[int] = (1, 2), seed: int = 0, split: str = "train",
-                    template: str = "r1") -> list[dict[str, Any]]:
+                    template: Any = None) -> list[dict[str, Any]]:
     """Verifiable pairs from synthetic math: a correct worked solution is chosen over a wrong one
     (a wrong final number) or a malformed one (the right number without the answer format)."""
     from rlvr.datasets.synthetic import synthetic_rows
     from rlvr.datasets.templates import get_template
 
-    tmpl = get_template(template)
+    # default: the r1 answer format without its long system prompt (keeps pairs short for small scorers)
+    tmpl = get_template(template or {"name": "r1-bare", "answer_format": "think_answer"})
     rng = random.Random(f"pairs-{seed}-{split}")
     pairs = []
     for problem, gold, _rid, fields in synthetic_rows(n=n, level=list(level) if not isinstance(level, int) else level,

@@ -1,6 +1,7 @@
 """Seeded synthetic math with worked solutions: no download, deterministic, disjoint splits.
 
-Kinds: ``add``, ``sub`` (level 1); ``muladd``, ``negatives``, ``paren`` (level 2); ``fractions``,
+Kinds: ``larger`` (level 0: compare two numbers, small enough for a tiny model to learn in
+minutes); ``add``, ``sub`` (level 1); ``muladd``, ``negatives``, ``paren`` (level 2); ``fractions``,
 ``linear``, ``percent`` (level 3). Gold answers are LaTeX (``\\frac{3}{4}``, ``-7``, ``12.5``) so the
 verifier's equivalence is exercised. A problem belongs to the held-out split iff a hash of its
 text says so, so train and test never share a problem whatever the seed or size.
@@ -29,14 +30,20 @@ def latex_number(x: Fraction) -> str:
     return f"{sign}\\frac{{{abs(x.numerator)}}}{{{x.denominator}}}"
 
 
-def _add(r: random.Random) -> Problem:
-    a, b = r.randint(0, 50), r.randint(0, 50)
+def _add(r: random.Random, top: int = 50) -> Problem:
+    a, b = r.randint(0, top), r.randint(0, top)
     return f"What is {a} + {b}?", str(a + b), f"{a} + {b} = {a + b}."
 
 
-def _sub(r: random.Random) -> Problem:
-    a, b = r.randint(0, 50), r.randint(0, 50)
+def _sub(r: random.Random, top: int = 50) -> Problem:
+    a, b = r.randint(0, top), r.randint(0, top)
     return f"What is {a} - {b}?", str(a - b), f"{a} - {b} = {a - b}."
+
+
+def _larger(r: random.Random, top: int = 99) -> Problem:
+    a, b = r.sample(range(0, top + 1), 2)
+    big = max(a, b)
+    return f"Which is larger, {a} or {b}?", str(big), f"Compare {a} and {b}: {big} is larger."
 
 
 def _muladd(r: random.Random) -> Problem:
@@ -80,10 +87,10 @@ def _percent(r: random.Random) -> Problem:
 
 
 KINDS: dict[str, Callable[[random.Random], Problem]] = {
-    "add": _add, "sub": _sub, "muladd": _muladd, "negatives": _negatives, "paren": _paren,
+    "larger": _larger, "add": _add, "sub": _sub, "muladd": _muladd, "negatives": _negatives, "paren": _paren,
     "fractions": _fractions, "linear": _linear, "percent": _percent,
 }
-LEVELS = {1: ("add", "sub"), 2: ("muladd", "negatives", "paren"), 3: ("fractions", "linear", "percent")}
+LEVELS = {0: ("larger",), 1: ("add", "sub"), 2: ("muladd", "negatives", "paren"), 3: ("fractions", "linear", "percent")}
 
 
 def _held_out(problem: str, test_share: float) -> bool:
@@ -92,8 +99,11 @@ def _held_out(problem: str, test_share: float) -> bool:
 
 
 def synthetic_rows(n: int = 1000, level: int | list[int] = 1, kinds: list[str] | None = None, seed: int = 0,
-                   split: str = "train", test_share: float = 0.2) -> Iterator[tuple[str, str, str, dict[str, Any]]]:
-    """``n`` distinct problems of the split as (problem, gold, id, fields) with the worked ``reasoning``."""
+                   split: str = "train", test_share: float = 0.2,
+                   max_operand: int = 50) -> Iterator[tuple[str, str, str, dict[str, Any]]]:
+    """``n`` distinct problems of the split as (problem, gold, id, fields) with the worked ``reasoning``.
+
+    ``max_operand`` bounds the operands of the level-0 and level-1 kinds (larger, add, sub)."""
     if split not in ("train", "test"):
         raise ConfigError(f"synthetic split={split!r}; use 'train' or 'test'")
     levels = [level] if isinstance(level, int) else list(level)
@@ -115,7 +125,8 @@ def synthetic_rows(n: int = 1000, level: int | list[int] = 1, kinds: list[str] |
             raise ConfigError(f"synthetic: only {len(seen)} distinct {split} problems exist for kinds {chosen}; "
                               "ask for fewer or add kinds/levels")
         kind = rng.choice(chosen)
-        problem, gold, reasoning = KINDS[kind](rng)
+        make = KINDS[kind]
+        problem, gold, reasoning = make(rng, max_operand) if kind in ("add", "sub", "larger") else make(rng)
         if problem in seen or _held_out(problem, test_share) != (split == "test"):
             continue
         seen.add(problem)

@@ -75,3 +75,27 @@ def models_prepare_command(args: argparse.Namespace) -> int:
     path = prepare(args.name, args.out)
     print(f"prepared {args.name}: {path}")
     return 0
+
+
+def rm_train_command(args: argparse.Namespace) -> int:
+    """Train a Bradley-Terry reward model from a recipe and print its held-out figures."""
+    from rlvr.harness.rm import load_rm_recipe, train_reward_model
+
+    recipe = load_rm_recipe(args.recipe, args.set)
+    metrics = train_reward_model(recipe)
+    print(json.dumps(metrics, indent=2, default=float))
+    print(f"saved to {recipe.output.dir} (use it as a reward: name reward_model, params.model={recipe.output.dir})")
+    return 0
+
+
+def rm_eval_command(args: argparse.Namespace) -> int:
+    """Pairwise accuracy and margins of a saved reward model on preference pairs."""
+    from rlvr.datasets import load_preferences, synthetic_pairs
+    from rlvr.harness.rm import evaluate_pairs
+
+    if args.path:
+        pairs = load_preferences(args.path)[0].to_list()
+    else:
+        pairs = synthetic_pairs(n=args.n, level=[1, 2], split="test")
+    print(json.dumps(evaluate_pairs(args.model, pairs[: args.n]), indent=2, default=float))
+    return 0

@@ -154,6 +154,10 @@ def _cold_start(config: RunConfig, model: Any, tokenizer: Any, train: Any, out_d
                      save_strategy="no", report_to=[], use_cpu=not cuda, bf16=cuda, seed=config.trainer.seed,
                      max_length=config.model.max_seq_length, completion_only_loss=True, disable_tqdm=True)
     trainer = SFTTrainer(model=model, args=args, train_dataset=Dataset.from_list(rows), processing_class=tokenizer)
+    from transformers.trainer_callback import PrinterCallback, ProgressCallback
+
+    for noisy in (PrinterCallback, ProgressCallback):
+        trainer.remove_callback(noisy)
     trainer.train()
     losses = [h["loss"] for h in trainer.state.log_history if "loss" in h]
     logger.info("cold start: %d steps, loss %.3f -> %.3f", c.steps, losses[0] if losses else float("nan"),
