@@ -6,7 +6,7 @@ PYTEST_ARGS ?=
 
 demo:
 	@bash scripts/setup_env.sh
-	$(VENV)/bin/rlvr demo
+	$(VENV)/bin/rlvr train
 
 test:
 	@bash scripts/setup_env.sh dev

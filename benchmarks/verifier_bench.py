@@ -21,7 +21,6 @@ import argparse
 import json
 import logging
 import random
-import statistics
 import time
 from pathlib import Path
 

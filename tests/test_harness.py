@@ -90,8 +90,9 @@ def test_smoke_run_end_to_end(tmp_path):
     assert sample["rewards"]["math_equivalence"]["reason"]
     versions = json.loads((out / "versions.json").read_text())
     assert versions["trl"] != "not installed" and len(versions["reward_config_hash"]) == 16
-    again = rlvr("train", "--recipe", "tiny-cpu-smoke", "--set", f"output.dir={out}")
-    assert again.returncode == 1 and "--resume" in again.stderr
+    again = rlvr("train", "--recipe", "tiny-cpu-smoke", "--set", f"output.dir={out}", "--set", "eval.enabled=false")
+    assert again.returncode == 0 and "--resume" in again.stderr  # a second run never overwrites the first
+    assert (tmp_path / "run-2" / "summary.json").is_file()
 
     r = rlvr("eval", "--model", str(out / "final"), "--dataset", "math-500", "--path",
              str(Path(__file__).parent / "data" / "datasets" / "math500.jsonl"), "--max-new-tokens", "8",
@@ -119,7 +120,7 @@ def test_resume_after_kill_9_loses_at_most_the_steps_since_the_last_checkpoint(t
     assert saved_step < 60, "the run finished before it could be killed"
     r = rlvr(*args, "--resume")
     assert r.returncode == 0, r.stderr[-3000:]
-    assert f"resuming from {killed_at}" in r.stderr.replace("\n", " ") or f"resuming from" in r.stderr
+    assert "resuming from" in r.stderr and "checkpoint-" in r.stderr
     state = json.loads((last_checkpoint(out) / "trainer_state.json").read_text())
     assert state["global_step"] == 60
     logged = [h["step"] for h in state["log_history"] if "reward" in h]

@@ -11,7 +11,7 @@ import pytest
 
 from rlvr.errors import ConfigError
 from rlvr.verifiers import (
-    STATUSES, Verdict, VerifierConfig, extract_answer, register_answer_source, verify, verify_batch,
+    Verdict, VerifierConfig, extract_answer, register_answer_source, verify, verify_batch,
 )
 
 
@@ -44,7 +44,6 @@ def test_each_status(completion, gold, status):
 
 def test_timeout_status_when_guards_are_off():
     # with the caps raised, a power tower reaches sympy; the sandbox kills it at the time limit
-    cfg = VerifierConfig(max_digits=10**9, max_nesting=10**6, timeout_s=0.5)
     from rlvr.verifiers.guards import unsafe_reason
     assert unsafe_reason("9^{9^{9^{9}}}", VerifierConfig()) is not None
     v = verify("\\boxed{2^{2^{2^{2^{2^{30}}}}}}+1", "3", VerifierConfig(max_digits=10**9, timeout_s=0.5))
@@ -169,12 +168,23 @@ def test_batch_length_mismatch():
 
 
 def test_batch_deduplicates_and_caches():
+    from rlvr.verifiers import clear_cache
     from rlvr.verifiers.sandbox import get_pool
 
-    golds = ["x^2-1"] * 8
-    completions = ["\\boxed{(x-1)(x+1)}"] * 6 + ["\\boxed{(x-1)^2}"] * 2
+    clear_cache()
+    golds = ["x^2-9"] * 8
+    completions = ["\\boxed{(x-3)(x+3)}"] * 6 + ["\\boxed{(x-3)^2}"] * 2
     pool = get_pool()
-    verdicts = verify_batch(completions, golds)
+    sent: list[int] = []
+    original = pool.run
+    pool.run = lambda tasks, timeout: (sent.append(len(tasks)), original(tasks, timeout))[1]
+    try:
+        verdicts = verify_batch(completions, golds)
+        assert sent == [2]  # eight completions, two distinct answers, two sandbox tasks
+        verify_batch(completions, golds)
+        assert sent == [2]  # the second batch is answered from the cache
+    finally:
+        pool.run = original
     assert [v.correct for v in verdicts] == [True] * 6 + [False] * 2
     assert {v.method for v in verdicts} == {"symbolic"}
 

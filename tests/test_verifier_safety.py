@@ -12,8 +12,8 @@ import time
 
 import pytest
 
-from rlvr.verifiers import VerifierConfig, averify, averify_batch, clear_cache, verify, verify_batch
-from rlvr.verifiers.sandbox import SandboxPool, get_pool
+from rlvr.verifiers import averify, averify_batch, clear_cache, verify, verify_batch
+from rlvr.verifiers.sandbox import SandboxPool
 
 SYMBOLIC = ("\\boxed{(x+1)^2}", "x^2+2x+1")  # needs the sandbox: not decidable as string or number
 

@@ -18,6 +18,7 @@ from typing import Any
 
 from rlvr.datasets.templates import DAPO_PREFIX, DAPO_SUFFIX, PromptTemplate, get_template
 from rlvr.errors import ConfigError
+from rlvr.jsonl import parse_jsonl
 
 logger = logging.getLogger(__name__)
 
@@ -76,14 +77,7 @@ def read_records(path: str | Path) -> list[dict[str, Any]]:
         return pq.read_table(p).to_pylist()
     text = p.read_text(encoding="utf-8")
     if p.suffix == ".jsonl":
-        rows = []
-        for n, line in enumerate(text.splitlines(), 1):
-            if line.strip():
-                try:
-                    rows.append(json.loads(line))
-                except json.JSONDecodeError as exc:
-                    raise ConfigError(f"{p}:{n}: not valid JSON ({exc.msg})") from exc
-        return rows
+        return [row for _n, row in parse_jsonl(text, str(p))]
     if p.suffix == ".json":
         data = json.loads(text)
         if isinstance(data, dict):

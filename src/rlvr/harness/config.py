@@ -122,7 +122,8 @@ class EvalSettings:
     path: str | None = _f(None, "local copy of the eval set")
     options: dict[str, Any] = _f({"split": "test"}, "loader options (synthetic: split test)")
     n: int = _f(100, "problems evaluated")
-    samples: int = _f(1, "samples per problem (pass@k / maj@k)")
+    samples: int = _f(1, "samples per problem (pass@k / maj@k / mean@k); 1 = greedy")
+    temperature: float = _f(1.0, "sampling temperature when samples > 1")
     max_new_tokens: int | None = _f(None, "default: trainer.max_completion_length")
     batch_size: int = _f(32, "prompts per generate call")
 

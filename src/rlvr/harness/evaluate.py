@@ -26,13 +26,14 @@ class EvalResult:
     pass_at_1: float
     pass_at_k: float
     maj_at_k: float
+    mean_at_k: float = 0.0  # correctness averaged over every sample (sampled accuracy)
     statuses: dict[str, int] = field(default_factory=dict)
     rows: list[dict[str, Any]] = field(default_factory=list)
 
     def summary(self) -> dict[str, Any]:
         return {"n": self.n, "samples": self.samples, "pass@1": round(self.pass_at_1, 4),
                 f"pass@{self.samples}": round(self.pass_at_k, 4), f"maj@{self.samples}": round(self.maj_at_k, 4),
-                "statuses": self.statuses}
+                f"mean@{self.samples}": round(self.mean_at_k, 4), "statuses": self.statuses}
 
 
 def generate(model: Any, tokenizer: Any, prompts: list[list[dict[str, str]]], max_new_tokens: int,
@@ -90,7 +91,8 @@ def evaluate(model: Any, tokenizer: Any, dataset: Any, max_new_tokens: int, samp
                      "answers": [v.answer for v in group], "statuses": [v.status for v in group],
                      "reasons": [v.reason for v in group], "correct": [v.correct for v in group]})
     n = max(1, len(golds))
-    result = EvalResult(len(golds), samples, first / n, any_ok / n, maj_ok / n, dict(statuses), rows)
+    mean = sum(v.correct for v in verdicts) / max(1, len(verdicts))
+    result = EvalResult(len(golds), samples, first / n, any_ok / n, maj_ok / n, mean, dict(statuses), rows)
     if out_path is not None:
         with open(out_path, "w", encoding="utf-8") as fh:
             for row in rows:

@@ -314,7 +314,13 @@ def run(config: RunConfig, resume: bool = False) -> RunSummary:
     if resume and checkpoint is None:
         logger.warning("--resume: no checkpoint in %s/checkpoints; starting from the beginning", run_dir)
     if not resume and (run_dir / "checkpoints").exists() and any((run_dir / "checkpoints").iterdir()):
-        raise ConfigError(f"{run_dir} already holds a run; pass --resume to continue it or set output.dir elsewhere")
+        taken = run_dir
+        n = 2
+        while (run_dir.parent / f"{taken.name}-{n}").exists():
+            n += 1
+        run_dir = run_dir.parent / f"{taken.name}-{n}"
+        logger.warning("%s already holds a run; writing this one to %s (pass --resume to continue the old one)",
+                       taken, run_dir)
     run_dir.mkdir(parents=True, exist_ok=True)
     backend, why = pick_backend(config)
     logger.info("backend %s: %s", backend, why)
@@ -340,7 +346,7 @@ def run(config: RunConfig, resume: bool = False) -> RunSummary:
             before = json.loads(before_path.read_text())
         else:
             result = evaluate(model, tokenizer, evalset, max_new, config.eval.samples, config.eval.batch_size,
-                              out_path=run_dir / "eval_before.jsonl")
+                              temperature=config.eval.temperature, out_path=run_dir / "eval_before.jsonl")
             before = result.summary()
             before_path.write_text(json.dumps(before, indent=2))
         logger.info("before GRPO: %s", before)
@@ -367,7 +373,7 @@ def run(config: RunConfig, resume: bool = False) -> RunSummary:
     after = None
     if evalset is not None:
         result = evaluate(policy, tokenizer, evalset, max_new, config.eval.samples, config.eval.batch_size,
-                          out_path=run_dir / "eval_after.jsonl")
+                          temperature=config.eval.temperature, out_path=run_dir / "eval_after.jsonl")
         after = result.summary()
         (run_dir / "eval_after.json").write_text(json.dumps(after, indent=2))
         logger.info("after GRPO: %s", after)

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from rlvr.errors import ConfigError
+from rlvr.jsonl import parse_jsonl
 
 _GOLD_KEYS = ("gold", "answer")
 
@@ -36,13 +37,7 @@ def _read_jsonl(path: str) -> list[dict[str, Any]]:
     if not p.is_file():
         raise ConfigError(f"input {p} does not exist")
     rows = []
-    for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            row = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise ConfigError(f"{p}:{n}: not valid JSON ({exc.msg})") from exc
+    for n, row in parse_jsonl(p.read_text(encoding="utf-8"), str(p)):
         if not isinstance(row, dict) or "completion" not in row:
             raise ConfigError(f"{p}:{n}: each row needs a 'completion' (and usually 'prompt' and a gold "
                               f"'answer'); got {sorted(row) if isinstance(row, dict) else type(row).__name__}")

@@ -14,7 +14,6 @@ unparseable_gold, errors) for the harness to log.
 from __future__ import annotations
 
 import hashlib
-import inspect
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field

@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from rlvr.errors import RlvrError
+from rlvr.jsonl import parse_jsonl
 
 __all__ = ["FixtureError", "FixtureCase", "CaseOutcome", "load_fixture_file", "run_case", "find_fixture_files",
            "DEFAULT_PATTERNS", "matches_pattern"]
@@ -158,13 +159,7 @@ def load_fixture_file(path: str | Path) -> list[FixtureCase]:
     defaults: dict[str, Any] = {}
     if p.suffix == ".jsonl":
         raw_cases = []
-        for n, line in enumerate(text.splitlines(), 1):
-            if not line.strip():
-                continue
-            try:
-                row = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise FixtureError(f"{name}:{n}: not valid JSON ({exc.msg})") from exc
+        for n, row in parse_jsonl(text, name, FixtureError):
             if isinstance(row, dict) and set(row) == {"defaults"}:
                 if raw_cases:
                     raise FixtureError(f"{name}:{n}: a defaults line must come before the cases")

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from rlvr.errors import ConfigError
+from rlvr.jsonl import parse_jsonl
 
 
 def _read_rows(path: str) -> list[dict]:
@@ -20,13 +21,7 @@ def _read_rows(path: str) -> list[dict]:
     else:
         lines = stream.read().splitlines()
     rows = []
-    for n, line in enumerate(lines, 1):
-        if not line.strip():
-            continue
-        try:
-            row = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise ConfigError(f"{path}:{n}: not valid JSON ({exc.msg})") from exc
+    for n, row in parse_jsonl("\n".join(lines), path):
         if not isinstance(row, dict) or "completion" not in row or not ({"gold", "answer"} & set(row)):
             raise ConfigError(f"{path}:{n}: each row needs 'completion' and 'gold' (or 'answer'); got keys "
                               f"{sorted(row) if isinstance(row, dict) else type(row).__name__}")
