@@ -1,0 +1,163 @@
+"""``rlvr data lint``: do the prompts ask for what the rewards extract, and does the chat template agree?
+
+Three kinds of mismatch silently zero a run's reward signal:
+
+- **format**: the prompt template asks for one answer format (DAPO's ``Answer:`` line, a box, think/answer
+  tags, the working_out tags) while a reward extracts another (e.g. a boxed-only extractor);
+- **prefill**: the chat template (or the prompt template) opens the reasoning block in the prompt while a
+  format reward expects the model to write the opening tag itself (or the reverse);
+- **special tags**: the tokenizer treats a tag as a special token, so decoding with
+  ``skip_special_tokens=True`` (as TRL does) strips it before any reward sees it.
+
+Each finding says how to fix it.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from typing import Any
+
+from rlvr.datasets.templates import PromptTemplate, get_template
+
+logger = logging.getLogger(__name__)
+
+__all__ = ["Finding", "lint_recipe", "lint_config"]
+
+# what each answer format makes the model write, as verifier answer sources
+_FORMAT_SOURCES = {"answer_line": {"answer_line"}, "boxed": {"boxed"}, "think_answer": {"boxed", "answer_tag"},
+                   "working_out": {"solution_tag"}}
+_FORMAT_REWARDS = ("format_strict", "format_approx", "tag_count", "r1_tags")
+_PRESET_FOR_FORMAT = {"think_answer": "r1", "working_out": "working_out"}
+
+
+@dataclass(frozen=True)
+class Finding:
+    code: str
+    severity: str  # "error" (the run cannot learn as configured) or "warning"
+    message: str
+    fix: str
+
+
+def _entries(config: Any) -> list[dict[str, Any]]:
+    rewards = config.rewards if isinstance(config.rewards, list) else config.rewards.get("rewards", [])
+    return [e if isinstance(e, dict) else {"name": e} for e in rewards]
+
+
+def _format_findings(template: PromptTemplate, entries: list[dict[str, Any]]) -> list[Finding]:
+    from rlvr.verifiers import VerifierConfig
+
+    asked = template.answer_format
+    written = _FORMAT_SOURCES.get(asked, set())
+    out = []
+    for e in entries:
+        name, params = e["name"], e.get("params") or {}
+        label = e.get("alias") or name
+        if name in ("math_equivalence", "cosine_scaled"):
+            sources = set(VerifierConfig.from_dict(params.get("verifier") or {}).sources)
+            if written and not written & sources:
+                out.append(Finding("format", "error",
+                                   f"the {template.name!r} prompt asks for {asked} answers, but reward {label!r} extracts "
+                                   f"only from {sorted(sources)}: every completion scores no_answer",
+                                   f"add {sorted(written)[0]!r} to {label}.params.verifier.sources, or use a template that "
+                                   f"asks for {sorted(sources)}"))
+        elif name == "boxed_answer" and "boxed" not in written:
+            out.append(Finding("format", "error", f"the {template.name!r} prompt asks for {asked} answers but reward "
+                               f"{label!r} requires a \\boxed{{}} answer", "use the boxed or r1 template, or drop the reward"))
+        elif name in _FORMAT_REWARDS:
+            preset = params.get("preset", "working_out" if name == "format_approx" else "r1")
+            expected = _PRESET_FOR_FORMAT.get(asked)
+            if expected != preset and not params.get("tags"):
+                out.append(Finding("format", "error", f"reward {label!r} scores the {preset!r} tag layout but the "
+                                   f"{template.name!r} prompt asks for {asked} answers",
+                                   f"set {label}.params.preset to {expected!r}" if expected else
+                                   f"use a template with tags ({sorted(_PRESET_FOR_FORMAT.values())}) or drop {label!r}"))
+        elif name == "numeric_tolerance":
+            extractor = params.get("extractor", "solution_block" if params.get("preset", "check_answer") == "check_answer"
+                                   else "first_number_in_solution")
+            if extractor in ("solution_block", "first_number_in_solution") and asked != "working_out":
+                out.append(Finding("format", "error", f"reward {label!r} reads the <SOLUTION> block but the "
+                                   f"{template.name!r} prompt asks for {asked} answers",
+                                   f"use the working_out template, or give {label}.params.extractor a regex for {asked}"))
+    return out
+
+
+def _reasoning_open_tags(entries: list[dict[str, Any]]) -> list[tuple[str, str, bool]]:
+    """(reward label, opening reasoning tag, think_prefilled setting) of each format reward."""
+    from rlvr.rewards.builtin.format import scheme_from
+
+    out = []
+    for e in entries:
+        if e["name"] in _FORMAT_REWARDS:
+            params = e.get("params") or {}
+            preset = params.get("preset", "working_out" if e["name"] == "format_approx" else "r1")
+            scheme = scheme_from(preset, params.get("tags"), params.get("think_prefilled"))
+            out.append((e.get("alias") or e["name"], scheme.reasoning_open, scheme.think_prefilled))
+    return out
+
+
+def _tag_list(entries: list[dict[str, Any]]) -> set[str]:
+    from rlvr.rewards.builtin.format import scheme_from
+
+    tags: set[str] = set()
+    for e in entries:
+        if e["name"] in _FORMAT_REWARDS:
+            params = e.get("params") or {}
+            preset = params.get("preset", "working_out" if e["name"] == "format_approx" else "r1")
+            s = scheme_from(preset, params.get("tags"), params.get("think_prefilled"))
+            tags |= {s.reasoning_open, s.reasoning_close, s.answer_open, s.answer_close}
+    return tags
+
+
+def _tokenizer(config: Any, tokenizer: Any) -> Any:
+    if tokenizer is not None or config.model.name_or_path == "local-tiny":
+        return tokenizer
+    source = config.model.tokenizer or config.model.name_or_path
+    try:
+        from transformers import AutoTokenizer
+
+        return AutoTokenizer.from_pretrained(source, local_files_only=True)
+    except Exception as exc:  # offline, not cached: the tokenizer checks are skipped, and said so
+        logger.info("lint: tokenizer %r not available locally (%s); chat-template checks skipped", source,
+                    type(exc).__name__)
+        return None
+
+
+def lint_config(config: Any, tokenizer: Any = None) -> list[Finding]:
+    """All findings for a RunConfig (``tokenizer`` overrides the recipe's)."""
+    template = get_template(config.data.template)
+    entries = _entries(config)
+    findings = _format_findings(template, entries)
+    tok = _tokenizer(config, tokenizer)
+    prefilled_text = template.prefill
+    if tok is not None and getattr(tok, "chat_template", None):
+        rendered = tok.apply_chat_template(template.messages("PROBLEM"), tokenize=False, add_generation_prompt=True)
+        tail = rendered[rendered.rfind("PROBLEM"):]
+        prefilled_text = tail if any(t in tail for _l, t, _p in _reasoning_open_tags(entries)) else prefilled_text
+    for label, open_tag, think_prefilled in _reasoning_open_tags(entries):
+        opened_by_prompt = open_tag in (prefilled_text or "")
+        if opened_by_prompt and not think_prefilled:
+            findings.append(Finding("prefill", "error",
+                                    f"the chat/prompt template already opens {open_tag} for the model, but reward "
+                                    f"{label!r} expects the model to write it (think_prefilled=false)",
+                                    f"set {label}.params.think_prefilled=true"))
+        elif think_prefilled and not opened_by_prompt and (tok is not None or template.prefill == ""):
+            findings.append(Finding("prefill", "warning",
+                                    f"reward {label!r} assumes {open_tag} is prefilled, but neither the chat template "
+                                    f"nor the prompt template opens it", f"set {label}.params.think_prefilled=false"))
+    if tok is not None:
+        special = set(getattr(tok, "all_special_tokens", []) or [])
+        special |= {t.content for t in getattr(tok, "added_tokens_decoder", {}).values() if getattr(t, "special", False)}
+        for tag in sorted(_tag_list(entries) & special):
+            findings.append(Finding("special-token", "error",
+                                    f"the tokenizer treats {tag!r} as a special token: TRL decodes completions with "
+                                    "skip_special_tokens=True, so rewards never see it",
+                                    f"re-add {tag!r} as a normal (special=False) added token, or use other tags"))
+    return findings
+
+
+def lint_recipe(recipe: str, tokenizer: Any = None) -> list[Finding]:
+    """Findings for a recipe file or shipped recipe name (hardware checks skipped)."""
+    from rlvr.harness.config import load_recipe
+
+    return lint_config(load_recipe(recipe, check_hardware=False), tokenizer)
