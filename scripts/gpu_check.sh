@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# GPU check for the unsloth backend (run on a lent GPU machine, under 8 minutes):
+#   a few GRPO steps of the unsloth backend on a small locally built Qwen2 model, step times printed.
+# Needs: torch with CUDA, transformers, and the wheels of unsloth/unsloth_zoo/vllm/trl carried in .whl/
+# (see the device notes); without unsloth it falls back to the TRL backend on the GPU and says so.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+if [ -d .whl ] && ls .whl/*.whl >/dev/null 2>&1; then
+  python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site .whl/*.whl
+  export PYTHONPATH=/tmp/site:${PYTHONPATH:-}
+fi
+export PYTHONPATH=$PWD/src:${PYTHONPATH:-}
+nvidia-smi -L
+python3 - <<'PY'
+import importlib.util, time, torch
+from rlvr.datasets import load
+from rlvr.harness.backends import pick_backend
+from rlvr.harness.config import load_recipe
+from rlvr.harness.local_models import build_qwen2, build_tokenizer
+from rlvr.harness.train import run
+assert torch.cuda.is_available(), "no CUDA device visible"
+rows = load("synthetic", n=500, level=1)
+tok = build_tokenizer([m["content"] for p in rows["prompt"] for m in p] + list(rows["reasoning"]), vocab_size=400)
+build_qwen2(tok, hidden_size=256, num_layers=4, num_heads=4).save_pretrained("/tmp/tiny-qwen2")
+tok.save_pretrained("/tmp/tiny-qwen2")
+backend = "unsloth" if importlib.util.find_spec("unsloth") else "trl"
+config = load_recipe("tiny-cpu-smoke", [f"backend={backend}", "model.name_or_path=/tmp/tiny-qwen2", "cold_start.enabled=false",
+                                        "trainer.max_steps=6", "trainer.save_steps=100", "output.dir=/tmp/rlvr-gpu-check",
+                                        "eval.n=16", f"trainer.use_vllm={'true' if backend == 'unsloth' else 'false'}"])
+print("backend:", pick_backend(config))
+start = time.perf_counter()
+summary = run(config)
+print(f"{summary.steps} steps in {summary.seconds:.1f}s on {summary.backend}; before {summary.before} after {summary.after}")
+PY
