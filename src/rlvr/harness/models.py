@@ -46,7 +46,8 @@ def prepare(name: str, out: str | None = None) -> Path:
     logger.info("de-quantising %s (20-30 s)", gguf)
     loaded = AutoModelForCausalLM.from_pretrained(gguf.parent, gguf_file=gguf.name)
     tokenizer = AutoTokenizer.from_pretrained(gguf.parent, gguf_file=gguf.name)
-    config = AutoConfig.for_model(loaded.config.model_type, **loaded.config.to_diff_dict())
+    settings = {k: v for k, v in loaded.config.to_dict().items() if k not in ("model_type", "quantization_config")}
+    config = AutoConfig.for_model(loaded.config.model_type, **settings)
     plain = AutoModelForCausalLM.from_config(config)
     plain.load_state_dict(loaded.state_dict())
     target.mkdir(parents=True, exist_ok=True)
