@@ -94,6 +94,19 @@ def _batches(groups: list[tuple[list, list[str]]], per_batch: int) -> list[tuple
     return out
 
 
+def side_by_side(groups: list[tuple[list, list[str]]], per_batch: int) -> tuple[list, list[str], tuple, tuple]:
+    """Both verifiers on the same groups, each from a cold start (rlvr's caches cleared)."""
+    from rlvr.verifiers import clear_cache
+
+    completions = [c for cs, _ in groups for c in cs]
+    golds = [g for _, gs in groups for g in gs]
+    clear_cache()
+    rl = run_rlvr(_batches(groups, per_batch))
+    t0 = time.perf_counter()
+    mv_ok, mv_lat = run_math_verify(completions, golds)
+    return completions, golds, rl, (mv_ok, mv_lat, time.perf_counter() - t0)
+
+
 def bench_qwen(shared: Path, per_batch: int) -> None:
     path = shared / "qwen25math-rm-maj-example" / "math_cot_100.jsonl"
     if not path.exists():
@@ -101,16 +114,9 @@ def bench_qwen(shared: Path, per_batch: int) -> None:
         return
     rows = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
     groups = [(list(r["code"]), [r["gt"]] * len(r["code"])) for r in rows]
-    completions = [c for cs, _ in groups for c in cs]
-    golds = [g for _, gs in groups for g in gs]
     labels = [bool(s) for r in rows for s in r["score"]]
-    from rlvr.verifiers import clear_cache
-
-    clear_cache()
-    rl = run_rlvr(_batches(groups, per_batch))
-    t0 = time.perf_counter()
-    mv_ok, mv_lat = run_math_verify(completions, golds)
-    mv = (mv_ok, mv_lat, time.perf_counter() - t0)
+    completions, golds, rl, mv = side_by_side(groups, per_batch)
+    mv_ok = mv[0]
     report(f"(a) Qwen2.5-Math outputs (labels: Qwen grader), batches of {per_batch} problems x 8",
            len(completions), rl, mv, labels)
     disagreements = [(g, c[-160:], a, b) for g, c, a, b in zip(golds, completions, rl[0], mv_ok) if a != b]
@@ -152,15 +158,9 @@ def bench_dapo(shared: Path, problems: int, per_batch: int) -> None:
     rng = random.Random(1234)
     golds = _dapo_golds(shared, problems)
     groups = [(dapo_group(g, rng), [g] * 8) for g in golds]
-    completions = [c for cs, _ in groups for c in cs]
-    all_golds = [g for _, gs in groups for g in gs]
+    completions, _golds, rl, mv = side_by_side(groups, per_batch)
     from rlvr.verifiers import VerifierConfig, clear_cache
 
-    clear_cache()
-    rl = run_rlvr(_batches(groups, per_batch))
-    t0 = time.perf_counter()
-    mv_ok, mv_lat = run_math_verify(completions, all_golds)
-    mv = (mv_ok, mv_lat, time.perf_counter() - t0)
     report(f"(b) DAPO-style stream, {len(golds)} problems x 8, batches of {per_batch}, default config",
            len(completions), rl, mv)
     clear_cache()
