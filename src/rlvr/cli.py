@@ -63,6 +63,8 @@ def _recipe_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="override a field")
     p.add_argument("--dry-run", action="store_true", help="print the resolved config and plan only")
     p.add_argument("--resume", action="store_true", help="continue from the last checkpoint")
+    p.add_argument("--backend", choices=["auto", "trl", "unsloth"],
+                   help="override the recipe's backend (auto: unsloth only with CUDA and unsloth installed)")
 
 
 def _eval_args(p: argparse.ArgumentParser) -> None:
@@ -219,6 +221,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("rlvr: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # output piped into `head` and the like: stop quietly
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except (RlvrError, OSError) as exc:
         if args.debug:
             raise

@@ -16,7 +16,8 @@ def train_command(args: argparse.Namespace) -> int:
     from rlvr.harness.config import load_recipe, to_dict
     from rlvr.harness.train import plan, run
 
-    config = load_recipe(args.recipe, args.set, check_hardware=not args.dry_run)
+    overrides = list(args.set) + ([f"backend={args.backend}"] if getattr(args, "backend", None) else [])
+    config = load_recipe(args.recipe, overrides, check_hardware=not args.dry_run)
     if args.dry_run:
         print("# resolved config")
         print(yaml.safe_dump(to_dict(config), sort_keys=False).rstrip())

@@ -275,6 +275,14 @@ def validate(config: RunConfig, check_hardware: bool = True) -> None:
 
         if not torch.cuda.is_available():
             raise ConfigError(f"trainer.optim={t.optim} needs bitsandbytes on a GPU; on CPU use adamw_torch")
+    import importlib.util
+
+    for tracker in t.report_to:
+        module = {"tensorboard": "tensorboard", "wandb": "wandb", "swanlab": "swanlab", "mlflow": "mlflow"}.get(tracker)
+        if module is None:
+            raise ConfigError(f"trainer.report_to: unknown tracker {tracker!r}; use tensorboard, wandb, swanlab or mlflow")
+        if check_hardware and importlib.util.find_spec(module) is None:
+            raise ConfigError(f"trainer.report_to includes {tracker!r} but it is not installed: pip install {module}")
     if m.dtype not in ("auto", "float32", "bfloat16", "float16"):
         raise ConfigError(f"model.dtype={m.dtype!r}; use auto, float32, bfloat16 or float16")
     if config.data.on_bad_gold not in ("drop", "keep", "error"):
