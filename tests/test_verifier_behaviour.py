@@ -66,6 +66,7 @@ def test_error_status_for_bad_completion_type():
         ("<answer>7</answer>", "answer_tag"),
         ("<SOLUTION>7</SOLUTION>", "solution_tag"),
         ("work\nAnswer: 7", "answer_line"),
+        ("work\n#### 7", "hash_answer"),
         ("So the final answer is 7.", "final_answer_phrase"),
         ("$7$", "bare_answer"),
     ],

@@ -17,7 +17,7 @@ from rlvr.errors import ConfigError
 __all__ = ["VerifierConfig", "DEFAULT_SOURCES"]
 
 DEFAULT_SOURCES: tuple[str, ...] = (
-    "boxed", "answer_tag", "solution_tag", "answer_line", "final_answer_phrase", "bare_answer",
+    "boxed", "answer_tag", "solution_tag", "answer_line", "hash_answer", "final_answer_phrase", "bare_answer",
 )
 _MULTIPLE = ("reject", "last", "first")
 _PERCENT = ("strict", "ignore", "fraction", "either")
@@ -31,6 +31,7 @@ class VerifierConfig:
       sources: answer sources in priority order; the first that finds anything decides. Built in:
         ``boxed`` (last ``\\boxed{}``/``\\fbox{}``), ``answer_tag`` (``<answer>…</answer>``),
         ``solution_tag`` (``<SOLUTION>…</SOLUTION>``), ``answer_line`` (DAPO's ``Answer: …`` line),
+        ``hash_answer`` (GSM8K's ``#### …`` line),
         ``final_answer_phrase`` ("the final answer is …"), ``bare_answer`` (the whole completion
         is a short expression such as ``$3$``); more via ``register_answer_source``.
       think_tags: reasoning delimiters; only text after the last closing tag is graded.

@@ -101,6 +101,20 @@ def _percent_values(value: Fraction, percent: bool, policy: str) -> list[Fractio
     return [value, value / 100]  # either
 
 
+def _is_list_gold(gold: str) -> bool:
+    """A gold that lists several answers at top level (``2, 3``), not a tuple/interval/set."""
+    s = normalize_answer(gold).clean
+    depth = 0
+    for c in s:
+        if c in "([{":
+            depth += 1
+        elif c in ")]}":
+            depth -= 1
+        elif c == "," and depth == 0:
+            return True
+    return False
+
+
 def _numbers_hidden_in_text(raw: str) -> bool:
     """``41\\text{ (or 42)}``, ``\\text{3}\\text{4}``: digits inside ``\\text{}`` next to other digits.
 
@@ -193,6 +207,10 @@ def verify_batch(
             continue
         extractions[i] = ex
         extract_time[i] = time.perf_counter() - t0
+        if ex.status == "multiple" and ex.source == "boxed" and ex.candidates and _is_list_gold(gold):
+            # "find all solutions": one box per solution is one answer, compared as a whole with the list gold
+            ex = Extraction("ok", ", ".join(ex.candidates), "several boxes read as one list answer", ex.source)
+            extractions[i] = ex
         early = _from_extraction(ex)
         if early is None and _numbers_hidden_in_text(ex.answer or "") and not _numbers_hidden_in_text(gold):
             # decided on the raw text, before normalisation merges it with honest answers in the cache

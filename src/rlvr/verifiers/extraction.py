@@ -33,7 +33,7 @@ AnswerSource = Callable[[str, float], list[Candidate]]
 
 _SOURCES: dict[str, AnswerSource] = {}
 # Sources whose matches are unambiguous answer slots; their final answers must agree with each other.
-_STRUCTURED = ("boxed", "answer_tag", "solution_tag", "answer_line")
+_STRUCTURED = ("boxed", "answer_tag", "solution_tag", "answer_line", "hash_answer")
 
 
 def register_answer_source(name: str, func: AnswerSource, *, replace: bool = False) -> None:
@@ -75,7 +75,20 @@ _PHRASE_RE = regex.compile(r"(?i)\bthe[ \t]+(?:final[ \t]+)?answer[ \t]+is[ \t]*
 
 
 def _answer_line(text: str, timeout: float) -> list[Candidate]:
-    return [(m[1], m.start(1), m.end()) for m in _ANSWER_LINE_RE.finditer(text, timeout=timeout)]
+    found = []
+    for m in _ANSWER_LINE_RE.finditer(text, timeout=timeout):
+        content = m[1]
+        inner = _final_answer_phrase(content, timeout)  # "Final Answer: The final answer is $3$. I hope…"
+        found.append((inner[-1][0] if inner else content, m.start(1), m.end()))
+    return found
+
+
+_HASHES_RE = regex.compile(r"(?m)^[ \t]*####[ \t]*([^\n]+)")
+
+
+def _hash_answer(text: str, timeout: float) -> list[Candidate]:
+    """GSM8K's ``#### 42`` final line."""
+    return [(m[1], m.start(1), m.end()) for m in _HASHES_RE.finditer(text, timeout=timeout)]
 
 
 def _final_answer_phrase(text: str, timeout: float) -> list[Candidate]:
@@ -117,6 +130,7 @@ register_answer_source("boxed", _boxed)
 register_answer_source("answer_tag", _tag_source("answer"))
 register_answer_source("solution_tag", _tag_source("SOLUTION"))
 register_answer_source("answer_line", _answer_line)
+register_answer_source("hash_answer", _hash_answer)
 register_answer_source("final_answer_phrase", _final_answer_phrase)
 register_answer_source("bare_answer", _bare_answer)
 
@@ -133,6 +147,7 @@ class Extraction:
     answer: str | None
     reason: str
     source: str | None = None
+    candidates: tuple[str, ...] = ()  # the distinct answers, when there were several
 
 
 def completion_text(completion: Any) -> str:
@@ -179,7 +194,11 @@ def _unbox(content: str) -> tuple[str, list[str]]:
 
 
 def _clean(content: str) -> str:
-    return content.strip().strip("$").strip().rstrip(".,;:").strip()
+    s = content.strip().strip("$").strip().rstrip(".,;:").strip()
+    for mark in ("**", "__"):  # markdown emphasis around the whole answer: **42**
+        if s.startswith(mark) and s.endswith(mark) and len(s) > 2 * len(mark):
+            s = s[len(mark):-len(mark)].strip()
+    return s.strip("$").strip()
 
 
 _RETRACTION_CUE_RE = regex.compile(
@@ -247,7 +266,8 @@ def extract_answer(completion: Any, config: Any) -> Extraction:
         if config.multiple_answers == "reject":
             if len(distinct) > 1:
                 shown = ", ".join(repr(v) for v in list(distinct.values())[:4])
-                return Extraction("multiple", answer, f"several different final answers ({source}): {shown}", source)
+                return Extraction("multiple", answer, f"several different final answers ({source}): {shown}", source,
+                                  tuple(distinct.values()))
             for other, other_found in per_source[1:]:
                 if other not in _STRUCTURED or source not in _STRUCTURED:
                     continue
