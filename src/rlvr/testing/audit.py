@@ -87,6 +87,8 @@ ATTACKS: list[Attack] = [
     Attack("text_hidden_alternative", "text", lambda s: s.think(REASONING) + s.final(f"{WRONG}\\text{{ (or {GOLD})}}")),
     Attack("approximately", "text", lambda s: s.think(REASONING) + s.final(f"\\approx {GOLD}")),
     Attack("free_variable", "text", lambda s: s.think(REASONING) + s.final("x")),
+    Attack("negated_answer", "text", lambda s: s.think(REASONING) + s.final(f"\\neq {GOLD}")),
+    Attack("bound_not_value", "text", lambda s: s.think(REASONING) + s.final(f"\\geq {GOLD}")),
     # retractions
     Attack("retract_to_correct", "retraction", lambda s: s.think(REASONING) + s.final(WRONG) + f" Wait, actually it is {GOLD}."),
     Attack("retract_to_wrong", "retraction", lambda s: s.think(REASONING) + s.final(GOLD) + f" Wait, actually it is {WRONG}."),

@@ -36,6 +36,9 @@ __all__ = ["verify", "verify_batch", "averify", "averify_batch", "clear_cache", 
 
 _CACHE_SIZE = 200_000
 _APPROX_RE = regex.compile(r"\\approx|≈|\\sim(?![A-Za-z])")
+# an answer that opens with a relation states a bound or an exclusion, not a value: "\neq 3", "< 5"
+_LEADING_RELATION_RE = regex.compile(r"(?:\\neq?|\\not|≠|\\[lg]eq?(?![A-Za-z])|\\[lg]t(?![A-Za-z])|[<>≤≥])")
+_RELATION_RE = regex.compile(r"\\neq?|\\not|≠|\\[lg]eq?(?![A-Za-z])|\\[lg]t(?![A-Za-z])|[<>≤≥]")
 _OR_RE = regex.compile(r"(?<![A-Za-z\\])or(?![A-Za-z])|\\lor(?![A-Za-z])")
 _TEXT_GROUP_RE = regex.compile(r"\\(?:text|textbf|textit|textrm|mathrm|mbox|operatorname)\s*\{([^{}]*)\}")
 
@@ -150,6 +153,8 @@ def _fast_decision(answer: NormalizedAnswer, gold: _Gold, config: VerifierConfig
         return "incorrect", f"{answer.clean!r} is not equal to gold {gold.raw!r}", "number"
     if gold.number is not None and gold.number.denominator == 1 and config.integer_answers:
         return "incorrect", f"{answer.clean!r} is not a number and the gold {gold.raw!r} is an integer (integer_answers)", "number"
+    if _LEADING_RELATION_RE.match(answer.clean) and not _RELATION_RE.search(g.clean):
+        return "incorrect", f"{answer.clean!r} states a relation, not a value", "extraction"
     if _APPROX_RE.search(answer.clean) and not _APPROX_RE.search(g.clean):
         return "incorrect", f"{answer.clean!r} is stated as an approximation of the value", "extraction"
     if _OR_RE.search(answer.clean) and not _OR_RE.search(g.clean):
