@@ -121,7 +121,7 @@ def _models_prepare_args(p: argparse.ArgumentParser) -> None:
 
 
 COMMANDS: tuple[Command, ...] = (
-    Command("demo", "Run the main job on its embedded default (no download, no GPU).",
+    Command("demo", "A two-second tour: verify built-in completions and show each verdict's reason.",
             "rlvr.commands:demo"),
     Command("train", "Run a GRPO fine-tune from a recipe (no recipe: the embedded CPU default).",
             "rlvr.harness.commands:train_command", _recipe_args),

@@ -1,10 +1,8 @@
-"""Handlers of CLI subcommands that belong to no single subpackage (``demo``) or are not built yet."""
+"""Handler of ``rlvr demo``, the one CLI subcommand that belongs to no single subpackage."""
 
 from __future__ import annotations
 
 import argparse
-
-from rlvr.errors import NotAvailableError
 
 DEMO_CASES: tuple[tuple[str, str], ...] = (
     ("<think>Half of 1 is 0.5.</think> The answer is \\boxed{0.5}.", "\\frac{1}{2}"),
@@ -31,8 +29,3 @@ def demo(args: argparse.Namespace) -> int:
         table.add_row(completion, gold, v.status, v.reason)
     Console().print(table)
     return 0
-
-
-def not_yet(args: argparse.Namespace) -> int:
-    """Placeholder handler of a declared subcommand that this version does not implement yet."""
-    raise NotAvailableError(f"'rlvr {args._command}' is declared but not implemented in this version yet")
