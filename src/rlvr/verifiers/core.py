@@ -35,6 +35,7 @@ logger = logging.getLogger(__name__)
 __all__ = ["verify", "verify_batch", "averify", "averify_batch", "clear_cache", "validate_golds"]
 
 _CACHE_SIZE = 200_000
+_CHOICE_KEY_RE = regex.compile(r"[A-E]")
 _APPROX_RE = regex.compile(r"\\approx|≈|\\sim(?![A-Za-z])")
 # an answer that opens with a relation states a bound or an exclusion, not a value: "\neq 3", "< 5"
 _LEADING_RELATION_RE = regex.compile(r"(?:\\neq?|\\not|≠|\\[lg]eq?(?![A-Za-z])|\\[lg]t(?![A-Za-z])|[<>≤≥])")
@@ -153,6 +154,8 @@ def _fast_decision(answer: NormalizedAnswer, gold: _Gold, config: VerifierConfig
         return "incorrect", f"{answer.clean!r} is not equal to gold {gold.raw!r}", "number"
     if gold.number is not None and gold.number.denominator == 1 and config.integer_answers:
         return "incorrect", f"{answer.clean!r} is not a number and the gold {gold.raw!r} is an integer (integer_answers)", "number"
+    if _CHOICE_KEY_RE.fullmatch(answer.key) and _CHOICE_KEY_RE.fullmatch(g.key):
+        return "incorrect", f"choice {answer.key} is not the gold choice {g.key}", "string"  # equal keys matched above
     if _LEADING_RELATION_RE.match(answer.clean) and not _RELATION_RE.search(g.clean):
         return "incorrect", f"{answer.clean!r} states a relation, not a value", "extraction"
     if _APPROX_RE.search(answer.clean) and not _APPROX_RE.search(g.clean):
