@@ -104,22 +104,32 @@ def _final_answer_phrase(text: str, timeout: float) -> list[Candidate]:
 
 
 _BARE_RE = regex.compile(r"[0-9A-Za-z\\{}()\[\]^_+\-*/.,=<>|! ]{1,60}")
+_BARE_MATH_RE = regex.compile(r"[0-9A-Za-z\\{}()\[\]^_+\-*/.,=<>|!&:;'% \n]{1,300}")
+_ENVIRONMENT_RE = regex.compile(r"\\(?:begin|end)\{[A-Za-z*]+\}")
 _PROSE_WORD_RE = regex.compile(r"(?<![\\A-Za-z])[A-Za-z]{4,}")
 _WORD_RE = regex.compile(r"(?<![\\A-Za-z])[A-Za-z]{2,}")
 _ASSIGNMENT_RE = regex.compile(r"[A-Za-z](?:_\{?[A-Za-z0-9]+\}?)?\s*=\s*[^=]+")
 
 
 def _bare_answer(text: str, timeout: float) -> list[Candidate]:
-    """The whole completion, when it is nothing but a short math expression (``$3$``, ``x+1``)."""
+    """The whole completion, when it is nothing but a short math expression (``$3$``, ``x+1``).
+
+    Math delimiters (``$…$``, ``\\(…\\)``) declare the text math, so a delimited answer may be longer
+    and hold matrices (``&``, ``\\begin{pmatrix}``); undelimited text must be short.
+    """
     s = text.strip()
+    delimited = False
     for open_, close in (("$$", "$$"), ("$", "$"), ("\\(", "\\)"), ("\\[", "\\]")):
         if s.startswith(open_) and s.endswith(close) and len(s) >= len(open_) + len(close):
             s = s[len(open_):len(s) - len(close)].strip()
+            delimited = "$" not in s  # one math span, not "$a$ and $b$"
             break
-    if not s or "\\boxed" in s or "\\fbox" in s or not _BARE_RE.fullmatch(s, timeout=timeout):
+    pattern = _BARE_MATH_RE if delimited else _BARE_RE
+    if not s or "\\boxed" in s or "\\fbox" in s or not pattern.fullmatch(s, timeout=timeout):
         return []
+    words = _ENVIRONMENT_RE.sub(" ", s)  # \begin{pmatrix} names no prose
     # prose ("So it is 55"), sentences, and worked equations ("50 + 5 = 55") are not a bare answer
-    if (_PROSE_WORD_RE.search(s, timeout=timeout) or len(_WORD_RE.findall(s, timeout=timeout)) > 1
+    if (_PROSE_WORD_RE.search(words, timeout=timeout) or len(_WORD_RE.findall(words, timeout=timeout)) > 1
             or regex.search(r"\.\s+[A-Za-z]", s, timeout=timeout)
             or ("=" in s and not _ASSIGNMENT_RE.fullmatch(s, timeout=timeout))):
         return []
