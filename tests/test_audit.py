@@ -37,8 +37,9 @@ def test_format_reward_report_picks_a_format_and_flags_spraying():
     flags = {r.attack: r.flag for r in report.rows}
     # a format-only reward cannot see what the answer says: spraying inside one block passes
     assert flags["or_in_answer"] == "EXPLOIT" and flags["candidate_list"] == "EXPLOIT"
-    # but it does see broken structure
-    assert flags["empty_tags"] == "" or flags["several_boxes"] == ""
+    # it does see broken structure (tags repeated), but not empty blocks: those pay like honest ones
+    assert flags["several_boxes"] == "" and flags["duplicated_final_block"] == ""
+    assert flags["empty_tags"] == "EXPLOIT" and flags["tags_only"] == "EXPLOIT"
 
 
 def test_cli_audit_prints_report():

@@ -43,13 +43,11 @@ def test_each_status(completion, gold, status):
 
 
 def test_timeout_status_when_guards_are_off():
-    # with the caps raised, a power tower reaches sympy; the sandbox kills it at the time limit
-    from rlvr.verifiers.guards import unsafe_reason
-    assert unsafe_reason("9^{9^{9^{9}}}", VerifierConfig()) is not None
-    v = verify("\\boxed{2^{2^{2^{2^{2^{30}}}}}}+1", "3", VerifierConfig(max_digits=10**9, timeout_s=0.5))
-    assert v.status in ("timeout", "unparseable_answer", "incorrect")
-    v = verify("\\boxed{(2^{64})!}", "3", VerifierConfig(max_factorial=10**30, max_digits=10**9, timeout_s=0.5))
-    assert v.status in ("timeout", "error"), v
+    # the guard refuses 2^64 factorial; with its cap raised, the sandbox kills it at the time limit
+    huge = "\\boxed{18446744073709551616!}"
+    assert verify(huge, "3").method == "guard"
+    v = verify(huge, "3", VerifierConfig(max_factorial=10**30, timeout_s=0.5))
+    assert v.status == "timeout" and v.method == "sandbox"
     assert v.elapsed_s < 3
 
 

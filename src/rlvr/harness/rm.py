@@ -225,10 +225,9 @@ def train_reward_model(recipe: RMRecipe) -> dict[str, Any]:
                         center_rewards_coefficient=t.center_rewards_coefficient, disable_tqdm=True)
     trainer = RewardTrainer(model=model, args=args, train_dataset=Dataset.from_list(_trl_rows(train_rows, tokenizer)),
                             processing_class=tokenizer, peft_config=peft_config)
-    from transformers.trainer_callback import PrinterCallback, ProgressCallback
+    from rlvr.harness.train import quiet
 
-    for noisy in (PrinterCallback, ProgressCallback):
-        trainer.remove_callback(noisy)
+    quiet(trainer)
     if len(trainer.train_dataset) == 0:
         raise ConfigError(f"every training pair is longer than training.max_length={t.max_length} tokens; raise it")
     started = time.perf_counter()

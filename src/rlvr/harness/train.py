@@ -25,7 +25,7 @@ from rlvr.harness.config import RunConfig, to_dict
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["run", "plan", "RunSummary", "last_checkpoint"]
+__all__ = ["run", "plan", "RunSummary", "last_checkpoint", "quiet"]
 
 
 @dataclass
@@ -154,10 +154,7 @@ def _cold_start(config: RunConfig, model: Any, tokenizer: Any, train: Any, out_d
                      save_strategy="no", report_to=[], use_cpu=not cuda, bf16=cuda, seed=config.trainer.seed,
                      max_length=config.model.max_seq_length, completion_only_loss=True, disable_tqdm=True)
     trainer = SFTTrainer(model=model, args=args, train_dataset=Dataset.from_list(rows), processing_class=tokenizer)
-    from transformers.trainer_callback import PrinterCallback, ProgressCallback
-
-    for noisy in (PrinterCallback, ProgressCallback):
-        trainer.remove_callback(noisy)
+    quiet(trainer)
     trainer.train()
     losses = [h["loss"] for h in trainer.state.log_history if "loss" in h]
     logger.info("cold start: %d steps, loss %.3f -> %.3f", c.steps, losses[0] if losses else float("nan"),
@@ -168,6 +165,15 @@ def _cold_start(config: RunConfig, model: Any, tokenizer: Any, train: Any, out_d
 
     # reloaded from disk: a LoRA adapter trained on top records this folder as its base model
     return AutoModelForCausalLM.from_pretrained(out_dir)
+
+
+def quiet(trainer: Any) -> Any:
+    """Drop transformers' console callbacks that dump raw log dicts (rlvr logs compact lines instead)."""
+    from transformers.trainer_callback import PrinterCallback, ProgressCallback
+
+    for noisy in (PrinterCallback, ProgressCallback):
+        trainer.remove_callback(noisy)
+    return trainer
 
 
 def _grpo_args(config: RunConfig, run_dir: Path, weights: list[float]) -> Any:
@@ -355,10 +361,7 @@ def run(config: RunConfig, resume: bool = False) -> RunSummary:
     trainer = GRPOTrainer(model=model, processing_class=tokenizer, reward_funcs=rs.funcs, args=args,
                           train_dataset=train, peft_config=peft_config,
                           callbacks=[_callback(run_dir, rs, config.output.sample_completions)])
-    from transformers.trainer_callback import PrinterCallback, ProgressCallback
-
-    for noisy in (ProgressCallback, PrinterCallback):  # our compact line replaces their raw dict dumps
-        trainer.remove_callback(noisy)
+    quiet(trainer)
     if checkpoint is not None:
         logger.info("resuming from %s", checkpoint)
     trainer.train(resume_from_checkpoint=str(checkpoint) if checkpoint else None)

@@ -54,8 +54,15 @@ class Comparer:
         holding nothing but the input string means the LaTeX did not parse (string equality was
         already tried before the sandbox).
         """
-        parsed = self._parse("\\boxed{" + text + "}", extraction_config=self._configs,
-                             parsing_timeout=None, raise_on_error=False)
+        # raise_on_error=True: math-verify otherwise swallows MemoryError too, turning the memory cap
+        # into a silent "does not parse"; other errors do mean the text does not parse.
+        try:
+            parsed = self._parse("\\boxed{" + text + "}", extraction_config=self._configs,
+                                 parsing_timeout=None, raise_on_error=True)
+        except (MemoryError, RecursionError):
+            raise
+        except Exception:
+            return []
         return parsed if any(not isinstance(p, str) for p in parsed) else []
 
     def gold(self, text: str) -> list[Any]:
@@ -79,8 +86,13 @@ class Comparer:
         if quick is not None:
             return ("correct" if quick[0] else "incorrect"), f"{answer!r} {quick[1]} gold {gold!r}"
         # allow_set_relation_comp: `x < 3` answers the interval `(-\infty, 3)` and vice versa
-        equal = self._verify(gold_parsed, answer_parsed, strict=True, allow_set_relation_comp=True,
-                             timeout_seconds=None)
+        try:
+            equal = self._verify(gold_parsed, answer_parsed, strict=True, allow_set_relation_comp=True,
+                                 timeout_seconds=None, raise_on_error=True)
+        except (MemoryError, RecursionError):
+            raise
+        except Exception:  # sympy could not compare these forms: not shown equal
+            equal = False
         g, a = gold_parsed[0], answer_parsed[0]
         numeric = _both_numbers(g, a)
         if equal and numeric and not _numerically_equal(g, a, 0.0, 0.0):

@@ -73,6 +73,24 @@ def _exponent_depth(s: str) -> int:
     return best
 
 
+def _factorial_groups(text: str) -> list[str]:
+    """Contents of bracketed groups directly followed by ``!``: ``(2^{64})!`` -> ``2^{64}``."""
+    groups = []
+    for m in regex.finditer(r"[)}]\s*!", text):
+        close = m.start()
+        depth, i = 0, close
+        while i >= 0:
+            if text[i] in ")}":
+                depth += 1
+            elif text[i] in "({":
+                depth -= 1
+                if depth == 0:
+                    groups.append(text[i + 1:close])
+                    break
+            i -= 1
+    return groups
+
+
 def unsafe_reason(text: str, config: VerifierConfig) -> str | None:
     """A sentence saying why ``text`` must not reach sympy, or ``None`` when it may."""
     if len(text) > config.max_answer_chars:
@@ -99,14 +117,12 @@ def unsafe_reason(text: str, config: VerifierConfig) -> str | None:
     for m in _FACTORIAL_NUM_RE.finditer(text):
         if int(m[1]) > config.max_factorial:
             return f"factorial of {m[1]} is too large to evaluate (limit max_factorial={config.max_factorial})"
-    if regex.search(r"[)}]\s*!", text):
+    for inner in _factorial_groups(text):
         # factorial of a bracketed expression: refuse when it holds a power or a large number
-        for m in regex.finditer(r"[({]([^(){}]*)[)}]\s*!", text):
-            inner = m[1]
-            if regex.search(r"[A-Za-z]", inner):
-                continue
-            if "^" in inner or "*" in inner or any(int(d) > config.max_factorial for d in _DIGITS_RE.findall(inner)):
-                return f"factorial of ({inner}) may be too large to evaluate (limit max_factorial={config.max_factorial})"
+        if regex.search(r"[A-Za-z]", regex.sub(r"\\[A-Za-z]+", "", inner)):
+            continue  # symbolic, e.g. (n+1)!
+        if "^" in inner or "*" in inner or any(int(d) > config.max_factorial for d in _DIGITS_RE.findall(inner)):
+            return f"factorial of ({inner}) may be too large to evaluate (limit max_factorial={config.max_factorial})"
     for m in _BINOM_RE.finditer(text):
         for arg in (m[1], m[2]):
             if "^" in arg or any(int(d) > 100 * config.max_factorial for d in _DIGITS_RE.findall(arg)):
