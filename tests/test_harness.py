@@ -14,7 +14,7 @@ import pytest
 
 from rlvr.errors import ConfigError
 from rlvr.harness.config import load_recipe
-from rlvr.harness.train import last_checkpoint, plan
+from rlvr.harness.train import checkpoint_problem, last_checkpoint, plan
 
 RECIPES = ["default-cpu", "tiny-cpu-smoke", "unsloth-qwen3-working-out", "qwen25-math-r1-dapo", "smollm2-135m-cpu"]
 
@@ -125,3 +125,50 @@ def test_resume_after_kill_9_loses_at_most_the_steps_since_the_last_checkpoint(t
     assert state["global_step"] == 60
     logged = [h["step"] for h in state["log_history"] if "reward" in h]
     assert logged == sorted(set(logged)) and set(range(1, 61)) <= set(logged)
+
+
+def _fake_checkpoint(root: Path, step: int, state: str | None = None) -> Path:
+    """A checkpoint folder shaped like the Trainer's: real safetensors weights, then the state file."""
+    from safetensors.torch import save_file
+    import torch
+
+    path = root / "checkpoints" / f"checkpoint-{step}"
+    path.mkdir(parents=True)
+    save_file({"w": torch.arange(64, dtype=torch.float32)}, str(path / "model.safetensors"))
+    (path / "trainer_state.json").write_text(state if state is not None else json.dumps({"global_step": step}))
+    return path
+
+
+def test_a_checkpoint_cut_short_by_a_kill_is_skipped_for_the_one_before(tmp_path, caplog):
+    good = _fake_checkpoint(tmp_path, 2)
+    assert checkpoint_problem(good) is None
+    cut_state = _fake_checkpoint(tmp_path, 4, state='{"global_step": 4, "log_history": [{"lo')
+    assert "cut short" in checkpoint_problem(cut_state)
+    no_state = _fake_checkpoint(tmp_path, 6)
+    (no_state / "trainer_state.json").unlink()
+    assert "trainer_state.json" in checkpoint_problem(no_state)
+    cut_weights = _fake_checkpoint(tmp_path, 8)
+    data = (cut_weights / "model.safetensors").read_bytes()
+    (cut_weights / "model.safetensors").write_bytes(data[:-10])
+    assert "header promises" in checkpoint_problem(cut_weights)
+    with caplog.at_level("WARNING", logger="rlvr.harness.train"):
+        assert last_checkpoint(tmp_path) == good
+    assert {"checkpoint-4", "checkpoint-6", "checkpoint-8"} <= {m.split(":")[0].split()[-1] for m in caplog.messages}
+
+
+@pytest.mark.slow
+def test_resume_skips_a_half_written_checkpoint_and_keeps_it_aside(tmp_path):
+    out = tmp_path / "run"
+    args = ["train", "--recipe", "tiny-cpu-smoke", "--set", f"output.dir={out}", "--set", "trainer.save_steps=2",
+            "--set", "trainer.save_total_limit=null", "--set", "eval.enabled=false"]
+    r = rlvr(*args, "--set", "trainer.max_steps=4")
+    assert r.returncode == 0, r.stderr[-3000:]
+    state_file = out / "checkpoints" / "checkpoint-4" / "trainer_state.json"
+    state_file.write_text(state_file.read_text()[:100])  # what a kill during the save leaves
+    r = rlvr(*args, "--set", "trainer.max_steps=6", "--resume")
+    assert r.returncode == 0, r.stderr[-3000:]
+    assert "skipping checkpoint-4" in r.stderr and "checkpoint-2" in r.stderr
+    assert [p.name.split("-")[1] for p in (out / "broken-checkpoints").iterdir()] == ["4"]
+    state = json.loads((last_checkpoint(out) / "trainer_state.json").read_text())
+    assert state["global_step"] == 6
+    assert {h["step"] for h in state["log_history"] if "reward" in h} >= {1, 2, 3, 4, 5, 6}
