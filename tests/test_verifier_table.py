@@ -11,8 +11,8 @@ from rlvr.verifiers import verify_batch
 
 TABLE = Path(__file__).parent / "data" / "verifier_cases.yaml"
 ROWS = [(section, *row) for section, rows in yaml.safe_load(TABLE.read_text()).items() for row in rows]
-# Known false negatives (rlvr rejects a right answer): listed so a fix shows up as XPASS.
-KNOWN_FALSE_NEGATIVES = {"complex modulus"}
+# Known false negatives (rlvr rejects a right answer), by 'why'; a fixed one fails until removed here.
+KNOWN_FALSE_NEGATIVES: set[str] = set()
 
 
 def test_table_is_large_and_well_formed():
@@ -31,6 +31,7 @@ def verdicts():
 def test_case(verdicts, section, gold, completion, expected, why):
     v = verdicts[why]
     if why in KNOWN_FALSE_NEGATIVES:
+        assert not v.correct, f"{why} is fixed: remove it from KNOWN_FALSE_NEGATIVES"
         pytest.xfail(f"known false negative: {v.reason}")
     assert v.correct is expected, f"{why}: gold={gold!r} got {v.status}: {v.reason}"
     assert v.reason

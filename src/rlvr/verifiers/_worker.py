@@ -82,6 +82,7 @@ class Comparer:
         answer_parsed = self.parse(answer)
         if not answer_parsed:
             return "unparseable_answer", f"math-verify could not parse the answer {answer!r}"
+        gold_parsed, answer_parsed = _imaginary_unit(gold_parsed), _imaginary_unit(answer_parsed)
         quick = _quick_expression_check(gold_parsed[0], answer_parsed[0], exact=not (abs_tol or rel_tol))
         if quick is not None:
             return ("correct" if quick[0] else "incorrect"), f"{answer!r} {quick[1]} gold {gold!r}"
@@ -97,11 +98,71 @@ class Comparer:
         numeric = _both_numbers(g, a)
         if equal and numeric and not _numerically_equal(g, a, 0.0, 0.0):
             return "incorrect", f"{answer!r} equals gold {gold!r} only after rounding, not exactly"
+        if equal and "=" not in gold:
+            false_side = self._false_side(answer, g)
+            if false_side is not None:
+                return "incorrect", (f"{answer!r} ends in the gold value but also equates it with {false_side!r}, "
+                                     f"which is not gold {gold!r}")
         if equal:
             return "correct", f"{answer!r} is symbolically equivalent to gold {gold!r}"
         if numeric and (abs_tol or rel_tol) and _numerically_equal(g, a, abs_tol, rel_tol):
             return "correct", f"{answer!r} is within tolerance of gold {gold!r}"
         return "incorrect", f"{answer!r} is not equivalent to gold {gold!r}"
+
+
+    def _false_side(self, answer: str, g: Any) -> str | None:
+        """A constant side of an equation chain that is not the gold (``2+2=5`` against 5).
+
+        math-verify grades ``a = b = c`` by its last side, so a false statement ending in the right
+        value would pass; every other side without variables must equal the gold too. Sides with
+        variables (``x = 5``, ``f(2) = 5``) name the quantity and are not checked.
+        """
+        sides = _top_level_sides(answer)
+        if len(sides) < 2 or not _both_numbers(g, g):
+            return None
+        for side in sides[:-1]:
+            parsed = self.parse(side) if side.strip() else []
+            if not parsed:
+                continue
+            value = parsed[0]
+            if _both_numbers(value, value) and not value.free_symbols and not _numerically_equal(g, value, 0.0, 0.0):
+                return side.strip()
+        return None
+
+
+def _imaginary_unit(parsed: list[Any]) -> list[Any]:
+    """Read the symbol ``i`` as the imaginary unit, as competition answers write it (``|3+4i| = 5``).
+
+    math-verify parses ``i`` as a plain symbol, so ``i^2`` never equals -1. Applied to both sides, a
+    gold that does use ``i`` as a variable still compares equal to the same expression.
+    """
+    import sympy
+
+    out = []
+    for item in parsed:
+        if isinstance(item, sympy.Basic):  # math-verify's symbols may carry assumptions: match by name
+            units = [s for s in item.free_symbols if getattr(s, "name", None) == "i"]
+            if units:
+                item = item.subs({u: sympy.I for u in units})
+        out.append(item)
+    return out
+
+
+def _top_level_sides(text: str) -> list[str]:
+    """``text`` split at ``=`` signs outside braces and brackets (``\\sum_{k=1}`` stays whole)."""
+    if any(r in text for r in ("<", ">", "\\le", "\\ge", "\\ne", "\\approx", "\\equiv", ":=")):
+        return [text]
+    sides, depth, start = [], 0, 0
+    for i, c in enumerate(text):
+        if c in "{([":
+            depth += 1
+        elif c in "})]":
+            depth = max(0, depth - 1)
+        elif c == "=" and depth == 0:
+            sides.append(text[start:i])
+            start = i + 1
+    sides.append(text[start:])
+    return sides
 
 
 def _quick_expression_check(g: Any, a: Any, exact: bool = True) -> tuple[bool, str] | None:

@@ -25,7 +25,7 @@ import regex
 from rlvr.verifiers.config import VerifierConfig
 from rlvr.verifiers.extraction import Extraction, extract_answer
 from rlvr.verifiers.guards import unsafe_reason
-from rlvr.verifiers.normalize import NormalizedAnswer, assignment_rhs, normalize_answer
+from rlvr.verifiers.normalize import NormalizedAnswer, assignment_rhs, gold_answer, normalize_answer
 from rlvr.verifiers.numbers import numbers_match, parse_number
 from rlvr.verifiers.sandbox import get_pool
 from rlvr.verifiers.verdict import Verdict
@@ -54,7 +54,7 @@ class _Gold:
 
 @functools.lru_cache(maxsize=65_536)
 def _gold_info(gold: str, config: VerifierConfig) -> _Gold:
-    norm = normalize_answer(gold)
+    norm = normalize_answer(gold_answer(gold))
     return _Gold(gold, norm, parse_number(norm.key, config.max_digits), unsafe_reason(norm.clean, config))
 
 
@@ -95,6 +95,7 @@ def clear_cache() -> None:
     _CACHE.clear()
     _BAD_GOLDS.clear()
     _gold_info.cache_clear()
+    _gold_text.cache_clear()
 
 
 def _percent_values(value: Fraction, percent: bool, policy: str) -> list[Fraction]:
@@ -106,8 +107,15 @@ def _percent_values(value: Fraction, percent: bool, policy: str) -> list[Fractio
 
 
 def _is_list_gold(gold: str) -> bool:
-    """A gold that lists several answers at top level (``2, 3``), not a tuple/interval/set."""
+    """A gold that lists several answers: at top level (``2, 3``) or as a set (``\\{1, 2, 3\\}``).
+
+    Tuples and intervals (``(1, 2)``, ``[0, 1)``) are one answer, not a list.
+    """
     s = normalize_answer(gold).clean
+    for open_, close in (("\\{", "\\}"), ("{", "}")):
+        if s.startswith(open_) and s.endswith(close) and s.count(open_) == 1:
+            s = s[len(open_):-len(close)]
+            break
     depth = 0
     for c in s:
         if c in "([{":
@@ -208,6 +216,7 @@ def verify_batch(
         t0 = time.perf_counter()
         if not isinstance(gold, str):
             gold = "" if gold is None else str(gold)
+        gold = _gold_text(gold)
         try:
             ex = extract_answer(completion, config)
         except TypeError as exc:
@@ -286,6 +295,11 @@ def _decide_locally(answer_text: str, gold_text: str, config: VerifierConfig) ->
     if not config.symbolic:
         return "incorrect", f"{answer.clean!r} does not match gold {gold_text!r} as a string or number (symbolic comparison off)", "number"
     return None
+
+
+@functools.lru_cache(maxsize=65536)
+def _gold_text(gold: str) -> str:
+    return gold_answer(gold)
 
 
 def validate_golds(golds: Sequence[str], config: VerifierConfig | None = None) -> list[str | None]:

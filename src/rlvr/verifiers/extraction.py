@@ -70,19 +70,30 @@ def _tag_source(tag: str) -> AnswerSource:
     return source
 
 
-_ANSWER_LINE_RE = regex.compile(r"(?im)^[ \t>*#_]*(?:final[ \t]+)?answer[ \t*_]*:[ \t*_]*([^\n]+)")
+# "Answer: 5", "**Final Answer:** 5", and "Answer $5$" (no colon, but math follows at once)
+_ANSWER_LINE_RE = regex.compile(
+    r"(?im)^[ \t>*#_]*(?:final[ \t]+)?answer(?:[ \t*_]*:|[ \t]*(?=\$|\\\(|\\\[))[ \t*_]*([^\n]+)")
+# "Final Answer: The volume of $ABCD$ is 120." -> the value after the sentence's last "is"
+_SENTENCE_VALUE_RE = regex.compile(r"(?i)^(?:[^$]|\$[^$]*\$)*\bis[ \t]+((?:[^$\s]|\$[^$]*\$)(?:[^$]|\$[^$]*\$)*)$")
 _PHRASE_RE = regex.compile(r"(?i)\bthe[ \t]+(?:final[ \t]+)?answer[ \t]+is[ \t]*:?[ \t]*([^\n]+)")
 
 
 def _answer_line(text: str, timeout: float) -> list[Candidate]:
     found = []
     for m in _ANSWER_LINE_RE.finditer(text, timeout=timeout):
-        content = m[1]
+        content = _MINERVA_TRAILER_RE.sub("", m[1], timeout=timeout)
         inner = _final_answer_phrase(content, timeout)  # "Final Answer: The final answer is $3$. I hope…"
-        found.append((inner[-1][0] if inner else content, m.start(1), m.end()))
+        if inner:
+            content = inner[-1][0]
+        else:
+            sentence = _first_sentence(content, timeout)
+            value = _SENTENCE_VALUE_RE.match(sentence, timeout=timeout) if " is " in sentence else None
+            content = value[1] if value else content
+        found.append((content, m.start(1), m.end()))
     return found
 
 
+_MINERVA_TRAILER_RE = regex.compile(r"(?i)(?<=\.)\s*I hope it is correct\.?\s*$")
 _HASHES_RE = regex.compile(r"(?m)^[ \t]*####[ \t]*([^\n]+)")
 
 
@@ -94,17 +105,20 @@ def _hash_answer(text: str, timeout: float) -> list[Candidate]:
 def _final_answer_phrase(text: str, timeout: float) -> list[Candidate]:
     found = []
     for m in _PHRASE_RE.finditer(text, timeout=timeout):
-        content = m[1]
-        # the sentence ends at ". " or at the end of the line; $…$ math may contain periods
-        cut = regex.search(r"\.(?:\s|$)(?![^$]*\$)", content, timeout=timeout)
-        if cut:
-            content = content[:cut.start()]
+        content = _first_sentence(m[1], timeout)
         found.append((content, m.start(1), m.start(1) + len(content)))
     return found
 
 
+def _first_sentence(text: str, timeout: float) -> str:
+    """Text up to the first ". " or the end; ``$…$`` math may contain periods."""
+    cut = regex.search(r"\.(?:\s|$)(?![^$]*\$)", text, timeout=timeout)
+    return text[:cut.start()] if cut else text
+
+
 _BARE_RE = regex.compile(r"[0-9A-Za-z\\{}()\[\]^_+\-*/.,=<>|! ]{1,60}")
 _BARE_MATH_RE = regex.compile(r"[0-9A-Za-z\\{}()\[\]^_+\-*/.,=<>|!&:;'% \n]{1,300}")
+_TEXT_WRAPPER_RE = regex.compile(r"\\(?:text|textbf|textit|textrm|mathrm|mbox)\s*\{[^{}]*\}")
 _ENVIRONMENT_RE = regex.compile(r"\\(?:begin|end)\{[A-Za-z*]+\}")
 _PROSE_WORD_RE = regex.compile(r"(?<![\\A-Za-z])[A-Za-z]{4,}")
 _WORD_RE = regex.compile(r"(?<![\\A-Za-z])[A-Za-z]{2,}")
@@ -128,10 +142,14 @@ def _bare_answer(text: str, timeout: float) -> list[Candidate]:
     if not s or "\\boxed" in s or "\\fbox" in s or not pattern.fullmatch(s, timeout=timeout):
         return []
     words = _ENVIRONMENT_RE.sub(" ", s)  # \begin{pmatrix} names no prose
-    # prose ("So it is 55"), sentences, and worked equations ("50 + 5 = 55") are not a bare answer
+    if delimited:  # inside math, \text{…} is a unit or a named answer ($\text{even}$), not prose around it
+        words = _TEXT_WRAPPER_RE.sub(" ", words)
+    # prose ("So it is 55"), sentences, and worked equations ("50 + 5 = 55") are not a bare answer;
+    # one delimited equation ($3x+4y=12$) is, when there is nothing else in the completion
+    equation_ok = _ASSIGNMENT_RE.fullmatch(s, timeout=timeout) or (delimited and s.count("=") == 1)
     if (_PROSE_WORD_RE.search(words, timeout=timeout) or len(_WORD_RE.findall(words, timeout=timeout)) > 1
-            or regex.search(r"\.\s+[A-Za-z]", s, timeout=timeout)
-            or ("=" in s and not _ASSIGNMENT_RE.fullmatch(s, timeout=timeout))):
+            or regex.search(r"\.\s+[A-Za-z]", words, timeout=timeout)
+            or ("=" in s and not equation_ok)):
         return []
     return [(s, 0, len(text))]
 

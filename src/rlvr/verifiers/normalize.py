@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import regex
 
-__all__ = ["NormalizedAnswer", "normalize_answer", "answer_key", "strip_outer_box", "find_boxed"]
+__all__ = ["NormalizedAnswer", "normalize_answer", "answer_key", "gold_answer", "strip_outer_box", "find_boxed"]
 
 _WRAPPERS = ("text", "textbf", "textit", "textrm", "mathrm", "mathbf", "mathit", "mbox", "operatorname", "textnormal")
 _WRAPPER_RE = regex.compile(r"\\(?:" + "|".join(_WRAPPERS) + r")\s*\{([^{}]*)\}")
@@ -21,6 +21,9 @@ _SPACING_RE = regex.compile(r"\\\\|\\[!,;:> ]|\\(?:quad|qquad|displaystyle|texts
 _LEFT_RIGHT_RE = regex.compile(r"\\(?:left|right|big|Big|bigg|Bigg)(?![A-Za-z])")
 _DEGREE_RE = regex.compile(r"\^\s*\{?\s*\\circ\s*\}?|°|\\degree(?![A-Za-z])")
 _FRAC_ALIAS_RE = regex.compile(r"\\[dt]frac(?![A-Za-z])")
+# digit groups written as in MATH's golds: 10,\!080 and 14{,}916 (a comma that LaTeX must not space)
+_DIGIT_GROUP_RE = regex.compile(r"(?<=[0-9])(?:\{,\}|,\\!)[ ]*(?=[0-9]{3}(?![0-9]))")
+_PERCENT_WORD_RE = regex.compile(r"(?<=[0-9}.])[ ]*(?:percent(?:age)?|pct)\.?$", regex.IGNORECASE)
 _THOUSANDS_RE = regex.compile(r"[+-]?[0-9]{1,3}(?:,[0-9]{3})+(?:\.[0-9]+)?")
 _ASSIGNMENT_RE = regex.compile(r"[A-Za-z](?:_\{?[A-Za-z0-9]+\}?)?\s*=\s*([^=<>]+)")
 _CHOICE_RE = regex.compile(r"\(?([A-Ea-e])\)?")
@@ -121,6 +124,7 @@ def normalize_answer(text: str) -> NormalizedAnswer:
     s = s.replace("\\$", "")  # an escaped dollar is a currency sign, not a math delimiter
     s = _strip_math_delimiters(s)
     s = strip_outer_box(s)
+    s = _DIGIT_GROUP_RE.sub("", s)
     s = _SPACING_RE.sub(lambda m: m[0] if m[0] == "\\\\" else " ", s)
     s = _LEFT_RIGHT_RE.sub("", s)
     s = _DEGREE_RE.sub("", s)
@@ -128,6 +132,7 @@ def normalize_answer(text: str) -> NormalizedAnswer:
     s = _unwrap(s)
     s = s.replace("{,}", ",").replace("\\%", "%")
     s = s.strip().rstrip(".").rstrip("\\").strip()
+    s = _PERCENT_WORD_RE.sub("%", s)  # "28 percent" says what "28\\%" says
     percent = s.endswith("%")
     if percent:
         s = s[:-1].strip()
@@ -138,6 +143,21 @@ def normalize_answer(text: str) -> NormalizedAnswer:
         s = choice.group(1).upper()
     s = " ".join(s.split())
     return NormalizedAnswer(clean=s, key=s.replace(" ", ""), percent=percent)
+
+
+def gold_answer(gold: str) -> str:
+    """The answer a gold states when the gold is a worked solution: its boxed content.
+
+    MATH-style data sometimes ships the whole solution ("… so the answer is $\\boxed{12}$.") where
+    an answer is expected; the box is its answer, as graders have always read it. Several distinct
+    boxes are several answers and become a list gold. A gold that is only a box, or has none, is
+    returned unchanged.
+    """
+    boxes = find_boxed(gold)
+    if not boxes or (len(boxes) == 1 and strip_outer_box(gold) == boxes[0][0].strip()):
+        return gold
+    contents = list(dict.fromkeys(b[0].strip() for b in boxes))
+    return ", ".join(contents)  # several boxes ("\\boxed{1} and \\boxed{-2}") list several answers
 
 
 def answer_key(text: str) -> str:
