@@ -82,17 +82,21 @@ def _answer_line(text: str, timeout: float) -> list[Candidate]:
     found = []
     for m in _ANSWER_LINE_RE.finditer(text, timeout=timeout):
         content = _MINERVA_TRAILER_RE.sub("", m[1], timeout=timeout)
+        answer, end = content, len(m[1])
         inner = _final_answer_phrase(content, timeout)  # "Final Answer: The final answer is $3$. I hope…"
         if inner:
-            content = inner[-1][0]
-        else:
-            sentence = _first_sentence(content, timeout)
-            value = _SENTENCE_VALUE_RE.match(sentence, timeout=timeout) if " is " in sentence else None
-            content = value[1] if value else content
-        found.append((content, m.start(1), m.end()))
+            answer, end = inner[-1][0], inner[-1][2]
+        elif " is " in content[:_SENTENCE_SCAN]:
+            sentence = _first_sentence(content[:_SENTENCE_SCAN], timeout)
+            value = _SENTENCE_VALUE_RE.match(sentence, timeout=timeout) if len(sentence) < _SENTENCE_SCAN else None
+            if value:
+                answer, end = value[1], len(sentence)
+        # the candidate ends where the answer does: what follows on the line is checked for retractions
+        found.append((answer, m.start(1), m.start(1) + end))
     return found
 
 
+_SENTENCE_SCAN = 2000  # an answer line's first sentence longer than this is not read for "… is X"
 _MINERVA_TRAILER_RE = regex.compile(r"(?i)(?<=\.)\s*I hope it is correct\.?\s*$")
 _HASHES_RE = regex.compile(r"(?m)^[ \t]*####[ \t]*([^\n]+)")
 
