@@ -41,6 +41,7 @@ _APPROX_RE = regex.compile(r"\\approx|≈|\\sim(?![A-Za-z])")
 _LEADING_RELATION_RE = regex.compile(r"(?:\\neq?|\\not|≠|\\[lg]eq?(?![A-Za-z])|\\[lg]t(?![A-Za-z])|[<>≤≥])")
 _RELATION_RE = regex.compile(r"\\neq?|\\not|≠|\\[lg]eq?(?![A-Za-z])|\\[lg]t(?![A-Za-z])|[<>≤≥]")
 _OR_RE = regex.compile(r"(?<![A-Za-z\\])or(?![A-Za-z])|\\lor(?![A-Za-z])")
+_OR_SEPARATOR_RE = regex.compile(r"\s*,?\s*(?:" + _OR_RE.pattern + r")\s*")
 _TEXT_GROUP_RE = regex.compile(r"\\(?:text|textbf|textit|textrm|mathrm|mbox|operatorname)\s*\{([^{}]*)\}")
 
 
@@ -168,7 +169,7 @@ def _fast_decision(answer: NormalizedAnswer, gold: _Gold, config: VerifierConfig
         return "incorrect", f"{answer.clean!r} states a relation, not a value", "extraction"
     if _APPROX_RE.search(answer.clean) and not _APPROX_RE.search(g.clean):
         return "incorrect", f"{answer.clean!r} is stated as an approximation of the value", "extraction"
-    if _OR_RE.search(answer.clean) and not _OR_RE.search(g.clean):
+    if _OR_RE.search(answer.clean) and not _OR_RE.search(g.clean) and not _is_list_gold(gold.raw):
         return "incorrect", f"{answer.clean!r} offers alternatives joined by 'or'; one final answer is required", "extraction"
     if gold.number is not None and "," in answer.clean and "," not in g.clean and not answer.clean.startswith(("(", "[", "\\{", "\\begin")):
         return "incorrect", f"{answer.clean!r} lists several candidates but the gold {gold.raw!r} is one number", "extraction"
@@ -178,6 +179,8 @@ def _fast_decision(answer: NormalizedAnswer, gold: _Gold, config: VerifierConfig
 def _sandbox_texts(answer: NormalizedAnswer, gold: _Gold, config: VerifierConfig) -> tuple[str, str]:
     """Texts sent to math-verify: percent signs resolved by our policy, not math-verify's."""
     a, g = answer.clean, gold.norm.clean
+    if _OR_RE.search(a) and not _OR_RE.search(g) and _is_list_gold(gold.raw):
+        a = _OR_SEPARATOR_RE.sub(", ", a)  # "x = 3 or x = 5" answers the list gold "3, 5" as a list
     if config.percent == "fraction":
         a = f"\\frac{{{a}}}{{100}}" if answer.percent else a
         g = f"\\frac{{{g}}}{{100}}" if gold.norm.percent else g

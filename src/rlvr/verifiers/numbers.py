@@ -1,7 +1,7 @@
 """Exact parsing of plain numbers written in LaTeX or text, as :class:`fractions.Fraction`.
 
 Integers, decimals, fractions (``\\frac{3}{4}``, ``3/4``), mixed numbers (``2\\frac{1}{2}``) and
-scientific notation (``1.5e3``, ``1.5\\times10^{3}``) compare exactly: no float fuzz, so
+scientific notation (``1.5e3``, ``1.5\\times10^{3}``) and repeating decimals (``0.\\overline{3}``) compare exactly: no float fuzz, so
 ``1/2^{101}`` never equals ``1/2^{100}``. Only ASCII digits count (Python's ``int`` accepts any
 Unicode digit, which would let look-alike characters through). Anything else returns ``None`` and
 goes on to the symbolic step.
@@ -22,6 +22,7 @@ _SCI_TIMES_RE = regex.compile(rf"([+-]?)({_NUM})(?:\\times|\\cdot|×|\*)10\^(?:\
 _FRAC_RE = regex.compile(rf"([+-]?)\\frac\{{([+-]?)({_NUM})\}}\{{([+-]?)({_NUM})\}}")
 _FRAC_SHORT_RE = regex.compile(r"([+-]?)\\frac([0-9])([0-9])")
 _SLASH_RE = regex.compile(rf"([+-]?)({_NUM})/({_NUM})")
+_REPEATING_RE = regex.compile(r"([+-]?)([0-9]*)\.([0-9]*)\\overline\{([0-9]{1,50})\}")
 _MIXED_RE = regex.compile(r"([+-]?)([0-9]+)\\frac\{([0-9]+)\}\{([0-9]+)\}")
 
 
@@ -49,6 +50,10 @@ def parse_number(key: str, max_digits: int = 10_000) -> Fraction | None:
             return _sign(m[1]) * Fraction(int(m[2]), int(m[3]))
         if m := _SLASH_RE.fullmatch(s):
             return _sign(m[1]) * Fraction(m[2]) / Fraction(m[3])
+        if m := _REPEATING_RE.fullmatch(s):  # 0.1\overline{6} = 1/6
+            fixed, cycle = m[3], m[4]
+            whole = Fraction(int(m[2] or "0")) + Fraction(int(fixed or "0"), 10 ** len(fixed))
+            return _sign(m[1]) * (whole + Fraction(int(cycle), (10 ** len(cycle) - 1) * 10 ** len(fixed)))
         if m := _MIXED_RE.fullmatch(s):
             return _sign(m[1]) * (int(m[2]) + Fraction(int(m[3]), int(m[4])))
     except ZeroDivisionError:
