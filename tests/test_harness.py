@@ -172,3 +172,19 @@ def test_resume_skips_a_half_written_checkpoint_and_keeps_it_aside(tmp_path):
     state = json.loads((last_checkpoint(out) / "trainer_state.json").read_text())
     assert state["global_step"] == 6
     assert {h["step"] for h in state["log_history"] if "reward" in h} >= {1, 2, 3, 4, 5, 6}
+
+
+def test_checkpointing_flag_uses_the_name_the_installed_transformers_knows():
+    import dataclasses
+
+    from trl import GRPOConfig
+
+    from rlvr.harness.train import _no_activation_checkpointing
+
+    @dataclasses.dataclass
+    class Before517:  # transformers <= 5.17 (unsloth's pin): only gradient_checkpointing
+        gradient_checkpointing: bool = False
+
+    assert _no_activation_checkpointing(Before517) == {"gradient_checkpointing": False}
+    chosen = _no_activation_checkpointing(GRPOConfig)
+    assert set(chosen) <= {f.name for f in dataclasses.fields(GRPOConfig)}

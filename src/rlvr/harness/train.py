@@ -246,6 +246,16 @@ def quiet(trainer: Any) -> Any:
     return trainer
 
 
+def _no_activation_checkpointing(config_cls: Any) -> dict[str, bool]:
+    """Checkpointing off under the name this transformers knows: ``activation_checkpointing`` from
+    5.2x, ``gradient_checkpointing`` before (unsloth's stack pins transformers <= 5.17, which rejects
+    the new name; the new one warns about the old)."""
+    import dataclasses
+
+    names = {f.name for f in dataclasses.fields(config_cls)}
+    return {"activation_checkpointing": False} if "activation_checkpointing" in names else {"gradient_checkpointing": False}
+
+
 def _grpo_args(config: RunConfig, run_dir: Path, weights: list[float]) -> Any:
     import torch
     from trl import GRPOConfig
@@ -264,8 +274,9 @@ def _grpo_args(config: RunConfig, run_dir: Path, weights: list[float]) -> Any:
         max_steps=t.max_steps, logging_steps=t.logging_steps, save_strategy="steps", save_steps=t.save_steps,
         save_total_limit=t.save_total_limit, seed=t.seed, report_to=list(t.report_to), reward_weights=weights,
         use_vllm=t.use_vllm, use_cpu=not cuda, bf16=cuda and config.model.dtype in ("auto", "bfloat16"), fp16=False,
-        activation_checkpointing=False, disable_tqdm=False, log_completions=False,
+        disable_tqdm=False, log_completions=False,
     )
+    kwargs.update(_no_activation_checkpointing(GRPOConfig))
     if t.top_k is not None:
         kwargs["top_k"] = t.top_k
     if t.min_p is not None:

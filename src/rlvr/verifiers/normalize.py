@@ -24,8 +24,10 @@ _FRAC_ALIAS_RE = regex.compile(r"\\[dt]frac(?![A-Za-z])")
 # digit groups written as in MATH's golds: 10,\!080 and 14{,}916 (a comma that LaTeX must not space)
 _DIGIT_GROUP_RE = regex.compile(r"(?<=[0-9])(?:\{,\}|,\\!)[ ]*(?=[0-9]{3}(?![0-9]))")
 _PERCENT_WORD_RE = regex.compile(r"(?<=[0-9}.])[ ]*(?:percent(?:age)?|pct)\.?$", regex.IGNORECASE)
-# a unit after a value, at the end: 5\text{ cm}^2, 12 \mbox{ meters}
-_TRAILING_UNIT_RE = regex.compile(r"(?<=[0-9}])\s*\\(?:text|mbox|mathrm|textrm)\s*\{\s*[A-Za-z]{1,15}\.?\s*\}(?:\^\{?[23]\}?)?\s*$")
+# a unit after a value, at the end: 5\text{ cm}^2, 12 \mbox{ meters} (not a magnitude: 5\text{ million})
+_TRAILING_UNIT_RE = regex.compile(
+    r"(?<=[0-9}])\s*\\(?:text|mbox|mathrm|textrm)\s*\{\s*"
+    r"(?!(?:hundred|thousand|million|billion|trillion|dozen)s?\b)[A-Za-z]{1,15}\.?\s*\}(?:\^\{?[23]\}?)?\s*$", regex.IGNORECASE)
 _EMPTY_SET_RE = regex.compile(r"\\varnothing(?![A-Za-z])|\\\{\s*\\\}|\\O(?![A-Za-z])")
 _THOUSANDS_RE = regex.compile(r"[+-]?[0-9]{1,3}(?:,[0-9]{3})+(?:\.[0-9]+)?")
 _ASSIGNMENT_RE = regex.compile(r"[A-Za-z](?:_\{?[A-Za-z0-9]+\}?)?\s*=\s*([^=<>]+)")
