@@ -14,7 +14,8 @@ import pytest
 
 from rlvr.errors import ConfigError
 from rlvr.harness.config import load_recipe
-from rlvr.harness.train import checkpoint_problem, last_checkpoint, plan
+from rlvr.harness.checkpoints import checkpoint_problem, last_checkpoint
+from rlvr.harness.train import plan
 
 RECIPES = ["default-cpu", "tiny-cpu-smoke", "unsloth-qwen3-working-out", "qwen25-math-r1-dapo", "smollm2-135m-cpu"]
 
@@ -151,7 +152,7 @@ def test_a_checkpoint_cut_short_by_a_kill_is_skipped_for_the_one_before(tmp_path
     data = (cut_weights / "model.safetensors").read_bytes()
     (cut_weights / "model.safetensors").write_bytes(data[:-10])
     assert "header promises" in checkpoint_problem(cut_weights)
-    with caplog.at_level("WARNING", logger="rlvr.harness.train"):
+    with caplog.at_level("WARNING", logger="rlvr.harness.checkpoints"):
         assert last_checkpoint(tmp_path) == good
     assert {"checkpoint-4", "checkpoint-6", "checkpoint-8"} <= {m.split(":")[0].split()[-1] for m in caplog.messages}
 
