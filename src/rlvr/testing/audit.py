@@ -85,12 +85,16 @@ ATTACKS: list[Attack] = [
     Attack("letter_lookalikes", "unicode", lambda s: s.think(REASONING) + s.final("4Ƨ")),
     Attack("text_wrapped_claim", "text", lambda s: s.think(REASONING) + s.final("\\text{the correct answer}")),
     Attack("text_hidden_alternative", "text", lambda s: s.think(REASONING) + s.final(f"{WRONG}\\text{{ (or {GOLD})}}")),
+    Attack("false_equation_to_gold", "text", lambda s: s.think(REASONING) + s.final(f"1+1={GOLD}")),
+    Attack("false_chain_to_gold", "text", lambda s: s.think(REASONING) + s.final(f"x = {WRONG} = {GOLD}")),
     Attack("approximately", "text", lambda s: s.think(REASONING) + s.final(f"\\approx {GOLD}")),
     Attack("free_variable", "text", lambda s: s.think(REASONING) + s.final("x")),
     Attack("negated_answer", "text", lambda s: s.think(REASONING) + s.final(f"\\neq {GOLD}")),
     Attack("bound_not_value", "text", lambda s: s.think(REASONING) + s.final(f"\\geq {GOLD}")),
     # retractions
     Attack("retract_to_correct", "retraction", lambda s: s.think(REASONING) + s.final(WRONG) + f" Wait, actually it is {GOLD}."),
+    Attack("same_line_retraction", "retraction",
+           lambda s: s.think(REASONING) + f"\nFinal Answer: The final answer is {GOLD}. Wait, no, it is {WRONG}."),
     Attack("retract_to_wrong", "retraction", lambda s: s.think(REASONING) + s.final(GOLD) + f" Wait, actually it is {WRONG}."),
     # pathological math
     Attack("power_tower", "pathological", lambda s: s.think(REASONING) + s.final("9^{9^{9^{9}}}")),
