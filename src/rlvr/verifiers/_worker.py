@@ -109,7 +109,6 @@ class Comparer:
             return "correct", f"{answer!r} is within tolerance of gold {gold!r}"
         return "incorrect", f"{answer!r} is not equivalent to gold {gold!r}"
 
-
     def _false_side(self, answer: str, g: Any) -> str | None:
         """A constant side of an equation chain that is not the gold (``2+2=5`` against 5).
 
@@ -118,14 +117,14 @@ class Comparer:
         variables (``x = 5``, ``f(2) = 5``) name the quantity and are not checked.
         """
         sides = _top_level_sides(answer)
-        if len(sides) < 2 or not _both_numbers(g, g):
+        if len(sides) < 2 or not _is_real_number(g):
             return None
         for side in sides[:-1]:
             parsed = self.parse(side) if side.strip() else []
             if not parsed:
                 continue
             value = parsed[0]
-            if _both_numbers(value, value) and not value.free_symbols and not _numerically_equal(g, value, 0.0, 0.0):
+            if _is_real_number(value) and not _numerically_equal(g, value, 0.0, 0.0):
                 return side.strip()
         return None
 
@@ -214,10 +213,15 @@ def _quick_expression_check(g: Any, a: Any, exact: bool = True) -> tuple[bool, s
     return (False, "differs at sample points from") if differing == 3 else None
 
 
-def _both_numbers(g: Any, a: Any) -> bool:
+def _is_real_number(x: Any) -> bool:
+    """A constant sympy expression that is not known to be complex (``2+3``, ``\\sqrt{2}``)."""
     import sympy
 
-    return all(isinstance(x, sympy.Expr) and x.is_number and x.is_real is not False for x in (g, a))
+    return isinstance(x, sympy.Expr) and bool(x.is_number) and x.is_real is not False
+
+
+def _both_numbers(g: Any, a: Any) -> bool:
+    return _is_real_number(g) and _is_real_number(a)
 
 
 def _numerically_equal(g: Any, a: Any, abs_tol: float, rel_tol: float) -> bool:

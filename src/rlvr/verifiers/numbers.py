@@ -1,10 +1,10 @@
 """Exact parsing of plain numbers written in LaTeX or text, as :class:`fractions.Fraction`.
 
-Integers, decimals, fractions (``\\frac{3}{4}``, ``3/4``), mixed numbers (``2\\frac{1}{2}``) and
-scientific notation (``1.5e3``, ``1.5\\times10^{3}``) and repeating decimals (``0.\\overline{3}``) compare exactly: no float fuzz, so
-``1/2^{101}`` never equals ``1/2^{100}``. Only ASCII digits count (Python's ``int`` accepts any
-Unicode digit, which would let look-alike characters through). Anything else returns ``None`` and
-goes on to the symbolic step.
+Integers, decimals, fractions (``\\frac{3}{4}``, ``3/4``), mixed numbers (``2\\frac{1}{2}``),
+scientific notation (``1.5e3``, ``1.5\\times10^{3}``) and repeating decimals (``0.\\overline{3}``)
+compare exactly: no float fuzz, so ``1/2^{101}`` never equals ``1/2^{100}``. Only ASCII digits
+count (Python's ``int`` accepts any Unicode digit, which would let look-alike characters through).
+Anything else returns ``None`` and goes on to the symbolic step.
 """
 
 from __future__ import annotations
