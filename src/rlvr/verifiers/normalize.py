@@ -29,6 +29,8 @@ _TRAILING_UNIT_RE = regex.compile(
     r"(?<=[0-9}])\s*\\(?:text|mbox|mathrm|textrm)\s*\{\s*"
     r"(?!(?:hundred|thousand|million|billion|trillion|dozen)s?\b)[A-Za-z]{1,15}\.?\s*\}(?:\^\{?[23]\}?)?\s*$", regex.IGNORECASE)
 _EMPTY_SET_RE = regex.compile(r"\\varnothing(?![A-Za-z])|\\\{\s*\\\}|\\O(?![A-Za-z])")
+# a one-column matrix is a vector: \begin{pmatrix} 1 \\ 2 \end{pmatrix} says what (1, 2) says
+_COLUMN_VECTOR_RE = regex.compile(r"\\begin\{([pb])matrix\}((?:(?!\\begin|\\end|&).)*)\\end\{\1matrix\}", regex.DOTALL)
 _THOUSANDS_RE = regex.compile(r"[+-]?[0-9]{1,3}(?:,[0-9]{3})+(?:\.[0-9]+)?")
 _ASSIGNMENT_RE = regex.compile(r"[A-Za-z](?:_\{?[A-Za-z0-9]+\}?)?\s*=\s*([^=<>]+)")
 _CHOICE_RE = regex.compile(r"\(?([A-Ea-e])\)?")
@@ -130,6 +132,7 @@ def normalize_answer(text: str) -> NormalizedAnswer:
     s = _strip_math_delimiters(s)
     s = strip_outer_box(s)
     s = _DIGIT_GROUP_RE.sub("", s)
+    s = _column_vector(s)
     s = _TRAILING_UNIT_RE.sub("", s)
     s = _EMPTY_SET_RE.sub(r"\\emptyset", s)
     s = _SPACING_RE.sub(lambda m: m[0] if m[0] == "\\\\" else " ", s)
@@ -150,6 +153,15 @@ def normalize_answer(text: str) -> NormalizedAnswer:
         s = choice.group(1).upper()
     s = " ".join(s.split())
     return NormalizedAnswer(clean=s, key=s.replace(" ", ""), percent=percent)
+
+
+def _column_vector(s: str) -> str:
+    m = _COLUMN_VECTOR_RE.fullmatch(s.strip())
+    if not m:
+        return s
+    rows = [r.strip() for r in m[2].split("\\\\")]
+    rows = [r for r in rows if r]
+    return "(" + ", ".join(rows) + ")" if len(rows) >= 2 else s
 
 
 def gold_answer(gold: str) -> str:
