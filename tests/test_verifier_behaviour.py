@@ -210,3 +210,16 @@ def test_cli_verify(tmp_path):
     rows.write_text('{"completion": "x"}\n')
     r = run("verify", "--jsonl", str(rows))
     assert r.returncode == 1 and "needs 'completion' and 'gold'" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_validate_golds_reads_worked_solutions_and_reports_bad_golds():
+    from rlvr.verifiers import validate_golds
+
+    golds = ["So the answer is $\\boxed{12}$.", "10,\\!080", "The roots are \\boxed{1} and \\boxed{-2}.",
+             "np.arcsin(10/13)", ""]
+    reasons = validate_golds(golds)
+    assert reasons[:3] == [None, None, None]
+    assert "could not parse" in reasons[3] and reasons[4] == "the gold answer is empty"
+    # the bad gold found at load time is what verify reports, without a second sandbox parse
+    assert verify("\\boxed{0.66}", "np.arcsin(10/13)").status == "unparseable_gold"
+    assert verify("\\boxed{-2, 1}", golds[2]).correct and verify("\\boxed{10080}", golds[1]).correct

@@ -55,7 +55,7 @@ class _Gold:
 
 @functools.lru_cache(maxsize=65_536)
 def _gold_info(gold: str, config: VerifierConfig) -> _Gold:
-    norm = normalize_answer(gold_answer(gold))
+    norm = normalize_answer(gold)  # ``gold`` is already the stated answer (see _gold_text)
     return _Gold(gold, norm, parse_number(norm.key, config.max_digits), unsafe_reason(norm.clean, config))
 
 
@@ -316,26 +316,27 @@ def validate_golds(golds: Sequence[str], config: VerifierConfig | None = None) -
     reasons: dict[str, str | None] = {}
     pending: list[str] = []
     for gold in dict.fromkeys(str(g) for g in golds):
-        info = _gold_info(gold, config)
+        text = _gold_text(gold)  # the same key verify_batch uses, so the caches are shared
+        info = _gold_info(text, config)
         if not info.norm.key:
             reasons[gold] = "the gold answer is empty"
         elif info.unsafe:
             reasons[gold] = f"unsafe to parse: {info.unsafe}"
         elif info.number is not None:
             reasons[gold] = None
-        elif (bad := _BAD_GOLDS.get((gold, config))) is not None:
+        elif (bad := _BAD_GOLDS.get((text, config))) is not None:
             reasons[gold] = bad[1]
         else:
             pending.append(gold)
     if pending:
         tasks = []
         for gold in pending:
-            clean = _gold_info(gold, config).norm.clean
+            clean = _gold_info(_gold_text(gold), config).norm.clean
             tasks.append({"answer": clean, "gold": clean, "abs_tol": 0.0, "rel_tol": 0.0})
         for gold, result in zip(pending, get_pool(config.memory_mb).run(tasks, config.timeout_s)):
             if result["status"] in ("unparseable_gold", "unparseable_answer"):
                 reasons[gold] = result["reason"]
-                _BAD_GOLDS.put((gold, config), ("unparseable_gold", result["reason"], "sandbox"))
+                _BAD_GOLDS.put((_gold_text(gold), config), ("unparseable_gold", result["reason"], "sandbox"))
             elif result["status"] in ("timeout", "error"):
                 reasons[gold] = f"{result['status']}: {result['reason']}"
             else:
