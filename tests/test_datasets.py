@@ -130,9 +130,12 @@ def test_synthetic_pairs_are_verifiable():
 
     pairs = synthetic_pairs(n=40, level=1)
     assert {p["kind"] for p in pairs} == {"wrong_answer", "malformed"}
+    boxed_only = {"sources": ["boxed"]}  # "malformed" breaks the boxed format; the prose may still be right
     for p in pairs:
-        assert verify(p["chosen"], p["answer"]).correct
-        assert not verify(p["rejected"], p["answer"]).correct
+        assert verify(p["chosen"], p["answer"], boxed_only).correct
+        assert not verify(p["rejected"], p["answer"], boxed_only).correct
+        if p["kind"] == "wrong_answer":
+            assert not verify(p["rejected"], p["answer"]).correct
 
 
 def test_prompt_length_filter():

@@ -127,7 +127,7 @@ def test_math_equivalence_presets_and_statuses():
 
 
 def test_math_equivalence_verifier_options():
-    strict = get_reward("math_equivalence")
+    strict = get_reward("math_equivalence", verifier={"percent": "strict"})
     loose = get_reward("math_equivalence", verifier={"rel_tol": 0.01, "percent": "ignore"})
     assert strict(completions=["\\boxed{3.14}", "\\boxed{50\\%}"], answer=["\\pi", "50"]) == [0.0, 0.0]
     assert loose(completions=["\\boxed{3.14}", "\\boxed{50\\%}"], answer=["\\pi", "50"]) == [1.0, 1.0]

@@ -176,7 +176,7 @@ def test_batch_deduplicates_and_caches():
     pool = get_pool()
     sent: list[int] = []
     original = pool.run
-    pool.run = lambda tasks, timeout: (sent.append(len(tasks)), original(tasks, timeout))[1]
+    pool.run = lambda tasks, timeout, **kw: (sent.append(len(tasks)), original(tasks, timeout, **kw))[1]
     try:
         verdicts = verify_batch(completions, golds)
         assert sent == [2]  # eight completions, two distinct answers, two sandbox tasks

@@ -105,10 +105,18 @@ class Reward:
         """Scores with reasons. Raises on failure (use ``__call__`` for the failure policy)."""
         if completions is None:
             raise TypeError(f"reward {self.__name__!r} needs completions=")
-        texts = [completion_text(c) for c in completions]
+        texts, unreadable = [], {}
+        for i, completion in enumerate(completions):
+            try:
+                texts.append(completion_text(completion))
+            except TypeError as exc:  # one malformed row (a chat with no assistant turn) costs only that row
+                texts.append("")
+                unreadable[i] = str(exc)
         results = self.score(texts, list(prompts) if prompts is not None else None, **columns)
         if len(results) != len(texts):
             raise RuntimeError(f"reward {self.__name__!r} returned {len(results)} results for {len(texts)} completions")
+        for i, why in unreadable.items():
+            results[i] = RewardResult(None, "error", f"completion {i} cannot be read: {why}")
         return results
 
     def __call__(self, prompts: Sequence[Any] | None = None, completions: Sequence[Any] | None = None,

@@ -18,6 +18,7 @@ __all__ = ["VerifierConfig", "DEFAULT_SOURCES"]
 
 DEFAULT_SOURCES: tuple[str, ...] = (
     "boxed", "answer_tag", "solution_tag", "answer_line", "hash_answer", "final_answer_phrase", "bare_answer",
+    "prose_answer",
 )
 _MULTIPLE = ("reject", "last", "first")
 _PERCENT = ("strict", "ignore", "fraction", "either")
@@ -33,7 +34,8 @@ class VerifierConfig:
         ``solution_tag`` (``<SOLUTION>…</SOLUTION>``), ``answer_line`` (DAPO's ``Answer: …`` line),
         ``hash_answer`` (GSM8K's ``#### …`` line),
         ``final_answer_phrase`` ("the final answer is …"), ``bare_answer`` (the whole completion
-        is a short expression such as ``$3$``); more via ``register_answer_source``.
+        is a short expression such as ``$3$``), ``prose_answer`` (last resort: the one value of the
+        last sentence that states one, "So the area is 48 cm."); more via ``register_answer_source``.
       think_tags: reasoning delimiters; only text after the last closing tag is graded.
       think_prefilled: the chat template opens the reasoning block in the prompt, so a completion
         with no closing tag is all reasoning (``no_answer``).
@@ -41,16 +43,20 @@ class VerifierConfig:
       detect_retraction: a final answer followed by "wait, actually it's 7" is several answers.
     Equivalence:
       abs_tol / rel_tol: numeric tolerance (default 0: exact).
-      percent: ``strict`` (10% only equals 10%), ``ignore`` (10% equals 10), ``fraction``
-        (10% equals 0.1), ``either`` (10% equals 10 or 0.1).
+      percent: ``either`` (default: 10% equals 10 and 0.1, as the field's graders accept), ``strict``
+        (10% only equals 10%), ``ignore`` (10% equals 10, never 0.1), ``fraction`` (10% equals 0.1 only).
       integer_answers: when the gold is an integer, an answer that is not a plain number is
         incorrect without symbolic comparison (fast and strict; for integer-answer sets like DAPO).
       symbolic: compare expressions, sets, intervals, equations through math-verify in the sandbox.
     Limits:
       timeout_s: wall-clock limit of one symbolic comparison (the worker is killed after it).
+      batch_timeout_s: wall-clock limit of one ``verify_batch`` call's symbolic comparisons, raised
+        to 0.1 s per comparison per worker for large batches; what is left then is ``timeout``.
       memory_mb: address-space cap of each sandbox worker.
       max_completion_chars: only the last this-many characters of the graded text are searched.
-      max_answer_chars, max_nesting, max_digits, max_factorial: caps checked before any sympy work.
+      max_answer_chars, max_nesting, max_digits, max_factorial: caps checked before any sympy work
+        (numbers of more than 4,000 digits are never converted, whatever max_digits says: Python
+        refuses int/str conversions past 4,300 digits).
       regex_timeout_s: timeout of each regex run over model output.
     """
 
@@ -61,15 +67,16 @@ class VerifierConfig:
     detect_retraction: bool = True
     abs_tol: float = 0.0
     rel_tol: float = 0.0
-    percent: Literal["strict", "ignore", "fraction", "either"] = "strict"
+    percent: Literal["strict", "ignore", "fraction", "either"] = "either"
     integer_answers: bool = False
     symbolic: bool = True
     timeout_s: float = 1.0
+    batch_timeout_s: float = 2.5
     memory_mb: int = 1024
     max_completion_chars: int = 100_000
     max_answer_chars: int = 1_000
     max_nesting: int = 30
-    max_digits: int = 10_000
+    max_digits: int = 4_000
     max_factorial: int = 1_000
     regex_timeout_s: float = 0.5
 
@@ -93,6 +100,10 @@ class VerifierConfig:
                 raise ConfigError(f"VerifierConfig.{name}={value!r}; use a number >= 0 (0 means exact)")
         if not isinstance(self.timeout_s, (int, float)) or not 0 < self.timeout_s <= 600:
             raise ConfigError(f"VerifierConfig.timeout_s={self.timeout_s!r}; use seconds in (0, 600]")
+        if not isinstance(self.batch_timeout_s, (int, float)) or isinstance(self.batch_timeout_s, bool) \
+                or not self.timeout_s <= self.batch_timeout_s <= 3600:
+            raise ConfigError(f"VerifierConfig.batch_timeout_s={self.batch_timeout_s!r}; use seconds in "
+                              f"[timeout_s, 3600] (timeout_s={self.timeout_s})")
         if not isinstance(self.regex_timeout_s, (int, float)) or not 0 < self.regex_timeout_s <= 60:
             raise ConfigError(f"VerifierConfig.regex_timeout_s={self.regex_timeout_s!r}; use seconds in (0, 60]")
         for name, low in (("memory_mb", 256), ("max_completion_chars", 100), ("max_answer_chars", 10),

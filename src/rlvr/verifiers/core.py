@@ -26,7 +26,7 @@ from rlvr.verifiers.config import VerifierConfig
 from rlvr.verifiers.extraction import Extraction, extract_answer
 from rlvr.verifiers.guards import unsafe_reason
 from rlvr.verifiers.normalize import NormalizedAnswer, assignment_rhs, gold_answer, normalize_answer
-from rlvr.verifiers.numbers import numbers_match, parse_number
+from rlvr.verifiers.numbers import matches_at_float_precision, numbers_match, parse_number
 from rlvr.verifiers.sandbox import get_pool
 from rlvr.verifiers.verdict import Verdict
 
@@ -43,6 +43,44 @@ _RELATION_RE = regex.compile(r"\\neq?|\\not|≠|\\[lg]eq?(?![A-Za-z])|\\[lg]t(?!
 _OR_RE = regex.compile(r"(?<![A-Za-z\\])or(?![A-Za-z])|\\lor(?![A-Za-z])")
 _OR_SEPARATOR_RE = regex.compile(r"\s*,?\s*(?:" + _OR_RE.pattern + r")\s*")
 _TEXT_GROUP_RE = regex.compile(r"\\(?:text|textbf|textit|textrm|mathrm|mbox|operatorname)\s*\{([^{}]*)\}")
+# what may stand on the left of "= value" and still state the value: a name, never an expression
+# (x, y_1, AB, f(2), P(A), |z|, \angle ABC, m\angle A, \text{answer}); 3y = 7 states 3y, not y
+_NAME_RE = regex.compile(
+    r"\s*(?:m\s*)?(?:\\angle\s*|\\overline\{|\\widehat\{)?[A-Za-z]{1,3}(?:_\{?[A-Za-z0-9]+\}?)?'*\}?"
+    r"(?:\([^()=]{0,40}\))?\s*|\s*\|[A-Za-z]{1,3}\|\s*|\s*\\(?:text|mathrm)\{[^{}]*\}\s*"
+    r"|\s*\\(?:alpha|beta|gamma|delta|theta|phi|lambda|mu|sigma|omega)\s*")
+_COMMAND_OR_TEXT_RE = regex.compile(r"\\(?:text|mathrm|operatorname)\s*\{[^{}]*\}|\\[A-Za-z]+")
+_LIST_SPLIT_RE = regex.compile(r",|(?<![A-Za-z\\])(?:or|and)(?![A-Za-z])|\\(?:text|mbox)\{\s*(?:or|and)\s*\}")
+
+
+def _is_constant_side(side: str) -> bool:
+    """No variables: only numbers, operators and commands (\\pi, \\sqrt, \\sum_{k=1}^{10} k is not)."""
+    if regex.search(r"\\(?:sum|prod|int|lim)(?![A-Za-z])", side):
+        return True  # its variables are bound; the sandbox evaluates the side
+    bare = _COMMAND_OR_TEXT_RE.sub(" ", side)
+    return not regex.search(r"[A-Za-df-hj-z]", bare)  # e and i are constants
+
+
+def _equation_problem(clean: str) -> str | None:
+    """Why an equation answer does not state the value (``3y = 7`` for gold 7), or ``None``."""
+    depth, start, items = 0, 0, []
+    for i, c in enumerate(clean):
+        if c in "{([":
+            depth += 1
+        elif c in "})]":
+            depth = max(0, depth - 1)
+        elif c == "," and depth == 0:
+            items.append(clean[start:i])
+            start = i + 1
+    items.append(clean[start:])
+    for item in items:
+        for part in _LIST_SPLIT_RE.split(item) if "=" in item else ():
+            sides = _top_level_sides(part)
+            for side in sides[:-1]:
+                if side.strip() and not _NAME_RE.fullmatch(side) and not _is_constant_side(side):
+                    return (f"{clean!r} states the value of {side.strip()!r}, not of the answer; "
+                            "only a name (x = …) on the left states the value")
+    return None
 
 
 @dataclass(frozen=True)
@@ -144,6 +182,8 @@ def _numbers_hidden_in_text(raw: str) -> bool:
 def _fast_decision(answer: NormalizedAnswer, gold: _Gold, config: VerifierConfig) -> tuple[str, str, str] | None:
     """Decide without sympy when possible: (status, reason, method) or ``None``."""
     g = gold.norm
+    if answer.unit and g.unit and {answer.unit, g.unit} == {"degree", "radian"}:
+        return "incorrect", f"{answer.clean!r} is in {answer.unit}s but the gold {gold.raw!r} is in {g.unit}s", "number"
     if config.percent == "strict" and answer.percent != g.percent and (gold.number is not None or g.percent):
         which = "the answer is a percentage but the gold is not" if answer.percent else "the gold is a percentage but the answer is not"
         return "incorrect", f"{which} (percent policy 'strict')", "number"
@@ -160,6 +200,9 @@ def _fast_decision(answer: NormalizedAnswer, gold: _Gold, config: VerifierConfig
         if any(numbers_match(a, gv, config.abs_tol, config.rel_tol) for a in a_vals for gv in g_vals):
             how = "equals" if config.abs_tol == 0 and config.rel_tol == 0 else "is within tolerance of"
             return "correct", f"{answer.clean!r} {how} gold {gold.raw!r} as an exact number", "number"
+        if any(matches_at_float_precision(answer.key, gv) for gv in g_vals):
+            return "correct", (f"{answer.clean!r} is gold {gold.raw!r} written to floating-point precision "
+                               "(15 or more significant digits)"), "number"
         return "incorrect", f"{answer.clean!r} is not equal to gold {gold.raw!r}", "number"
     if gold.number is not None and gold.number.denominator == 1 and config.integer_answers:
         return "incorrect", f"{answer.clean!r} is not a number and the gold {gold.raw!r} is an integer (integer_answers)", "number"
@@ -169,11 +212,50 @@ def _fast_decision(answer: NormalizedAnswer, gold: _Gold, config: VerifierConfig
         return "incorrect", f"{answer.clean!r} states a relation, not a value", "extraction"
     if _APPROX_RE.search(answer.clean) and not _APPROX_RE.search(g.clean):
         return "incorrect", f"{answer.clean!r} is stated as an approximation of the value", "extraction"
+    if "=" in answer.clean and "=" not in g.clean and not _RELATION_RE.search(answer.clean):
+        problem = _equation_problem(answer.clean)
+        if problem:
+            return "incorrect", problem, "extraction"
     if _OR_RE.search(answer.clean) and not _OR_RE.search(g.clean) and not _is_list_gold(gold.raw):
         return "incorrect", f"{answer.clean!r} offers alternatives joined by 'or'; one final answer is required", "extraction"
     if gold.number is not None and "," in answer.clean and "," not in g.clean and not answer.clean.startswith(("(", "[", "\\{", "\\begin")):
         return "incorrect", f"{answer.clean!r} lists several candidates but the gold {gold.raw!r} is one number", "extraction"
     return None
+
+
+def _top_level_sides(text: str) -> list[str]:
+    """``text`` split at ``=`` outside brackets (``\\sum_{k=1}`` stays whole)."""
+    sides, depth, start = [], 0, 0
+    for i, c in enumerate(text):
+        if c in "{([":
+            depth += 1
+        elif c in "})]":
+            depth = max(0, depth - 1)
+        elif c == "=" and depth == 0:
+            sides.append(text[start:i])
+            start = i + 1
+    sides.append(text[start:])
+    return sides
+
+
+_EXACT_THEN_APPROX_RE = regex.compile(r"(.+?)\s*(?:\\approx|≈)\s*([^=<>]+)")
+
+
+def _exact_part(answer: NormalizedAnswer) -> NormalizedAnswer:
+    """``\\frac{\\sqrt2}{2} \\approx 0.707`` answers with its exact value; an approximation alone does not.
+
+    When both sides are plain numbers they must agree to the approximation's precision (a wrong
+    "≈" beside a right value is two answers)."""
+    m = _EXACT_THEN_APPROX_RE.fullmatch(answer.clean)
+    if not m or _NAME_RE.fullmatch(m[1]) or not m[1].strip():
+        return answer
+    exact, approx = normalize_answer(m[1]), normalize_answer(m[2])
+    e, a = parse_number(exact.key), parse_number(approx.key)
+    if e is not None and a is not None:
+        decimals = len(approx.key.partition(".")[2]) if "." in approx.key else 0
+        if abs(e - a) > Fraction(1, 10 ** decimals):
+            return answer
+    return exact
 
 
 def _sandbox_texts(answer: NormalizedAnswer, gold: _Gold, config: VerifierConfig) -> tuple[str, str]:
@@ -200,13 +282,53 @@ def _from_extraction(extraction: Extraction) -> tuple[str, str] | None:
     return status, extraction.reason
 
 
+def _sandbox_run(tasks: list[dict[str, Any]], config: VerifierConfig) -> list[dict[str, Any]]:
+    pool = get_pool(config.memory_mb)
+    deadline = max(config.batch_timeout_s, 0.1 * len(tasks) / max(1, pool.size))
+    return pool.run(tasks, config.timeout_s, deadline_s=deadline)
+
+
+def _reconcile(extractions: list[Extraction | None], config: VerifierConfig) -> None:
+    """Several boxes (or slots) whose values are equal in different notation are one answer.
+
+    ``\\boxed{\\frac{\\sqrt2}{2}}`` then ``\\boxed{\\sqrt{2}/2}`` restates the answer; only values that
+    differ are several answers. Decided like any comparison (cascade, then the sandbox).
+    """
+    pending: list[tuple[int, str, str]] = []
+    verdict_of: dict[int, list[str]] = {}
+    for i, ex in enumerate(extractions):
+        if ex is None or ex.status != "multiple" or len(ex.candidates) < 2 or len(ex.candidates) > 4:
+            continue
+        last = ex.candidates[-1]
+        verdict_of[i] = []
+        for other in ex.candidates[:-1]:
+            outcome = _decide_locally(other, last, config)
+            if outcome is None:
+                pending.append((i, other, last))
+            else:
+                verdict_of[i].append(outcome[0])
+    if pending:
+        tasks = []
+        for _i, other, last in pending:
+            a, g = _sandbox_texts(_exact_part(normalize_answer(other)), _gold_info(last, config), config)
+            tasks.append({"answer": a, "gold": g, "abs_tol": 0.0, "rel_tol": 0.0})
+        for (i, _other, _last), result in zip(pending, _sandbox_run(tasks, config)):
+            verdict_of[i].append(result["status"])
+    for i, statuses in verdict_of.items():
+        if statuses and all(st == "correct" for st in statuses):
+            ex = extractions[i]
+            extractions[i] = Extraction("ok", ex.candidates[-1], f"{ex.source} answer (restated in equal forms: "
+                                        + ", ".join(repr(c) for c in ex.candidates) + ")", ex.source)
+
+
 def verify_batch(
     completions: Sequence[Any], golds: Sequence[str], config: VerifierConfig | None = None
 ) -> list[Verdict]:
     """Verify ``completions[i]`` against ``golds[i]`` for every i; one :class:`Verdict` each.
 
-    Never raises for a bad completion (it gets a typed verdict); raises ``ValueError`` when the two
-    sequences differ in length and :class:`~rlvr.errors.ConfigError` for a bad config.
+    Never raises for a bad completion or gold (it gets a typed verdict, and only its own row is
+    affected); raises ``ValueError`` when the two sequences differ in length and
+    :class:`~rlvr.errors.ConfigError` for a bad config.
     """
     config = VerifierConfig.load(config)
     if len(completions) != len(golds):
@@ -215,31 +337,46 @@ def verify_batch(
     extract_time = [0.0] * len(completions)
     groups: dict[tuple, list[int]] = {}
     extractions: list[Extraction | None] = [None] * len(completions)
+    gold_texts: list[str] = [""] * len(completions)
     for i, (completion, gold) in enumerate(zip(completions, golds)):
         t0 = time.perf_counter()
-        if not isinstance(gold, str):
-            gold = "" if gold is None else str(gold)
-        gold = _gold_text(gold)
         try:
+            if not isinstance(gold, str):
+                gold = "" if gold is None else str(gold)
+            gold_texts[i] = _gold_text(gold)
             ex = extract_answer(completion, config)
+            if ex.status == "multiple" and ex.source == "boxed" and ex.candidates and _is_list_gold(gold_texts[i]):
+                # "find all solutions": one box per solution is one answer, compared as a whole with the list gold
+                ex = Extraction("ok", ", ".join(ex.candidates), "several boxes read as one list answer", ex.source)
+            extractions[i] = ex
         except TypeError as exc:
             verdicts[i] = Verdict("error", None, str(exc), time.perf_counter() - t0, method="extraction")
-            continue
-        extractions[i] = ex
+        except Exception as exc:  # one bad row costs only that row, never the batch
+            logger.debug("verifier failed on row %d", i, exc_info=True)
+            verdicts[i] = Verdict("error", None, f"reading this row raised {type(exc).__name__}: {str(exc)[:200]}",
+                                  time.perf_counter() - t0, method="extraction")
         extract_time[i] = time.perf_counter() - t0
-        if ex.status == "multiple" and ex.source == "boxed" and ex.candidates and _is_list_gold(gold):
-            # "find all solutions": one box per solution is one answer, compared as a whole with the list gold
-            ex = Extraction("ok", ", ".join(ex.candidates), "several boxes read as one list answer", ex.source)
-            extractions[i] = ex
-        early = _from_extraction(ex)
-        if early is None and _numbers_hidden_in_text(ex.answer or "") and not _numbers_hidden_in_text(gold):
-            # decided on the raw text, before normalisation merges it with honest answers in the cache
-            early = ("incorrect", f"{ex.answer!r} puts numbers inside \\text{{}} beside other numbers; "
-                                  "one final answer is required")
-        if early:
-            verdicts[i] = Verdict(early[0], ex.answer, early[1], extract_time[i], ex.source, "extraction")
+    try:
+        _reconcile(extractions, config)
+    except Exception:  # the rows keep their 'several answers' verdicts
+        logger.debug("reconciling restated answers failed", exc_info=True)
+    for i, ex in enumerate(extractions):
+        if ex is None:
             continue
-        groups.setdefault(_compare_keys(ex, gold, config), []).append(i)
+        try:
+            gold = gold_texts[i]
+            early = _from_extraction(ex)
+            if early is None and _numbers_hidden_in_text(ex.answer or "") and not _numbers_hidden_in_text(gold):
+                # decided on the raw text, before normalisation merges it with honest answers in the cache
+                early = ("incorrect", f"{ex.answer!r} puts numbers inside \\text{{}} beside other numbers; "
+                                      "one final answer is required")
+            if early:
+                verdicts[i] = Verdict(early[0], ex.answer, early[1], extract_time[i], ex.source, "extraction")
+                continue
+            groups.setdefault(_compare_keys(ex, gold, config), []).append(i)
+        except Exception as exc:
+            verdicts[i] = Verdict("error", ex.answer, f"reading this row raised {type(exc).__name__}: {str(exc)[:200]}",
+                                  extract_time[i], ex.source, "extraction")
 
     decided: dict[tuple, tuple[str, str, str, float]] = {}
     to_sandbox: list[tuple[tuple, dict[str, Any]]] = []
@@ -250,16 +387,21 @@ def verify_batch(
             decided[key] = (*cached, time.perf_counter() - t0)
             continue
         answer_text, gold_text = extractions[members[0]].answer, key[1]
-        outcome = _decide_locally(answer_text, gold_text, config)
-        if outcome is not None:
-            _CACHE.put(key, outcome)
-            decided[key] = (*outcome, time.perf_counter() - t0)
+        try:
+            outcome = _decide_locally(answer_text, gold_text, config)
+            if outcome is None:
+                a, g = _sandbox_texts(_exact_part(normalize_answer(answer_text)), _gold_info(gold_text, config), config)
+                to_sandbox.append((key, {"answer": a, "gold": g, "abs_tol": config.abs_tol, "rel_tol": config.rel_tol}))
+                continue
+        except Exception as exc:
+            logger.debug("verifier failed on %r", answer_text, exc_info=True)
+            outcome = ("error", f"comparing the answer raised {type(exc).__name__}: {str(exc)[:200]}", "number")
         else:
-            a, g = _sandbox_texts(normalize_answer(answer_text), _gold_info(gold_text, config), config)
-            to_sandbox.append((key, {"answer": a, "gold": g, "abs_tol": config.abs_tol, "rel_tol": config.rel_tol}))
+            _CACHE.put(key, outcome)
+        decided[key] = (*outcome, time.perf_counter() - t0)
 
     if to_sandbox:
-        results = get_pool(config.memory_mb).run([task for _key, task in to_sandbox], config.timeout_s)
+        results = _sandbox_run([task for _key, task in to_sandbox], config)
         for (key, _task), result in zip(to_sandbox, results):
             status, reason = result["status"], result["reason"]
             method = "symbolic" if status in ("correct", "incorrect") else "sandbox"
@@ -284,7 +426,7 @@ def _decide_locally(answer_text: str, gold_text: str, config: VerifierConfig) ->
     bad_gold = _BAD_GOLDS.get((gold_text, config))
     if bad_gold:
         return bad_gold
-    answer = normalize_answer(answer_text)
+    answer = _exact_part(normalize_answer(answer_text))
     if not answer.key:
         return "no_answer", "the final answer is empty after normalisation", "extraction"
     fast = _fast_decision(answer, gold, config)
@@ -300,9 +442,25 @@ def _decide_locally(answer_text: str, gold_text: str, config: VerifierConfig) ->
     return None
 
 
+_PROSE_GOLD_RE = regex.compile(r"####|(?i:\banswer\b)|(?<![\\A-Za-z])[A-Za-z]{2,}\s+[A-Za-z]{2,}\s+\S")
+_GOLD_CONFIG = VerifierConfig(multiple_answers="last", detect_retraction=False)
+
+
 @functools.lru_cache(maxsize=65536)
 def _gold_text(gold: str) -> str:
-    return gold_answer(gold)
+    """The answer a gold states: its box, or, for a sentence or worked solution, its stated value.
+
+    A gold that states no value stays as it is (and is then reported ``unparseable_gold``).
+    """
+    text = gold_answer(gold)
+    if text != gold or len(gold) > 20_000:
+        return text
+    bare = _TEXT_GROUP_RE.sub(" ", regex.sub(r"\$[^$]*\$", " ", gold))
+    if _PROSE_GOLD_RE.search(bare):
+        ex = extract_answer(gold, _GOLD_CONFIG)
+        if ex.status == "ok" and ex.answer:
+            return ex.answer
+    return text
 
 
 def validate_golds(golds: Sequence[str], config: VerifierConfig | None = None) -> list[str | None]:

@@ -73,22 +73,115 @@ def _exponent_depth(s: str) -> int:
     return best
 
 
-def _factorial_groups(text: str) -> list[str]:
-    """Contents of bracketed groups directly followed by ``!``: ``(2^{64})!`` -> ``2^{64}``."""
-    groups = []
-    for m in regex.finditer(r"[)}]\s*!", text):
-        close = m.start()
-        depth, i = 0, close
-        while i >= 0:
-            if text[i] in ")}":
-                depth += 1
-            elif text[i] in "({":
-                depth -= 1
-                if depth == 0:
-                    groups.append(text[i + 1:close])
-                    break
-            i -= 1
-    return groups
+def _int(digits: str, cap: int = 10**18) -> int:
+    """``int(digits)`` for a digit string, saturating at ``cap`` (never Python's 4,300-digit error)."""
+    return int(digits) if len(digits) <= 18 else cap
+
+
+def _group_before(text: str, close: int) -> tuple[int, str] | None:
+    """For a ``)``/``}``/``]`` at ``close``: (start, content) of the bracketed group it closes."""
+    depth, i = 0, close
+    while i >= 0:
+        if text[i] in ")}]":
+            depth += 1
+        elif text[i] in "({[":
+            depth -= 1
+            if depth == 0:
+                return i, text[i + 1:close]
+        i -= 1
+    return None
+
+
+def _group_after(text: str, open_: int) -> str | None:
+    """Content of the bracketed group opening at ``open_``."""
+    depth = 0
+    for i in range(open_, len(text)):
+        if text[i] in "({[":
+            depth += 1
+        elif text[i] in ")}]":
+            depth -= 1
+            if depth == 0:
+                return text[open_ + 1:i]
+    return None
+
+
+def _magnitude(expr: str) -> float | None:
+    """log10 of a plain numeric expression (``10``, ``2^{64}``, ``10^{10^9}``); ``None`` if not plain."""
+    e = expr.strip().strip("{}()").strip()
+    if regex.fullmatch(r"[0-9]+(?:\.[0-9]+)?", e):
+        return math.log10(max(float(e[:300]) if len(e) <= 300 else 10.0 ** len(e), 1.0)) if len(e) <= 300 else float(len(e))
+    m = regex.fullmatch(r"\{?\(?([0-9]+(?:\.[0-9]+)?)\)?\}?\s*(?:\^|\*\*)\s*(.+)", e, regex.DOTALL)
+    if m:
+        base, exponent = _magnitude(m[1]), _magnitude(m[2])
+        if base is None or exponent is None:
+            return None
+        if exponent > 300:
+            return float("inf")
+        return base * 10.0 ** exponent
+    return None
+
+
+def _large_powers(text: str, config: VerifierConfig) -> str | None:
+    """A power whose value (or symbolic expansion) is too large, whatever brackets hide the base."""
+    for m in regex.finditer(r"(?:\^|\*\*)\s*", text):
+        k = m.end()
+        if k >= len(text):
+            break
+        exponent = _group_after(text, k) if text[k] in "{(" else regex.match(r"[0-9]+", text[k:])
+        if exponent is None:
+            continue
+        exponent = exponent if isinstance(exponent, str) else exponent[0]
+        size = _magnitude(exponent)  # log10 of the exponent
+        if size is None:
+            continue
+        before = m.start() - 1
+        while before >= 0 and text[before] == " ":
+            before -= 1
+        if before < 0:
+            continue
+        if text[before] in ")}]":
+            group = _group_before(text, before)
+            base = group[1] if group else ""
+        else:
+            digits = regex.search(r"[0-9.]+$", text[:before + 1])
+            base = digits[0] if digits else text[before]
+        base_size = _magnitude(base)
+        if base_size is None:  # a symbolic base: (x+1)^{10^6} is a huge expansion
+            if size > 3:
+                return f"power with exponent {exponent!r} on a symbolic base is too large to compare safely"
+            continue
+        if base_size > 0 and size < 300 and base_size * 10.0 ** size > config.max_digits:
+            return f"power with exponent {exponent!r} has more than {config.max_digits} digits (limit max_digits)"
+        if base_size > 0 and size >= 300:
+            return f"power with exponent {exponent!r} is too large to compare"
+    return None
+
+
+def _large_factorials(text: str, config: VerifierConfig) -> str | None:
+    """Factorials of large numbers, of powers, or of other factorials (``((4!)!)!``)."""
+    for m in _FACTORIAL_NUM_RE.finditer(text):
+        if m.start() > 0 and text[m.start() - 1] in "^_":
+            continue  # 10^{10}! is handled as a group below; x^2! is 2!
+        if _int(m[1]) > config.max_factorial:
+            return f"factorial of {m[1][:20]} is too large to evaluate (limit max_factorial={config.max_factorial})"
+    for m in regex.finditer(r"[)}\]]\s*!", text):
+        group = _group_before(text, m.start())
+        if group is None:
+            continue
+        start, inner = group
+        power_base = regex.search(r"[0-9)}]\s*\^\s*$", text[:start])
+        if power_base:  # 10^{10}!: the factorial of a power
+            return f"factorial of a power ({text[max(0, start - 20):m.end()]!r}) is too large to evaluate"
+        if "!" in inner:
+            nested = regex.fullmatch(r"\s*([0-9]+)\s*!\s*", inner)
+            if not nested or _int(nested[1]) > 6:  # (3!)! = 720 is fine, (4!)! = 24! is fine, ((4!)!)! is not
+                if not nested or math.factorial(min(_int(nested[1]), 20)) > config.max_factorial:
+                    return f"factorial of a factorial ({inner[:40]!r}) is too large to evaluate"
+        if regex.search(r"[A-Za-z]", regex.sub(r"\\[A-Za-z]+", "", inner)):
+            continue  # symbolic, e.g. (n+1)!
+        if "^" in inner or "*" in inner or any(_int(d) > config.max_factorial for d in _DIGITS_RE.findall(inner)):
+            return f"factorial of ({inner[:40]}) may be too large to evaluate (limit max_factorial={config.max_factorial})"
+    return None
 
 
 def unsafe_reason(text: str, config: VerifierConfig) -> str | None:
@@ -99,32 +192,15 @@ def unsafe_reason(text: str, config: VerifierConfig) -> str | None:
     if depth > config.max_nesting:
         return f"answer nests brackets {depth} deep (limit max_nesting={config.max_nesting})"
     longest = max((len(m) for m in _DIGITS_RE.findall(text)), default=0)
-    if longest > config.max_digits:
-        return f"answer has a {longest}-digit number (limit max_digits={config.max_digits})"
+    if longest > min(config.max_digits, 4000):
+        return f"answer has a {longest}-digit number (limit max_digits={min(config.max_digits, 4000)})"
     if _exponent_depth(text) >= 3:
         return "answer is an exponent tower three or more levels high; too large to compare safely"
-    if _exponent_depth(text) == 2 and _DIGITS_RE.search(text):
-        # a^(b^c) with numbers: estimate the inner exponent, e.g. 10^{10^{10}} has 10^10 digits
-        for m in regex.finditer(r"([0-9]+)\s*(?:\^|\*\*)\s*\{?\s*([0-9]+)\s*(?:\^|\*\*)\s*\{?\s*([0-9]+)", text):
-            inner = int(m[3]) * math.log10(max(int(m[2]), 1))
-            if inner > 5:
-                return f"answer {m[0]!r}… is a power tower with about 10^{inner:.0f} digits; too large to compare"
-    for m in _POW_RE.finditer(text):
-        base, exp = float(m[1]), int(m[2] or m[3])
-        digits = exp * math.log10(base) if base > 1 else 0
-        if digits > config.max_digits:
-            return f"{m[0]!r} has about {digits:.0f} digits (limit max_digits={config.max_digits})"
-    for m in _FACTORIAL_NUM_RE.finditer(text):
-        if int(m[1]) > config.max_factorial:
-            return f"factorial of {m[1]} is too large to evaluate (limit max_factorial={config.max_factorial})"
-    for inner in _factorial_groups(text):
-        # factorial of a bracketed expression: refuse when it holds a power or a large number
-        if regex.search(r"[A-Za-z]", regex.sub(r"\\[A-Za-z]+", "", inner)):
-            continue  # symbolic, e.g. (n+1)!
-        if "^" in inner or "*" in inner or any(int(d) > config.max_factorial for d in _DIGITS_RE.findall(inner)):
-            return f"factorial of ({inner}) may be too large to evaluate (limit max_factorial={config.max_factorial})"
+    reason = _large_powers(text, config) or _large_factorials(text, config)
+    if reason:
+        return reason
     for m in _BINOM_RE.finditer(text):
         for arg in (m[1], m[2]):
-            if "^" in arg or any(int(d) > 100 * config.max_factorial for d in _DIGITS_RE.findall(arg)):
-                return f"binomial with argument {arg!r} is too large to evaluate"
+            if "^" in arg or "!" in arg or any(_int(d) > 100 * config.max_factorial for d in _DIGITS_RE.findall(arg)):
+                return f"binomial with argument {arg[:40]!r} is too large to evaluate"
     return None

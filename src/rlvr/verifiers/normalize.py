@@ -7,10 +7,11 @@ Everything here is linear-time string work on already length-capped text; no sym
 
 from __future__ import annotations
 
-import unicodedata
 from dataclasses import dataclass
 
 import regex
+
+from rlvr.verifiers.characters import fold_math_unicode
 
 __all__ = ["NormalizedAnswer", "normalize_answer", "answer_key", "gold_answer", "strip_outer_box", "find_boxed"]
 
@@ -19,34 +20,63 @@ _WRAPPER_RE = regex.compile(r"\\(?:" + "|".join(_WRAPPERS) + r")\s*\{([^{}]*)\}"
 # `\\` (a LaTeX row break) is matched first and kept, so its second backslash is never read as `\ `.
 _SPACING_RE = regex.compile(r"\\\\|\\[!,;:> ]|\\(?:quad|qquad|displaystyle|textstyle|limits)(?![A-Za-z])|~")
 _LEFT_RIGHT_RE = regex.compile(r"\\(?:left|right|big|Big|bigg|Bigg)(?![A-Za-z])")
+# \left. and \right. are invisible delimiters: the dot is not a decimal point (\left.5\right. is 5)
+_INVISIBLE_DELIMITER_RE = regex.compile(r"\\(?:left|right)\s*\.")
+_TRIG_RE = regex.compile(r"\\(?:sin|cos|tan|cot|sec|csc)(?![A-Za-z])")
+_DEGREE_VALUE_RE = regex.compile(r"([0-9]+(?:\.[0-9]+)?)\s*(?:\^\s*\{?\s*\\circ\s*\}?|\\degree(?![A-Za-z]))")
 _DEGREE_RE = regex.compile(r"\^\s*\{?\s*\\circ\s*\}?|°|\\degree(?![A-Za-z])")
 _FRAC_ALIAS_RE = regex.compile(r"\\[dt]frac(?![A-Za-z])")
 # digit groups written as in MATH's golds: 10,\!080 and 14{,}916 (a comma that LaTeX must not space)
 _DIGIT_GROUP_RE = regex.compile(r"(?<=[0-9])(?:\{,\}|,\\!)[ ]*(?=[0-9]{3}(?![0-9]))")
 _PERCENT_WORD_RE = regex.compile(r"(?<=[0-9}.])[ ]*(?:percent(?:age)?|pct)\.?$", regex.IGNORECASE)
 # a unit after a value, at the end: 5\text{ cm}^2, 12 \mbox{ meters} (not a magnitude: 5\text{ million})
+# units written straight after a number (12ft, 5cm); any word may follow after a space
+_GLUED_UNITS = (r"(?:ft|feet|foot|in|inch(?:es)?|cm|mm|km|kg|mg|lbs?|oz|mph|kph|sec|secs|min|mins|hrs?|hours?|"
+                r"days?|units?|dollars?|cents?|meters?|metres?|miles?|yards?|degrees?|rad|radians?|pounds?)")
+_MAGNITUDE = r"(?:hundred|thousand|million|billion|trillion|dozen|and|or)s?\b"
+# \text{i} / \mathrm{e} are the imaginary unit and Euler's number, never a unit
 _TRAILING_UNIT_RE = regex.compile(
     r"(?<=[0-9}])\s*\\(?:text|mbox|mathrm|textrm)\s*\{\s*"
-    r"(?!(?:hundred|thousand|million|billion|trillion|dozen)s?\b)[A-Za-z]{1,15}\.?\s*\}(?:\^\{?[23]\}?)?\s*$", regex.IGNORECASE)
+    r"(?!" + _MAGNITUDE + r")([A-Za-z]{2,15}(?:[ ]+[A-Za-z]{2,15})?)\.?\s*\}(?:\^\{?[23]\}?)?\s*$", regex.IGNORECASE)
+# a unit written as plain words after a number: 2 dollars, 30 inches, 12 pommes (only after a number)
+_TRAILING_WORD_UNIT_RE = regex.compile(
+    r"(?<=[0-9])(?:\s+(?!" + _MAGNITUDE + r")(\p{L}{2,15}(?:\s+\p{L}{2,15})?)|(" + _GLUED_UNITS + r"))"
+    r"\.?(?:\^\{?[23]\}?)?\s*$", regex.IGNORECASE)
+_RADIAN_RE = regex.compile(r"(?i)rad(?:ian)?s?")
 _EMPTY_SET_RE = regex.compile(r"\\varnothing(?![A-Za-z])|\\\{\s*\\\}|\\O(?![A-Za-z])")
 # a one-column matrix is a vector: \begin{pmatrix} 1 \\ 2 \end{pmatrix} says what (1, 2) says
 _COLUMN_VECTOR_RE = regex.compile(r"\\begin\{([pb])matrix\}((?:(?!\\begin|\\end|&).)*)\\end\{\1matrix\}", regex.DOTALL)
 _THOUSANDS_RE = regex.compile(r"[+-]?[0-9]{1,3}(?:,[0-9]{3})+(?:\.[0-9]+)?")
 _ASSIGNMENT_RE = regex.compile(r"[A-Za-z](?:_\{?[A-Za-z0-9]+\}?)?\s*=\s*([^=<>]+)")
-_CHOICE_RE = regex.compile(r"\(?([A-Ea-e])\)?")
+# a choice letter: A-E, or (a)-(e) in parentheses; a bare lowercase e is Euler's number, not choice E
+_CHOICE_RE = regex.compile(r"\(?([A-E])\)?|\(([a-e])\)")
+# digits separated by blanks: a mixed number (3 1/2), digit groups of three (10 000), else several numbers
+_MIXED_SPACED_RE = regex.compile(r"(?<![0-9.])([0-9]+)\s+([0-9]+)/([0-9]+)(?![0-9.])")
+_SPACE_GROUPS_RE = regex.compile(r"(?<![0-9.,])[0-9]{1,3}(?:[ ][0-9]{3})+(?![0-9])")
+_FRAC_TOKENS_RE = regex.compile(r"\\frac\s*([0-9A-Za-z])\s*([0-9A-Za-z])")
+_SPACED_DIGITS_RE = regex.compile(r"(?<![_^][0-9]*)(?<=[0-9])\s+(?=[0-9])")  # not \log_2 8
 _BRACE_TOKEN_RE = regex.compile(r"\\.|[{}]", regex.DOTALL)
 _BOX_RE = regex.compile(r"\\(?:boxed|fbox)(?![A-Za-z])[ \t]*")
 _BARE_TOKEN_RE = regex.compile(r"[^\s$.,;]+")
+# sympy/Python spellings that models print: x**2 is x^2; Eq(a, b) is a = b
+_PY_POWER_RE = regex.compile(r"\*\*")
+_PY_EQ_RE = regex.compile(r"Eq\((.*)\)")
+# 23 \bmod 7 and 23 \mod 7 of plain integers are evaluated here (math-verify misreads them)
+_MOD_RE = regex.compile(r"(?<![0-9.])([0-9]{1,30})\s*\\(?:bmod|mod)(?![A-Za-z])\s*\{?([0-9]{1,30})\}?(?![0-9.])")
+# "a \equiv b \pmod{n}" states the residue b
+_CONGRUENCE_RE = regex.compile(r"^(.*?)\\equiv\s*(.+?)\s*\\?\(?\s*\\?(?:pmod|bmod|mod)\s*\{?\s*([^{}()]+?)\s*\}?\s*\)?$")
 
 
 @dataclass(frozen=True)
 class NormalizedAnswer:
     """``clean``: LaTeX with noise removed (for parsing); ``key``: ``clean`` without whitespace;
-    ``percent``: the answer ended with a percent sign (removed from both forms)."""
+    ``percent``: the answer ended with a percent sign (removed from both forms); ``unit``: a unit
+    removed from the end (``degree``, ``radian`` or the unit's word, lower case; empty if none)."""
 
     clean: str
     key: str
     percent: bool
+    unit: str = ""
 
 
 def _brace_partners(text: str, start: int = 0) -> dict[int, int]:
@@ -126,19 +156,28 @@ def _unwrap(s: str) -> str:
 
 def normalize_answer(text: str) -> NormalizedAnswer:
     """Normalise one extracted answer (already capped in length)."""
-    s = unicodedata.normalize("NFKC", text)
-    s = "".join(c for c in s if unicodedata.category(c) != "Cf")  # zero-width and format characters
+    s = fold_math_unicode(text)
     s = s.replace("\\$", "")  # an escaped dollar is a currency sign, not a math delimiter
     s = _strip_math_delimiters(s)
     s = strip_outer_box(s)
     s = _DIGIT_GROUP_RE.sub("", s)
     s = _column_vector(s)
-    s = _TRAILING_UNIT_RE.sub("", s)
+    unit = ""
+    m = _TRAILING_UNIT_RE.search(s)
+    if m:
+        unit, s = m[1].lower(), s[:m.start()]
     s = _EMPTY_SET_RE.sub(r"\\emptyset", s)
     s = _SPACING_RE.sub(lambda m: m[0] if m[0] == "\\\\" else " ", s)
+    s = _INVISIBLE_DELIMITER_RE.sub("", s)
     s = _LEFT_RIGHT_RE.sub("", s)
-    s = _DEGREE_RE.sub("", s)
+    if _TRIG_RE.search(s):  # \sin 30^\circ is sin(pi/6): degrees are converted, not dropped
+        s = _DEGREE_VALUE_RE.sub(r"(\1\\pi/180)", s)
+    if _DEGREE_RE.search(s):
+        unit = unit or "degree"
+        s = _DEGREE_RE.sub("", s)
     s = _FRAC_ALIAS_RE.sub(r"\\frac", s)
+    s = _python_syntax(s)
+    s = _modular(s)
     s = _unwrap(s)
     s = s.replace("{,}", ",").replace("\\%", "%")
     s = s.strip().rstrip(".").rstrip("\\").strip()
@@ -146,13 +185,43 @@ def normalize_answer(text: str) -> NormalizedAnswer:
     percent = s.endswith("%")
     if percent:
         s = s[:-1].strip()
+    if not percent and unit in ("", "degree"):
+        m = _TRAILING_WORD_UNIT_RE.search(s)
+        if m and not regex.search(r"[A-Za-z\\]", s[:m.start()]):  # "2 dollars", never "x + 2 apples"
+            unit, s = (m[1] or m[2]).lower(), s[:m.start()].strip()
+    if _RADIAN_RE.fullmatch(unit):
+        unit = "radian"
     if _THOUSANDS_RE.fullmatch(s):
         s = s.replace(",", "")
     choice = _CHOICE_RE.fullmatch(s)
     if choice:
-        s = choice.group(1).upper()
+        s = (choice.group(1) or choice.group(2)).upper()
     s = " ".join(s.split())
-    return NormalizedAnswer(clean=s, key=s.replace(" ", ""), percent=percent)
+    s = _FRAC_TOKENS_RE.sub(r"\\frac{\1}{\2}", s)  # \frac 1 2 is \frac{1}{2}
+    s = _MIXED_SPACED_RE.sub(r"\1\\frac{\2}{\3}", s)  # 3 1/2 is three and a half
+    s = _SPACE_GROUPS_RE.sub(lambda m: m[0].replace(" ", ""), s)  # 10 000 is ten thousand
+    s = _SPACED_DIGITS_RE.sub(", ", s)  # 3 4 is two numbers, never 34
+    return NormalizedAnswer(clean=s, key=s.replace(" ", ""), percent=percent, unit=unit)
+
+
+def _python_syntax(s: str) -> str:
+    s = _PY_POWER_RE.sub("^", s)
+    m = _PY_EQ_RE.fullmatch(s.strip())
+    if m:
+        depth = 0
+        for i, c in enumerate(m[1]):
+            depth += c in "([{"
+            depth -= c in ")]}"
+            if c == "," and depth == 0:
+                return f"{m[1][:i].strip()} = {m[1][i + 1:].strip()}"
+    return s
+
+
+def _modular(s: str) -> str:
+    m = _CONGRUENCE_RE.fullmatch(s.strip())
+    if m:
+        s = m[2].strip()
+    return _MOD_RE.sub(lambda m: str(int(m[1]) % int(m[2])) if int(m[2]) else m[0], s)
 
 
 def _column_vector(s: str) -> str:

@@ -13,12 +13,12 @@ from fractions import Fraction
 
 import regex
 
-__all__ = ["parse_number", "numbers_match"]
+__all__ = ["parse_number", "numbers_match", "matches_at_float_precision"]
 
 _NUM = r"(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)"
 _PLAIN_RE = regex.compile(rf"([+-]?)({_NUM})")
-_SCI_E_RE = regex.compile(rf"([+-]?)({_NUM})[eE]([+-]?[0-9]{{1,4}})")
-_SCI_TIMES_RE = regex.compile(rf"([+-]?)({_NUM})(?:\\times|\\cdot|×|\*)10\^(?:\{{([+-]?[0-9]{{1,4}})\}}|([0-9]))")
+_SCI_E_RE = regex.compile(rf"([+-]?)({_NUM})[eE]([+-]?[0-9]{{1,3}})")
+_SCI_TIMES_RE = regex.compile(rf"([+-]?)({_NUM})(?:\\times|\\cdot|×|\*)10\^(?:\{{([+-]?[0-9]{{1,3}})\}}|([0-9]))")
 _FRAC_RE = regex.compile(rf"([+-]?)\\frac\{{([+-]?)({_NUM})\}}\{{([+-]?)({_NUM})\}}")
 _FRAC_SHORT_RE = regex.compile(r"([+-]?)\\frac([0-9])([0-9])")
 _SLASH_RE = regex.compile(rf"([+-]?)({_NUM})/({_NUM})")
@@ -30,12 +30,19 @@ def _sign(s: str) -> int:
     return -1 if s == "-" else 1
 
 
-def parse_number(key: str, max_digits: int = 10_000) -> Fraction | None:
-    """The exact value of ``key`` (a whitespace-free normalised answer), or ``None``."""
+# Python refuses int <-> str conversions of more than 4,300 digits (ValueError); stay well below it.
+SAFE_DIGITS = 4_000
+
+
+def parse_number(key: str, max_digits: int = SAFE_DIGITS) -> Fraction | None:
+    """The exact value of ``key`` (a whitespace-free normalised answer), or ``None``.
+
+    Never raises: text with more than ``min(max_digits, SAFE_DIGITS)`` digits is not read as a number.
+    """
     s = key
     if s.startswith("(") and s.endswith(")") and s.count("(") == 1:
         s = s[1:-1]
-    if not s or sum(c.isdigit() for c in s) > max_digits:
+    if not s or len(s) > 2 * SAFE_DIGITS or sum(c.isdigit() for c in s) > min(max_digits, SAFE_DIGITS):
         return None
     try:
         if m := _PLAIN_RE.fullmatch(s):
@@ -56,7 +63,7 @@ def parse_number(key: str, max_digits: int = 10_000) -> Fraction | None:
             return _sign(m[1]) * (whole + Fraction(int(cycle), (10 ** len(cycle) - 1) * 10 ** len(fixed)))
         if m := _MIXED_RE.fullmatch(s):
             return _sign(m[1]) * (int(m[2]) + Fraction(int(m[3]), int(m[4])))
-    except ZeroDivisionError:
+    except (ZeroDivisionError, ValueError, OverflowError):
         return None
     return None
 
@@ -69,3 +76,25 @@ def numbers_match(answer: Fraction, gold: Fraction, abs_tol: float = 0.0, rel_to
         return False
     bound = max(Fraction(abs_tol), Fraction(rel_tol) * abs(gold))
     return abs(answer - gold) <= bound
+
+
+_LONG_DECIMAL_RE = regex.compile(r"[+-]?([0-9]*)\.([0-9]+)")
+
+
+def matches_at_float_precision(key: str, gold: Fraction) -> bool:
+    """``0.142857142857143`` for 1/7: a decimal of 15+ significant digits that is ``gold`` rounded.
+
+    A float printed in full is the rational it approximates; ``0.33`` for 1/3 is not (too few
+    digits to be a float's rendering). The answer must be within one unit of its last digit.
+    """
+    m = _LONG_DECIMAL_RE.fullmatch(key)
+    if not m or len(key) > 60:
+        return False
+    significant = (m[1] + m[2]).lstrip("0")
+    if len(significant) < 15:
+        return False
+    try:
+        value = Fraction(key)
+    except (ValueError, ZeroDivisionError):
+        return False
+    return abs(value - gold) <= Fraction(1, 10 ** len(m[2]))

@@ -72,6 +72,17 @@ class _Worker:
     def alive(self) -> bool:
         return self.proc.poll() is None
 
+    def runnable(self) -> bool:
+        """Alive and not stopped (a SIGSTOPped worker would turn an honest answer into a timeout)."""
+        if self.proc.poll() is not None:
+            return False
+        try:
+            with open(f"/proc/{self.proc.pid}/stat", "rb") as f:
+                state = f.read().rsplit(b")", 1)[1].split()[0]
+        except (OSError, IndexError):
+            return True  # no /proc (not Linux): trust poll()
+        return state not in (b"T", b"t", b"Z", b"X")
+
     def read_lines(self) -> tuple[list[bytes], bool]:
         """Lines available now, and whether the pipe reached EOF (the worker is gone)."""
         eof = False
@@ -144,7 +155,9 @@ class SandboxPool:
         self._closed = False
         self._pid = os.getpid()
         self._start_failures = 0
+        self._spares: list[_Worker] = []
         self.restarts = 0
+        self.memory_cap_warned = False
 
     # -- worker bookkeeping -------------------------------------------------------------------
     def _checkout(self, wanted: int) -> list[_Worker]:
@@ -154,6 +167,8 @@ class SandboxPool:
             while self._started < self.size:  # lazy start: all workers boot in parallel
                 self._free.append(_Worker(self.memory_mb))
                 self._started += 1
+            if not self._spares:  # a warm spare replaces a killed worker without a cold start
+                self._spares.append(_Worker(self.memory_mb))
             while not self._free:
                 self._cond.wait()
             taken = self._free[:max(1, wanted)]
@@ -172,13 +187,27 @@ class SandboxPool:
     def _replace(self, worker: _Worker) -> _Worker:
         worker.kill()
         self.restarts += 1
+        with self._cond:
+            spare = next((w for w in self._spares if w.alive()), None)
+            if spare is not None:
+                self._spares.remove(spare)
+                self._spares.append(_Worker(self.memory_mb))
+                return spare
         return _Worker(self.memory_mb)
 
     # -- the dispatch loop --------------------------------------------------------------------
-    def run(self, tasks: list[dict[str, Any]], timeout_s: float) -> list[dict[str, Any]]:
-        """Run every task; each gets at most ``timeout_s`` seconds of a worker's wall clock."""
+    def run(self, tasks: list[dict[str, Any]], timeout_s: float,
+            deadline_s: float | None = None) -> list[dict[str, Any]]:
+        """Run every task; each gets at most ``timeout_s`` seconds of a worker's wall clock.
+
+        ``deadline_s`` bounds the whole call: tasks still running or waiting then come back as
+        ``timeout``. ``elapsed_s`` of a result is the time from this call's start to that result
+        (queueing and worker restarts included), the time the caller really waited.
+        """
         if not tasks:
             return []
+        began = time.monotonic()
+        final = began + deadline_s if deadline_s else float("inf")
         results: list[dict[str, Any] | None] = [None] * len(tasks)
         pending = deque(range(len(tasks)))
         retried: set[int] = set()
@@ -193,6 +222,9 @@ class SandboxPool:
                     if not pending:
                         break
                     if w.ready and w not in busy:
+                        if not w.runnable():  # stopped or dead since its last task: replace first
+                            self._swap(w, workers, selector)
+                            continue
                         idx = pending.popleft()
                         if w.send({"id": idx, **tasks[idx]}):
                             now = time.monotonic()
@@ -201,21 +233,32 @@ class SandboxPool:
                             pending.appendleft(idx)
                             self._handle_death(w, workers, selector, busy, pending, results, retried)
                 now = time.monotonic()
-                deadlines = [d for (_i, _s, d) in busy.values()]
+                if now >= final:
+                    for w, (idx, _sent, _deadline) in list(busy.items()):
+                        del busy[w]
+                        results[idx] = {"status": "timeout", "elapsed_s": now - began,
+                                        "reason": f"the batch's deadline of {deadline_s:g}s passed; worker killed"}
+                        self._swap(w, workers, selector)
+                    while pending:
+                        results[pending.popleft()] = {
+                            "status": "timeout", "elapsed_s": now - began,
+                            "reason": f"not compared: the batch's deadline of {deadline_s:g}s passed first"}
+                    break
+                deadlines = [d for (_i, _s, d) in busy.values()] + ([final] if busy or pending else [])
                 deadlines += [w.started + _STARTUP_TIMEOUT_S for w in workers if not w.ready]
                 wait = max(0.0, min(deadlines) - now) if deadlines else 0.05
                 for key, _events in selector.select(timeout=min(wait, 5.0)):
                     w = key.data
                     lines, eof = w.read_lines()
                     for line in lines:
-                        self._on_line(w, line, busy, results)
+                        self._on_line(w, line, busy, results, began)
                     if eof:
                         self._handle_death(w, workers, selector, busy, pending, results, retried)
                 now = time.monotonic()
                 for w, (idx, sent, deadline) in list(busy.items()):
                     if now >= deadline:
                         del busy[w]
-                        results[idx] = {"status": "timeout", "elapsed_s": now - sent,
+                        results[idx] = {"status": "timeout", "elapsed_s": now - began,
                                         "reason": f"symbolic comparison exceeded {timeout_s:g}s; worker killed"}
                         self._swap(w, workers, selector)
                 for w in list(workers):
@@ -243,7 +286,7 @@ class SandboxPool:
         return [r if r is not None else {"status": "error", "reason": "no result", "elapsed_s": 0.0}
                 for r in results]
 
-    def _on_line(self, w: _Worker, line: bytes, busy: dict, results: list) -> None:
+    def _on_line(self, w: _Worker, line: bytes, busy: dict, results: list, began: float) -> None:
         try:
             message = json.loads(line)
         except json.JSONDecodeError:
@@ -251,11 +294,15 @@ class SandboxPool:
         if message.get("ready"):
             w.ready = True
             self._start_failures = 0
+            if message.get("memory_cap") is False and not self.memory_cap_warned:
+                self.memory_cap_warned = True
+                logger.warning("verifier sandbox runs WITHOUT its memory cap: %s; only the wall-clock "
+                               "timeout bounds a comparison", message.get("problem"))
             return
         if w in busy and message.get("id") == busy[w][0]:
-            idx, sent, _deadline = busy.pop(w)
+            idx, _sent, _deadline = busy.pop(w)
             results[idx] = {"status": message.get("status", "error"), "reason": message.get("reason", ""),
-                            "elapsed_s": time.monotonic() - sent}
+                            "elapsed_s": time.monotonic() - began}
 
     def _swap(self, w: _Worker, workers: list[_Worker], selector: selectors.BaseSelector) -> None:
         try:
@@ -307,7 +354,8 @@ class SandboxPool:
         """Stop every idle worker (EOF first, SIGKILL after a short grace period)."""
         with self._cond:
             self._closed = True
-            workers, self._free = self._free, []
+            workers, self._free = self._free + self._spares, []
+            self._spares = []
         if os.getpid() != self._pid:  # a forked child must not touch its parent's workers
             return
         for w in workers:
@@ -358,6 +406,7 @@ def _forget_after_fork() -> None:
     for pool in _POOLS.values():
         pool._closed = True
         pool._free = []
+        pool._spares = []
     _POOLS.clear()
 
 

@@ -44,6 +44,8 @@ def _number(text: str, strip_commas: bool) -> Fraction | None:
     s = text.strip()
     if strip_commas or _THOUSANDS.fullmatch(s):
         s = s.replace(",", "")
+    if regex.search(r"[0-9][ \t]+[0-9]", s):
+        return None  # "3 4" is two numbers, never 34
     return parse_number(s.replace(" ", ""), max_digits=1000)
 
 
@@ -112,6 +114,9 @@ class NumericTolerance(Reward):
             if g == a:
                 return RewardResult(p["exact"], "correct", f"{guess.strip()!r} equals gold {gold!r} as a number")
             return RewardResult(p["wrong"], "incorrect", f"{guess.strip()!r} is not gold {gold!r}")
+        if a == 0 and g == 0:  # the ratio is undefined at 0; 0.0, +0 and 000 equal a gold of 0
+            best = self._bands[0][1] if self._bands else p["exact"]
+            return RewardResult(best, "close", f"{guess.strip()!r} equals gold {gold!r} as a number")
         if a != 0:
             ratio = g / a
             for error, score in self._bands:

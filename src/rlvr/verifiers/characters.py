@@ -1,0 +1,95 @@
+"""What the Unicode characters of model output mean, before any text is compared.
+
+NFKC alone changes values: it folds ``5³`` into ``53`` and ``½`` into ``1⁄2``, and deleting invisible
+operators merges ``2⁢3`` (2 times 3) into ``23``. :func:`fold_math_unicode` maps those characters to
+the LaTeX they stand for first (superscripts become exponents, vulgar fractions become ``\\frac``,
+``√`` becomes ``\\sqrt``) and only then applies NFKC, which makes fullwidth digits digits.
+Look-alike letters (Cyrillic ``О`` for ``0``) are letters, never digits.
+
+:func:`fold_confusables` is for *finding* answer markers: it maps Cyrillic and Greek look-alikes of
+Latin letters one to one (positions are kept), so ``\\bоxed{8}`` with a Cyrillic ``о`` is still
+seen as a box, and a second answer cannot hide from the one-final-answer check.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+import regex
+
+__all__ = ["fold_math_unicode", "fold_confusables", "cut_at_turn_end", "remove_invisible"]
+
+_SUPERSCRIPTS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ⁿⁱ", "0123456789+-=()ni")
+_SUBSCRIPTS = str.maketrans("₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎", "0123456789+-=()")
+_SUPERSCRIPT_RUN_RE = regex.compile(r"[⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ⁿⁱ]+")
+_SUBSCRIPT_RUN_RE = regex.compile(r"[₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎]+")
+_VULGAR_RE = regex.compile(r"[½⅓⅔¼¾⅕⅖⅗⅘⅙⅚⅐⅛⅜⅝⅞⅑⅒]")
+_SYMBOLS = {
+    "√": "\\sqrt ", "∛": "\\sqrt[3] ", "∞": "\\infty ", "π": "\\pi ", "×": "\\times ", "·": "\\cdot ",
+    "⋅": "\\cdot ", "÷": "\\div ", "−": "-", "–": "-", "≤": "\\le ", "≥": "\\ge ", "≠": "\\ne ",
+    "≈": "\\approx ", "±": "\\pm ", "∓": "\\mp ", "°": "^\\circ ", "∪": "\\cup ", "∩": "\\cap ",
+    "∈": "\\in ", "∅": "\\emptyset ", "θ": "\\theta ", "α": "\\alpha ", "β": "\\beta ",
+}
+_SYMBOL_RE = regex.compile("|".join(regex.escape(k) for k in _SYMBOLS))
+# invisible operators: a product or a separator, never nothing (deleting 2⁢3 would read 23)
+_INVISIBLE_OPERATORS_RE = regex.compile(r"[\u2061\u2062\u2063\u2064]")
+_CURRENCY_RE = regex.compile(r"[€£¥₹₩₽¢]")
+
+
+def _superscript(m: regex.Match) -> str:
+    return "^{" + m[0].translate(_SUPERSCRIPTS) + "}"
+
+
+def _subscript(m: regex.Match) -> str:
+    return "_{" + m[0].translate(_SUBSCRIPTS) + "}"
+
+
+def _vulgar(m: regex.Match) -> str:
+    numerator, _slash, denominator = unicodedata.normalize("NFKC", m[0]).partition("⁄")
+    return f"\\frac{{{numerator}}}{{{denominator}}}"
+
+
+def remove_invisible(text: str) -> str:
+    """Invisible operators become a space; other format characters (zero-width, BOM) are removed."""
+    text = _INVISIBLE_OPERATORS_RE.sub(" ", text)
+    return "".join(c for c in text if unicodedata.category(c) != "Cf")
+
+
+def fold_math_unicode(text: str) -> str:
+    """Unicode maths as LaTeX, then NFKC (fullwidth and mathematical digits become ASCII digits).
+
+    Digits of other scripts (Arabic-Indic, Devanagari) are left as they are: never read as numbers.
+    """
+    s = remove_invisible(text)
+    s = _SUPERSCRIPT_RUN_RE.sub(_superscript, s)
+    s = _SUBSCRIPT_RUN_RE.sub(_subscript, s)
+    s = _VULGAR_RE.sub(_vulgar, s)
+    s = _SYMBOL_RE.sub(lambda m: _SYMBOLS[m[0]], s)
+    s = _CURRENCY_RE.sub("", s)
+    return unicodedata.normalize("NFKC", s)
+
+
+# Look-alikes of Latin letters (Cyrillic and Greek), one character to one, so positions are kept.
+_CONFUSABLES = str.maketrans(
+    "АВЕКМНОРСТХаеорсуххіјѕԁԛԝһӏΑΒΕΖΗΙΚΜΝΟΡΤΥΧοϲν",
+    "ABEKMHOPCTXaeopcyxxijsdqwhlABEZHIKMNOPTYXocv",
+)
+
+
+def fold_confusables(text: str) -> str:
+    """``text`` with look-alike letters mapped to Latin (same length: positions stay valid)."""
+    return text if text.isascii() else text.translate(_CONFUSABLES)
+
+
+# End-of-turn markers of common chat templates: text after one is not part of the response
+_TURN_END_RE = regex.compile(
+    r"<\|im_end\|>|<\|im_start\|>|<\|eot_id\|>|<\|endoftext\|>|<\|end\|>|</s>|<｜end▁of▁sentence｜>|"
+    r"<\|end_of_text\|>|<end_of_turn>|<\|start_header_id\|>")
+
+
+def cut_at_turn_end(text: str) -> str:
+    """The response up to its first end-of-turn token (a model that runs on invents the next turn)."""
+    for m in _TURN_END_RE.finditer(text):
+        if text[:m.start()].strip():  # a template's opening tokens before any text are not an end
+            return text[:m.start()]
+    return text
