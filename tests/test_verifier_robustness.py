@@ -97,6 +97,11 @@ def test_a_stopped_worker_is_replaced_before_dispatch():
         pool.run([{"answer": "1", "gold": "1", "abs_tol": 0, "rel_tol": 0}], 5.0)
         (pid,) = pool.worker_pids()
         os.kill(pid, signal.SIGSTOP)
+        for _ in range(200):  # the signal is delivered asynchronously: wait until the kernel says stopped
+            with open(f"/proc/{pid}/stat", "rb") as f:
+                if f.read().rsplit(b")", 1)[1].split()[0] == b"T":
+                    break
+            time.sleep(0.01)
         results = pool.run([{"answer": "x+1", "gold": "1+x", "abs_tol": 0, "rel_tol": 0}], 5.0)
         assert results[0]["status"] == "correct"
         assert pid not in pool.worker_pids()

@@ -187,19 +187,11 @@ def _partial_number(value: Any, text: str) -> bool:
 
 def _top_level_sides(text: str) -> list[str]:
     """``text`` split at ``=`` signs outside braces and brackets (``\\sum_{k=1}`` stays whole)."""
+    from rlvr.verifiers.normalize import split_top_level
+
     if any(r in text for r in ("<", ">", "\\le", "\\ge", "\\ne", "\\approx", "\\equiv", ":=")):
         return [text]
-    sides, depth, start = [], 0, 0
-    for i, c in enumerate(text):
-        if c in "{([":
-            depth += 1
-        elif c in "})]":
-            depth = max(0, depth - 1)
-        elif c == "=" and depth == 0:
-            sides.append(text[start:i])
-            start = i + 1
-    sides.append(text[start:])
-    return sides
+    return split_top_level(text, "=")
 
 
 def _quick_expression_check(g: Any, a: Any, exact: bool = True) -> tuple[bool, str] | None:

@@ -33,6 +33,7 @@ _SYMBOLS = {
 _SYMBOL_RE = regex.compile("|".join(regex.escape(k) for k in _SYMBOLS))
 # invisible operators: a product or a separator, never nothing (deleting 2⁢3 would read 23)
 _INVISIBLE_OPERATORS_RE = regex.compile(r"[\u2061\u2062\u2063\u2064]")
+_FORMAT_CHAR_RE = regex.compile(r"\p{Cf}")
 _CURRENCY_RE = regex.compile(r"[€£¥₹₩₽¢]")
 
 
@@ -51,8 +52,9 @@ def _vulgar(m: regex.Match) -> str:
 
 def remove_invisible(text: str) -> str:
     """Invisible operators become a space; other format characters (zero-width, BOM) are removed."""
-    text = _INVISIBLE_OPERATORS_RE.sub(" ", text)
-    return "".join(c for c in text if unicodedata.category(c) != "Cf")
+    if text.isascii():
+        return text
+    return _FORMAT_CHAR_RE.sub("", _INVISIBLE_OPERATORS_RE.sub(" ", text))
 
 
 def fold_math_unicode(text: str) -> str:

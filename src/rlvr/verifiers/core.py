@@ -23,9 +23,15 @@ from typing import Any
 import regex
 
 from rlvr.verifiers.config import VerifierConfig
-from rlvr.verifiers.extraction import Extraction, extract_answer
+from rlvr.verifiers.extraction import Extraction, _value_key, extract_answer
 from rlvr.verifiers.guards import unsafe_reason
-from rlvr.verifiers.normalize import NormalizedAnswer, assignment_rhs, gold_answer, normalize_answer
+from rlvr.verifiers.normalize import (
+    NormalizedAnswer,
+    assignment_rhs,
+    gold_answer,
+    normalize_answer,
+    split_top_level,
+)
 from rlvr.verifiers.numbers import matches_at_float_precision, numbers_match, parse_number
 from rlvr.verifiers.sandbox import get_pool
 from rlvr.verifiers.verdict import Verdict
@@ -39,7 +45,7 @@ _CHOICE_KEY_RE = regex.compile(r"[A-E]")
 _APPROX_RE = regex.compile(r"\\approx|≈|\\sim(?![A-Za-z])")
 # an answer that opens with a relation states a bound or an exclusion, not a value: "\neq 3", "< 5"
 _LEADING_RELATION_RE = regex.compile(r"(?:\\neq?|\\not|≠|\\[lg]eq?(?![A-Za-z])|\\[lg]t(?![A-Za-z])|[<>≤≥])")
-_RELATION_RE = regex.compile(r"\\neq?|\\not|≠|\\[lg]eq?(?![A-Za-z])|\\[lg]t(?![A-Za-z])|[<>≤≥]")
+_RELATION_RE = regex.compile(r"!=|\\neq?|\\not|≠|\\[lg]eq?(?![A-Za-z])|\\[lg]t(?![A-Za-z])|[<>≤≥]")
 _OR_RE = regex.compile(r"(?<![A-Za-z\\])or(?![A-Za-z])|\\lor(?![A-Za-z])")
 _OR_SEPARATOR_RE = regex.compile(r"\s*,?\s*(?:" + _OR_RE.pattern + r")\s*")
 _TEXT_GROUP_RE = regex.compile(r"\\(?:text|textbf|textit|textrm|mathrm|mbox|operatorname)\s*\{([^{}]*)\}")
@@ -48,9 +54,10 @@ _TEXT_GROUP_RE = regex.compile(r"\\(?:text|textbf|textit|textrm|mathrm|mbox|oper
 _NAME_RE = regex.compile(
     r"\s*(?:m\s*)?(?:\\angle\s*|\\overline\{|\\widehat\{)?[A-Za-z]{1,3}(?:_\{?[A-Za-z0-9]+\}?)?'*\}?"
     r"(?:\([^()=]{0,40}\))?\s*|\s*\|[A-Za-z]{1,3}\|\s*|\s*\\(?:text|mathrm)\{[^{}]*\}\s*"
-    r"|\s*\\(?:alpha|beta|gamma|delta|theta|phi|lambda|mu|sigma|omega)\s*")
+    r"|\s*\\(?:alpha|beta|gamma|delta|theta|phi|lambda|mu|sigma|omega)\s*"
+    r"|\s*\(\s*[A-Za-z](?:\s*,\s*[A-Za-z]){1,4}\s*\)\s*")
 _COMMAND_OR_TEXT_RE = regex.compile(r"\\(?:text|mathrm|operatorname)\s*\{[^{}]*\}|\\[A-Za-z]+")
-_LIST_SPLIT_RE = regex.compile(r",|(?<![A-Za-z\\])(?:or|and)(?![A-Za-z])|\\(?:text|mbox)\{\s*(?:or|and)\s*\}")
+_LIST_SPLIT_RE = regex.compile(r"(?<![A-Za-z\\])(?:or|and)(?![A-Za-z])|\\(?:text|mbox)\{\s*(?:or|and)\s*\}")
 
 
 def _is_constant_side(side: str) -> bool:
@@ -63,19 +70,9 @@ def _is_constant_side(side: str) -> bool:
 
 def _equation_problem(clean: str) -> str | None:
     """Why an equation answer does not state the value (``3y = 7`` for gold 7), or ``None``."""
-    depth, start, items = 0, 0, []
-    for i, c in enumerate(clean):
-        if c in "{([":
-            depth += 1
-        elif c in "})]":
-            depth = max(0, depth - 1)
-        elif c == "," and depth == 0:
-            items.append(clean[start:i])
-            start = i + 1
-    items.append(clean[start:])
-    for item in items:
+    for item in split_top_level(clean, ","):
         for part in _LIST_SPLIT_RE.split(item) if "=" in item else ():
-            sides = _top_level_sides(part)
+            sides = split_top_level(part, "=")
             for side in sides[:-1]:
                 if side.strip() and not _NAME_RE.fullmatch(side) and not _is_constant_side(side):
                     return (f"{clean!r} states the value of {side.strip()!r}, not of the answer; "
@@ -135,6 +132,8 @@ def clear_cache() -> None:
     _BAD_GOLDS.clear()
     _gold_info.cache_clear()
     _gold_text.cache_clear()
+    normalize_answer.cache_clear()
+    _value_key.cache_clear()
 
 
 def _percent_values(value: Fraction, percent: bool, policy: str) -> list[Fraction]:
@@ -221,21 +220,6 @@ def _fast_decision(answer: NormalizedAnswer, gold: _Gold, config: VerifierConfig
     if gold.number is not None and "," in answer.clean and "," not in g.clean and not answer.clean.startswith(("(", "[", "\\{", "\\begin")):
         return "incorrect", f"{answer.clean!r} lists several candidates but the gold {gold.raw!r} is one number", "extraction"
     return None
-
-
-def _top_level_sides(text: str) -> list[str]:
-    """``text`` split at ``=`` outside brackets (``\\sum_{k=1}`` stays whole)."""
-    sides, depth, start = [], 0, 0
-    for i, c in enumerate(text):
-        if c in "{([":
-            depth += 1
-        elif c in "})]":
-            depth = max(0, depth - 1)
-        elif c == "=" and depth == 0:
-            sides.append(text[start:i])
-            start = i + 1
-    sides.append(text[start:])
-    return sides
 
 
 _EXACT_THEN_APPROX_RE = regex.compile(r"(.+?)\s*(?:\\approx|≈)\s*([^=<>]+)")

@@ -9,6 +9,7 @@ retraction after the answer are reported, not silently resolved). Every regex he
 
 from __future__ import annotations
 
+import functools
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -83,8 +84,13 @@ _SENTENCE_VALUE_RE = regex.compile(r"(?i)^(?:[^$]|\$[^$]*\$)*\bis[ \t]+((?:[^$\s
 _PHRASE_RE = regex.compile(r"(?i)\bthe[ \t]+(?:final[ \t]+)?answer[ \t]+is[ \t]*:?[ \t]*([^\n]+)")
 
 
+_ANSWER_HINT_RE = regex.compile(r"(?i)answer|result|réponse|respuesta|antwort|risposta|resposta|答|उत्तर|الإجابة|الجواب|ответ")
+
+
 def _answer_line(text: str, timeout: float) -> list[Candidate]:
     found = []
+    if not _ANSWER_HINT_RE.search(text, timeout=timeout):
+        return found
     for m in _ANSWER_LINE_RE.finditer(text, timeout=timeout):
         group = 1 if _clean(m[1]) else 2  # "**Answer:**" alone on its line: the value is on the next one
         if m[group] is None or not _clean(m[group]):
@@ -179,7 +185,7 @@ _MATH_SPAN_RE = regex.compile(r"\$\$(.+?)\$\$|\$([^$]+)\$|\\\((.+?)\\\)|\\\[(.+?
 # a number in prose: sign, digits with thousands groups, decimals or a fraction, percent; a number
 # glued to letters (2x, 3rd, x2) is not a value
 _PROSE_NUMBER_RE = regex.compile(
-    r"(?<![A-Za-z0-9])\([A-E]\)(?![A-Za-z0-9])|(?<![A-Za-z0-9.,/^_])[-+−]?[0-9]+(?:,[0-9]{3})*(?:\.[0-9]+)?(?:/[0-9]+)?(?:[ ]?%)?(?![A-Za-z0-9^_]|\.[0-9]|/[0-9])")
+    r"(?<![A-Za-z0-9])\([A-E]\)(?![A-Za-z0-9])|(?<![A-Za-z0-9.,/^_])[-+−]?(?>[0-9]+(?:,[0-9]{3})*(?:\.[0-9]+)?)(?:/[0-9]+)?(?:[ ]?%)?(?![0-9^_]|\.[0-9]|/[0-9]|[A-Za-z](?![A-Za-z²³]))")
 _BROKEN_SLOT_RE = regex.compile(r"\\boxed|\\fbox|(?i:<answer>|<solution>)|####")
 _SENTENCE_BREAK_RE = regex.compile(r"(?<=[.!?])\s+|(?<=[。！？।])\s*|\n+")
 
@@ -192,7 +198,9 @@ def _sentences(text: str, timeout: float) -> list[tuple[int, int]]:
     for m in _SENTENCE_BREAK_RE.finditer(text, timeout=timeout):
         math_open ^= text.count("$", last, m.start()) % 2 == 1
         last = m.start()
-        if math_open:
+        if "\n" in m[0]:
+            math_open = False  # a stray "$" never joins lines into one sentence
+        elif math_open:
             continue
         spans.append((start, m.start()))
         start = m.end()
@@ -273,6 +281,7 @@ def completion_text(completion: Any) -> str:
     )
 
 
+@functools.lru_cache(maxsize=65_536)
 def _value_key(text: str) -> str | Fraction:
     """Identity used to decide whether two candidates are the same answer."""
     norm = normalize_answer(text)
@@ -324,6 +333,8 @@ _GRADER_NOTE_RE = regex.compile(
 _REDEFINE_RE = regex.compile(
     r"\\(?:re)?newcommand\s*\{?\s*\\(?:boxed|fbox)|\\(?:def|let|gdef|edef)\s*\\(?:boxed|fbox)|"
     r"\\DeclareRobustCommand\s*\{?\s*\\(?:boxed|fbox)|\\renewcommand")
+_REDEFINE_HINTS = ("command", "\\def", "\\let", "\\gdef", "\\edef")
+_NOTE_HINTS = ("grader", "evaluator", "checker", "verifier", "marker", "mark ", "grade ", "score ", "count ", "accept ")
 # a box drawn struck through or cancelled is not an answer: \cancel{\boxed{7}}, ~~\boxed{7}~~
 _STRUCK_RE = regex.compile(r"\\(?:[bx]?cancel|sout|st|xout|stkout)\s*\{\s*\\(?:boxed|fbox)|~~[^~\n]{0,200}\\(?:boxed|fbox)[^~\n]{0,200}~~")
 # a box that holds only part of the stated result: what stands right before or after it continues
@@ -416,11 +427,13 @@ def extract_answer(completion: Any, config: Any) -> Extraction:
         head, region = region[:-config.max_completion_chars], region[-config.max_completion_chars:]
     timeout = config.regex_timeout_s
     search = fold_confusables(region)  # Cyrillic/Greek look-alikes cannot hide an answer slot
+    lowered = search.lower()
     try:
-        if _REDEFINE_RE.search(search, timeout=timeout) or _REDEFINE_RE.search(fold_confusables(before), timeout=timeout):
+        if any(k in lowered or k in before for k in _REDEFINE_HINTS) and (
+                _REDEFINE_RE.search(search, timeout=timeout) or _REDEFINE_RE.search(fold_confusables(before), timeout=timeout)):
             return Extraction("multiple", None, "the completion redefines LaTeX commands (\\renewcommand, \\def): "
                               "what a box shows cannot be trusted")
-        note = _GRADER_NOTE_RE.search(search, timeout=timeout)
+        note = _GRADER_NOTE_RE.search(search, timeout=timeout) if any(k in lowered for k in _NOTE_HINTS) else None
         if note:
             return Extraction("multiple", None, f"the completion addresses the grader ({note[0]!r}); "
                               "an answer must stand on its own")
@@ -472,7 +485,7 @@ def extract_answer(completion: Any, config: Any) -> Extraction:
                 partial = _box_context(search, start, end, timeout)
                 if partial:
                     return Extraction("multiple", answer, partial, source)
-            if _STRUCK_RE.search(search, timeout=timeout):
+            if ("cancel" in lowered or "~~" in search or "\\s" in search) and _STRUCK_RE.search(search, timeout=timeout):
                 return Extraction("multiple", answer, "a box is struck through or cancelled: the answer is withdrawn",
                                   source)
             if config.detect_retraction:

@@ -7,13 +7,15 @@ Everything here is linear-time string work on already length-capped text; no sym
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import regex
 
 from rlvr.verifiers.characters import fold_math_unicode
 
-__all__ = ["NormalizedAnswer", "normalize_answer", "answer_key", "gold_answer", "strip_outer_box", "find_boxed"]
+__all__ = ["NormalizedAnswer", "normalize_answer", "answer_key", "gold_answer", "strip_outer_box", "find_boxed",
+           "split_top_level"]
 
 _WRAPPERS = ("text", "textbf", "textit", "textrm", "mathrm", "mathbf", "mathit", "mbox", "operatorname", "textnormal")
 _WRAPPER_RE = regex.compile(r"\\(?:" + "|".join(_WRAPPERS) + r")\s*\{([^{}]*)\}")
@@ -154,8 +156,9 @@ def _unwrap(s: str) -> str:
     return s
 
 
+@functools.lru_cache(maxsize=65_536)
 def normalize_answer(text: str) -> NormalizedAnswer:
-    """Normalise one extracted answer (already capped in length)."""
+    """Normalise one extracted answer (already capped in length); pure, so results are cached."""
     s = fold_math_unicode(text)
     s = s.replace("\\$", "")  # an escaped dollar is a currency sign, not a math delimiter
     s = _strip_math_delimiters(s)
@@ -258,3 +261,18 @@ def assignment_rhs(clean: str) -> str | None:
     """``x = 5`` -> ``5`` for a single-variable assignment; ``None`` otherwise."""
     m = _ASSIGNMENT_RE.fullmatch(clean)
     return m.group(1).strip() if m else None
+
+
+def split_top_level(text: str, separator: str) -> list[str]:
+    """``text`` split at ``separator`` characters outside brackets (``\\sum_{k=1}`` stays whole)."""
+    parts, depth, start = [], 0, 0
+    for i, c in enumerate(text):
+        if c in "{([":
+            depth += 1
+        elif c in "})]":
+            depth = max(0, depth - 1)
+        elif c == separator and depth == 0:
+            parts.append(text[start:i])
+            start = i + 1
+    parts.append(text[start:])
+    return parts
