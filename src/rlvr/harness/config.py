@@ -11,6 +11,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import importlib.resources
+import math
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -149,6 +150,62 @@ class RunConfig:
     recipe: str | None = _f(None, "where this config came from")
 
 
+def _coerce(value: Any, type_text: str, where: str) -> Any:
+    """``value`` as the field's declared type (``int``, ``float | None``, ``list[str]`` …), or ConfigError.
+
+    ``--set`` values and YAML 1.1 scalars arrive as text (``3e-1`` is a string to YAML 1.1), so a
+    number written as text is converted; anything that is not of the type is refused before a run
+    starts, with the field named. Floats must be finite.
+    """
+    t = type_text.replace(" ", "")
+    optional = t.endswith("|None") or t.startswith("None|")
+    base = t.replace("|None", "").replace("None|", "")
+    if base == "Any":
+        return value
+    if value is None:
+        if optional:
+            return None
+        raise ConfigError(f"{where} must be {base}, got null")
+    if base == "bool":
+        if isinstance(value, bool):
+            return value
+        if isinstance(value, str) and value.lower() in ("true", "false"):
+            return value.lower() == "true"
+        raise ConfigError(f"{where} must be true or false, got {value!r}")
+    if base in ("int", "float"):
+        if isinstance(value, bool):
+            raise ConfigError(f"{where} must be a number, got {value!r}")
+        number = value
+        if isinstance(value, str):
+            try:
+                number = float(value) if base == "float" else int(value)
+            except ValueError:
+                raise ConfigError(f"{where} must be {'an integer' if base == 'int' else 'a number'}, "
+                                  f"got {value!r}") from None
+        if not isinstance(number, (int, float)):
+            raise ConfigError(f"{where} must be a number, got {type(value).__name__} {value!r}")
+        if base == "int":
+            if isinstance(number, float) and not number.is_integer():
+                raise ConfigError(f"{where} must be an integer, got {value!r}")
+            return int(number)
+        if not math.isfinite(float(number)):
+            raise ConfigError(f"{where} must be a finite number, got {value!r}")
+        return float(number)
+    if base == "str":
+        if isinstance(value, str):
+            return value
+        raise ConfigError(f"{where} must be text, got {type(value).__name__} {value!r}")
+    if base.startswith("list"):
+        if isinstance(value, list):
+            return value
+        raise ConfigError(f"{where} must be a list, got {type(value).__name__} {value!r}")
+    if base.startswith("dict"):
+        if isinstance(value, dict):
+            return value
+        raise ConfigError(f"{where} must be a mapping, got {type(value).__name__} {value!r}")
+    return value
+
+
 def _build(cls: type, data: dict[str, Any], where: str) -> Any:
     if not isinstance(data, dict):
         raise ConfigError(f"{where} must be a mapping, got {type(data).__name__}")
@@ -166,16 +223,9 @@ def _build(cls: type, data: dict[str, Any], where: str) -> Any:
         f = fields_[name]
         sub = f.default_factory if f.default_factory is not dataclasses.MISSING else None  # type: ignore[misc]
         if isinstance(sub, type) and dataclasses.is_dataclass(sub):
-            kwargs[name] = _build(sub, value or {}, f"{where}.{name}")
-        elif isinstance(f.default, float) and isinstance(value, str):
-            try:  # YAML 1.1 reads 5e-6 (no dot) as a string
-                kwargs[name] = float(value)
-            except ValueError:
-                raise ConfigError(f"{where}.{name} must be a number, got {value!r}") from None
-        elif isinstance(f.default, (int, float)) and not isinstance(f.default, bool) and isinstance(value, bool):
-            raise ConfigError(f"{where}.{name} must be a number, got {value!r}")
+            kwargs[name] = _build(sub, value or {}, f"{where}.{name}" if where else name)
         else:
-            kwargs[name] = value
+            kwargs[name] = _coerce(value, str(f.type), f"{where}.{name}" if where else name)
     return cls(**kwargs)
 
 
@@ -202,13 +252,24 @@ def load_recipe(spec: str | Path | dict[str, Any] | None = None, overrides: list
     else:
         path = recipe_path(str(spec or DEFAULT_RECIPE))
         try:
-            data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+            data = yaml.safe_load(path.read_text(encoding="utf-8"))
         except yaml.YAMLError as exc:
             raise ConfigError(f"{path}: invalid YAML: {exc}") from exc
+        except UnicodeDecodeError:
+            raise ConfigError(f"{path}: not a text file (a recipe is YAML)") from None
+        if data is None:
+            raise ConfigError(f"{path}: the recipe is empty; start from a shipped one, e.g. "
+                              f"rlvr train --recipe {DEFAULT_RECIPE} --dry-run")
+        if not isinstance(data, dict):
+            raise ConfigError(f"{path}: a recipe is a mapping of sections (model, data, rewards, trainer, ...), "
+                              f"got {type(data).__name__} {str(data)[:60]!r}")
         where = str(path)
         data.setdefault("recipe", str(spec or DEFAULT_RECIPE))
     apply_overrides(data, overrides or [])
-    config = _build(RunConfig, data, where)
+    try:
+        config = _build(RunConfig, data, "")
+    except ConfigError as exc:
+        raise ConfigError(f"{where}: {exc}") from None
     validate(config, check_hardware)
     return config
 
@@ -283,6 +344,34 @@ def validate(config: RunConfig, check_hardware: bool = True) -> None:
             raise ConfigError(f"trainer.report_to: unknown tracker {tracker!r}; use tensorboard, wandb, swanlab or mlflow")
         if check_hardware and importlib.util.find_spec(module) is None:
             raise ConfigError(f"trainer.report_to includes {tracker!r} but it is not installed: pip install {module}")
+    for section, names in (("model", ("max_seq_length", "hidden_size", "num_layers", "num_heads", "vocab_size")),
+                           ("model.lora", ("r", "alpha")),
+                           ("trainer", ("per_device_train_batch_size", "gradient_accumulation_steps",
+                                        "max_completion_length", "num_iterations", "logging_steps")),
+                           ("cold_start", ("steps", "batch_size", "examples")),
+                           ("eval", ("batch_size",)), ("data", ("limit",))):
+        obj = config
+        for part in section.split("."):
+            obj = getattr(obj, part)
+        for name in names:
+            value = getattr(obj, name)
+            if value is not None and value < 1:
+                raise ConfigError(f"{section}.{name}={value!r}; use an integer >= 1")
+    for name in ("learning_rate", "weight_decay", "max_grad_norm", "warmup_ratio"):
+        if getattr(t, name) < 0:
+            raise ConfigError(f"trainer.{name}={getattr(t, name)!r} must be >= 0")
+    from rlvr.datasets.loaders import loader_names
+
+    for what, name, path in (("data", config.data.name, config.data.path), ("eval", config.eval.name, config.eval.path)):
+        if what == "eval" and not config.eval.enabled:
+            continue
+        if name not in loader_names() and name != "synthetic" and path is None and not Path(name).expanduser().exists():
+            import difflib
+
+            close = difflib.get_close_matches(name, loader_names(), n=1)
+            raise ConfigError(f"{what}.name={name!r} is neither a known data set nor an existing file"
+                              + (f" (did you mean {close[0]!r}?)" if close else "")
+                              + f"; known: synthetic, {', '.join(loader_names())}")
     if m.dtype not in ("auto", "float32", "bfloat16", "float16"):
         raise ConfigError(f"model.dtype={m.dtype!r}; use auto, float32, bfloat16 or float16")
     if config.data.on_bad_gold not in ("drop", "keep", "error"):

@@ -84,12 +84,14 @@ _SENTENCE_VALUE_RE = regex.compile(r"(?i)^(?:[^$]|\$[^$]*\$)*\bis[ \t]+((?:[^$\s
 _PHRASE_RE = regex.compile(r"(?i)\bthe[ \t]+(?:final[ \t]+)?answer[ \t]+is[ \t]*:?[ \t]*([^\n]+)")
 
 
-_ANSWER_HINT_RE = regex.compile(r"(?i)answer|result|réponse|respuesta|antwort|risposta|resposta|答|उत्तर|الإجابة|الجواب|ответ")
+_ANSWER_HINTS = ("answer", "result", "réponse", "respuesta", "antwort", "risposta", "resposta", "答", "उत्तर",
+                 "الإجابة", "الجواب", "ответ")
 
 
 def _answer_line(text: str, timeout: float) -> list[Candidate]:
     found = []
-    if not _ANSWER_HINT_RE.search(text, timeout=timeout):
+    lowered = text.lower()
+    if not any(hint in lowered for hint in _ANSWER_HINTS):
         return found
     for m in _ANSWER_LINE_RE.finditer(text, timeout=timeout):
         group = 1 if _clean(m[1]) else 2  # "**Answer:**" alone on its line: the value is on the next one
@@ -439,6 +441,8 @@ def extract_answer(completion: Any, config: Any) -> Extraction:
                               "an answer must stand on its own")
         per_source: list[tuple[str, list[Candidate]]] = []
         for name in config.sources:
+            if per_source and (name not in _STRUCTURED or per_source[0][0] not in _STRUCTURED):
+                continue  # after the deciding source only answer slots are read, to check they agree
             # blanks such as \boxed{\phantom{2}} (a box drawn as a placeholder) are not answers
             found = [c for c in _SOURCES[name](search, timeout) if not _BLANK_RE.fullmatch(c[0])]
             if found:
