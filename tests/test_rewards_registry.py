@@ -181,7 +181,7 @@ def test_rewardset_explains_and_counts_statuses():
         ({"rewards": [{"name": "math_equivalence"}, {"name": "math_equivalence"}]}, "appear twice"),
         ({"rewards": [{"name": "math_equivalence", "wieght": 1}]}, "unknown key\\(s\\) \\['wieght'\\]"),
         ({"rewards": [{"name": "math_equivalence", "gate": "format_strict"}]}, "gate 'format_strict' is not in"),
-        ({"rewards": [{"name": "math_equivalence", "weight": "heavy"}]}, "weight must be a number"),
+        ({"rewards": [{"name": "math_equivalence", "weight": "heavy"}]}, "weight must be a finite number"),
         ({"rewards": []}, "at least one reward"),
         ({"reward": []}, "no 'rewards' list"),
         ({"rewards": [{"weight": 1}]}, "needs at least a name"),
@@ -248,4 +248,4 @@ def test_cli_rewards_list_and_score(tmp_path):
     assert scored[1]["rewards"]["math_equivalence"]["reason"]
     cfg.write_text("rewards:\n  - {name: math_equivalance}\n")
     r = run("score", "--rewards", str(cfg), str(rows))
-    assert r.returncode == 1 and "Did you mean 'math_equivalence'" in r.stderr and "Traceback" not in r.stderr
+    assert r.returncode == 2 and "Did you mean 'math_equivalence'" in r.stderr and "Traceback" not in r.stderr

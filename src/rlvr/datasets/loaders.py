@@ -72,14 +72,24 @@ def read_records(path: str | Path) -> list[dict[str, Any]]:
     if not p.is_file():
         raise ConfigError(f"data file {p} does not exist")
     if p.suffix == ".parquet":
+        import pyarrow as pa
         import pyarrow.parquet as pq
 
-        return pq.read_table(p).to_pylist()
-    text = p.read_text(encoding="utf-8")
+        try:
+            return pq.read_table(p).to_pylist()
+        except (pa.ArrowException, OSError) as exc:
+            raise ConfigError(f"{p}: not a readable parquet file ({' '.join(str(exc).split())[:200]}); "
+                              "re-export it or pass a .jsonl copy") from None
+    from rlvr.files import read_text
+
+    text = read_text(str(p), "data file")
     if p.suffix == ".jsonl":
         return [row for _n, row in parse_jsonl(text, str(p))]
     if p.suffix == ".json":
-        data = json.loads(text)
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise ConfigError(f"{p}: not valid JSON ({exc.msg} at line {exc.lineno})") from None
         if isinstance(data, dict):
             data = next((v for v in data.values() if isinstance(v, list)), None)
         if not isinstance(data, list):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import sys
 
 import yaml
 
@@ -44,11 +45,15 @@ def eval_command(args: argparse.Namespace) -> int:
 
     from rlvr.datasets import load
     from rlvr.errors import ConfigError
+    from rlvr.files import check_output
     from rlvr.harness.evaluate import evaluate
 
     if not args.model or not args.dataset:
         raise ConfigError("rlvr eval needs --model PATH and --dataset NAME (plus --path for a local copy)")
+    out = args.out or f"eval-{args.dataset.replace('/', '_')}.jsonl"
+    check_output(out, [args.path], getattr(args, "force", False))
     model_path = Path(args.model).expanduser()
+    check_model_path(args.model, "--model")
     if (model_path / "adapter_config.json").is_file():
         from peft import AutoPeftModelForCausalLM
 
@@ -61,12 +66,30 @@ def eval_command(args: argparse.Namespace) -> int:
     ds = load(args.dataset, path=args.path, template=args.template, on_bad_gold="drop")
     if args.n:
         ds = ds.select(range(min(args.n, len(ds))))
-    out = args.out or f"eval-{args.dataset.replace('/', '_')}.jsonl"
     result = evaluate(model, tokenizer, ds, args.max_new_tokens, samples=args.samples, batch_size=args.batch_size,
                       out_path=out)
-    print(json.dumps(result.summary(), indent=2))
-    print(f"per-problem results: {out}")
+    print(json.dumps(result.summary(), indent=2), file=sys.stderr if out == "-" else sys.stdout)
+    if out != "-":
+        print(f"per-problem results: {out}")
     return 0
+
+
+def check_model_path(name: str, what: str, must_exist: bool = False) -> None:
+    """A local model folder that is missing is a file error at once, never a hub download attempt."""
+    from pathlib import Path
+
+    from rlvr.errors import ConfigError
+    from rlvr.files import looks_like_path
+
+    path = Path(name).expanduser()
+    if path.exists():
+        if not path.is_dir():
+            raise ConfigError(f"{what} {name} is a file; give the model's folder (with config.json)")
+        if not ((path / "config.json").is_file() or (path / "adapter_config.json").is_file()):
+            raise ConfigError(f"{what} {name} has no config.json or adapter_config.json: not a saved model folder")
+        return
+    if must_exist or looks_like_path(name):
+        raise ConfigError(f"{what} {name} does not exist (a local path; hub ids look like org/name)")
 
 
 def models_prepare_command(args: argparse.Namespace) -> int:
@@ -94,6 +117,7 @@ def rm_eval_command(args: argparse.Namespace) -> int:
     from rlvr.datasets import load_preferences, synthetic_pairs
     from rlvr.harness.rm import evaluate_pairs
 
+    check_model_path(args.model, "--model", must_exist=True)
     if args.path:
         pairs = load_preferences(args.path)[0].to_list()
     else:

@@ -148,6 +148,7 @@ class RunConfig:
     eval: EvalSettings = field(default_factory=EvalSettings, metadata={"help": "evaluation"})
     output: OutputConfig = field(default_factory=OutputConfig, metadata={"help": "outputs"})
     recipe: str | None = _f(None, "where this config came from")
+    plugins: list[str] = _f([], "modules or .py files imported first (your own @reward functions and loaders)")
 
 
 def _coerce(value: Any, type_text: str, where: str) -> Any:
@@ -246,7 +247,8 @@ def load_recipe(spec: str | Path | dict[str, Any] | None = None, overrides: list
                 check_hardware: bool = True) -> RunConfig:
     """Load a recipe (default: the embedded CPU default), apply ``KEY=VALUE`` overrides, validate.
 
-    ``check_hardware=False`` (dry runs) skips the checks that need this machine to have a GPU."""
+    ``check_hardware=False`` (dry runs) skips the checks of this machine: a GPU, installed trackers,
+    and that local model and data paths exist."""
     if isinstance(spec, dict):
         data, where = copy.deepcopy(spec), "config"
     else:
@@ -270,6 +272,9 @@ def load_recipe(spec: str | Path | dict[str, Any] | None = None, overrides: list
         config = _build(RunConfig, data, "")
     except ConfigError as exc:
         raise ConfigError(f"{where}: {exc}") from None
+    from rlvr.plugins import import_plugins
+
+    import_plugins(config.plugins, Path(where).parent if Path(where).is_file() else None)
     validate(config, check_hardware)
     return config
 
@@ -360,6 +365,13 @@ def validate(config: RunConfig, check_hardware: bool = True) -> None:
     for name in ("learning_rate", "weight_decay", "max_grad_norm", "warmup_ratio"):
         if getattr(t, name) < 0:
             raise ConfigError(f"trainer.{name}={getattr(t, name)!r} must be >= 0")
+    from rlvr.files import looks_like_path
+
+    for what, name in (("model.name_or_path", m.name_or_path), ("model.tokenizer", m.tokenizer),
+                       ("data.path", config.data.path), ("eval.path", config.eval.path)):
+        if check_hardware and name and name != "local-tiny" and (looks_like_path(name) or what.endswith("path") and what != "model.name_or_path") \
+                and not Path(name).expanduser().exists():
+            raise ConfigError(f"{what}={name!r} does not exist (a local path; hub ids look like org/name)")
     from rlvr.datasets.loaders import loader_names
 
     for what, name, path in (("data", config.data.name, config.data.path), ("eval", config.eval.name, config.eval.path)):

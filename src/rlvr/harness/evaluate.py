@@ -94,7 +94,9 @@ def evaluate(model: Any, tokenizer: Any, dataset: Any, max_new_tokens: int, samp
     mean = sum(v.correct for v in verdicts) / max(1, len(verdicts))
     result = EvalResult(len(golds), samples, first / n, any_ok / n, maj_ok / n, mean, dict(statuses), rows)
     if out_path is not None:
-        with open(out_path, "w", encoding="utf-8") as fh:
+        from rlvr.files import atomic_output
+
+        with atomic_output(str(out_path)) as fh:
             for row in rows:
                 fh.write(json.dumps(row, ensure_ascii=False) + "\n")
     if math.isnan(result.pass_at_1):  # pragma: no cover - defensive

@@ -9,10 +9,12 @@ metrics JSONL, sampled completions with reward reasons, and a reward-curve PNG.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import platform
 import time
+import warnings
 from dataclasses import dataclass
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
@@ -143,7 +145,8 @@ def _cold_start(config: RunConfig, model: Any, tokenizer: Any, train: Any, out_d
     args = SFTConfig(output_dir=str(out_dir / "tmp"), max_steps=c.steps, per_device_train_batch_size=c.batch_size,
                      learning_rate=c.learning_rate, lr_scheduler_type="cosine", warmup_steps=0.05, logging_steps=max(1, c.steps // 10),
                      save_strategy="no", report_to=[], use_cpu=not cuda, bf16=cuda, seed=config.trainer.seed,
-                     max_length=config.model.max_seq_length, completion_only_loss=True, disable_tqdm=True)
+                     max_length=config.model.max_seq_length, completion_only_loss=True, disable_tqdm=True,
+                     **_no_activation_checkpointing(SFTConfig))
     trainer = SFTTrainer(model=model, args=args, train_dataset=Dataset.from_list(rows), processing_class=tokenizer)
     quiet(trainer)
     trainer.train()
@@ -165,6 +168,15 @@ def quiet(trainer: Any) -> Any:
     for noisy in (PrinterCallback, ProgressCallback):
         trainer.remove_callback(noisy)
     return trainer
+
+
+@contextlib.contextmanager
+def library_deprecations_silenced() -> Any:
+    """Silence the deprecations that libraries raise about each other (PEFT reads transformers'
+    ``is_gradient_checkpointing``); rlvr's own options use the names the installed versions know."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message=r"`is_gradient_checkpointing` is deprecated", category=FutureWarning)
+        yield
 
 
 def _no_activation_checkpointing(config_cls: Any) -> dict[str, bool]:
@@ -292,6 +304,11 @@ def _callback(run_dir: Path, reward_set: Any, samples: int) -> Any:
             row = {"step": state.global_step, "step_time_s": round(getattr(self, "last_step_s", 0.0), 4), **logs}
             with metrics_path.open("a", encoding="utf-8") as fh:
                 fh.write(json.dumps(row, default=float) + "\n")
+            if "frac_reward_zero_std" in logs:
+                self.flat_steps = getattr(self, "flat_steps", 0) + 1 if logs["frac_reward_zero_std"] >= 0.999 else 0
+                if self.flat_steps >= NO_SIGNAL_STEPS and not getattr(self, "warned_no_signal", False):
+                    self.warned_no_signal = True
+                    logger.warning(no_signal_message(logs, reward_set.names, self.flat_steps))
             if "reward" in logs:
                 parts = [f"step {state.global_step}", f"reward {logs['reward']:.3f}±{logs.get('reward_std', 0):.2f}"]
                 parts += [f"{n} {logs[f'rewards/{n}/mean']:.2f}" for n in reward_set.names if f"rewards/{n}/mean" in logs]
@@ -308,6 +325,43 @@ def _callback(run_dir: Path, reward_set: Any, samples: int) -> Any:
     return RunLogger()
 
 
+NO_SIGNAL_STEPS = 5  # logged steps in a row where every group's rewards were all equal
+
+
+def no_signal_message(logs: dict[str, Any], reward_names: list[str], steps: int) -> str:
+    """Why GRPO has had no signal for ``steps`` steps (every group's rewards equal): the likely causes."""
+    causes = []
+    means = {n: logs.get(f"rewards/{n}/mean") for n in reward_names}
+    if all(v is not None and v >= 0.999 * max(1e-9, logs.get("reward", 0.0)) for v in means.values()) \
+            and logs.get("reward", 0.0) > 0:
+        causes.append("every completion earns the same full reward: the task is too easy for the model")
+    flat = [n for n, v in means.items() if v is not None and abs(v) < 1e-9]
+    if flat:
+        causes.append(f"reward(s) {', '.join(flat)} are 0 for every completion: the format is never met or the "
+                      "answers are never right (a cold start, an easier data set, or a format reward helps)")
+    no_answer = next((v for k, v in logs.items() if k.endswith("/status/no_answer")), 0.0)
+    if no_answer and no_answer > 0.5:
+        causes.append(f"{no_answer:.0%} of completions have no final answer (check the prompt's answer-format "
+                      "instruction against the rewards: rlvr data lint)")
+    clipped = logs.get("completions/clipped_ratio")
+    if clipped is not None and clipped > 0.5:
+        causes.append(f"{clipped:.0%} of completions hit trainer.max_completion_length: raise it")
+    if not causes:
+        causes.append("all completions of each prompt score alike: raise trainer.temperature or num_generations")
+    return (f"no learning signal for {steps} logged steps in a row (frac_reward_zero_std = 1: within every group "
+            "all rewards are equal, so all advantages are 0). Likely: " + "; ".join(causes))
+
+
+def _finished_summary(run_dir: Path, config: RunConfig) -> RunSummary | None:
+    """The summary of a run that already reached ``max_steps`` (so ``--resume`` leaves it alone)."""
+    try:
+        data = json.loads((run_dir / "summary.json").read_text(encoding="utf-8"))
+        summary = RunSummary(**data)
+    except (OSError, ValueError, TypeError):
+        return None
+    return summary if summary.steps >= config.trainer.max_steps else None
+
+
 def run(config: RunConfig, resume: bool = False) -> RunSummary:
     """Train and evaluate as the recipe says; returns the summary (also written to summary.json)."""
     import torch
@@ -318,6 +372,11 @@ def run(config: RunConfig, resume: bool = False) -> RunSummary:
 
     started = time.perf_counter()
     run_dir = Path(config.output.dir).expanduser().resolve()
+    finished = _finished_summary(run_dir, config) if resume else None
+    if finished is not None:
+        logger.info("%s is complete (%d of %d steps, summary.json written); nothing to resume", run_dir,
+                    finished.steps, config.trainer.max_steps)
+        return finished
     checkpoint = last_checkpoint(run_dir) if resume else None
     if resume:
         set_aside_broken_checkpoints(run_dir, checkpoint)
@@ -362,13 +421,14 @@ def run(config: RunConfig, resume: bool = False) -> RunSummary:
         logger.info("before GRPO: %s", before)
 
     args = _grpo_args(config, run_dir, rs.weights)
-    trainer = GRPOTrainer(model=model, processing_class=tokenizer, reward_funcs=rs.funcs, args=args,
-                          train_dataset=train, peft_config=peft_config,
-                          callbacks=[_callback(run_dir, rs, config.output.sample_completions)])
-    quiet(trainer)
-    if checkpoint is not None:
-        logger.info("resuming from %s", checkpoint)
-    trainer.train(resume_from_checkpoint=str(checkpoint) if checkpoint else None)
+    with library_deprecations_silenced():
+        trainer = GRPOTrainer(model=model, processing_class=tokenizer, reward_funcs=rs.funcs, args=args,
+                              train_dataset=train, peft_config=peft_config,
+                              callbacks=[_callback(run_dir, rs, config.output.sample_completions)])
+        quiet(trainer)
+        if checkpoint is not None:
+            logger.info("resuming from %s", checkpoint)
+        trainer.train(resume_from_checkpoint=str(checkpoint) if checkpoint else None)
     final_dir = run_dir / "final"
     trainer.save_model(str(final_dir))
     tokenizer.save_pretrained(final_dir)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import inspect
 import logging
+import math
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
@@ -117,7 +118,7 @@ class Reward:
             raise RuntimeError(f"reward {self.__name__!r} returned {len(results)} results for {len(texts)} completions")
         for i, why in unreadable.items():
             results[i] = RewardResult(None, "error", f"completion {i} cannot be read: {why}")
-        return results
+        return _finite_or_error(results, self.__name__)
 
     def __call__(self, prompts: Sequence[Any] | None = None, completions: Sequence[Any] | None = None,
                  **columns: Any) -> list[float | None]:
@@ -175,6 +176,17 @@ class Reward:
         self.__dict__.update(state)
 
 
+def _finite_or_error(results: list[RewardResult], name: str) -> list[RewardResult]:
+    """A NaN or infinite value becomes an ``error`` result (TRL would silently drop it)."""
+    for i, r in enumerate(results):
+        value = r.value
+        if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))
+                                  or not math.isfinite(value)):
+            results[i] = RewardResult(None, "error", f"reward {name!r} returned {value!r}, not a finite number",
+                                      {"original_status": r.status})
+    return results
+
+
 class FunctionReward(Reward):
     """A plain registered function ``f(completions, **kwargs) -> list[float | None]`` as a Reward."""
 
@@ -196,7 +208,7 @@ class FunctionReward(Reward):
         results = self.score(list(completions), list(prompts) if prompts is not None else None, **columns)
         if len(results) != len(completions):
             raise RuntimeError(f"reward {self.__name__!r} returned {len(results)} values for {len(completions)} completions")
-        return results
+        return _finite_or_error(results, self.__name__)
 
     def score(self, completions: list[Any], prompts: list[Any] | None, **columns: Any) -> list[RewardResult]:
         values = self.func(completions=completions, prompts=prompts, **self.bound, **columns)

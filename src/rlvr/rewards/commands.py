@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import json
 from collections import Counter
-from pathlib import Path
 from typing import Any
 
 from rlvr.errors import ConfigError
@@ -33,68 +32,93 @@ def list_command(args: argparse.Namespace) -> int:
 
 
 def _read_jsonl(path: str) -> list[dict[str, Any]]:
-    p = Path(path)
-    if not p.is_file():
-        raise ConfigError(f"input {p} does not exist")
+    from rlvr.files import read_text
+
     rows = []
-    for n, row in parse_jsonl(p.read_text(encoding="utf-8"), str(p)):
+    for n, row in parse_jsonl(read_text(path), path):
         if not isinstance(row, dict) or "completion" not in row:
-            raise ConfigError(f"{p}:{n}: each row needs a 'completion' (and usually 'prompt' and a gold "
+            raise ConfigError(f"{path}:{n}: each row needs a 'completion' (and usually 'prompt' and a gold "
                               f"'answer'); got {sorted(row) if isinstance(row, dict) else type(row).__name__}")
         rows.append(row)
     if not rows:
-        raise ConfigError(f"{p} has no rows")
+        raise ConfigError(f"{path} has no rows")
     return rows
 
 
+_TABLE_ROWS = 200  # larger inputs get a summary on the terminal (write the rows with --out)
+
+
+def _output_row(index: int, row: dict[str, Any], scored: dict[str, Any]) -> dict[str, Any]:
+    """A score row that keeps what identifies the input: id, prompt, completion, gold."""
+    out: dict[str, Any] = {"id": row.get("id", index)}
+    for key in ("prompt", "completion", "answer", "gold"):
+        if key in row:
+            out[key] = row[key]
+    out["total"] = scored["total"]
+    out["rewards"] = {k: v.to_dict() for k, v in scored["rewards"].items()}
+    return out
+
+
 def score_command(args: argparse.Namespace) -> int:
-    """Score JSONL rows with a RewardSet; print a table of values and reasons and a status summary."""
+    """Score JSONL rows with a RewardSet; stream score rows to --out, print a table or a summary."""
+    import contextlib
+
     from rich.console import Console
     from rich.markup import escape
     from rich.progress import Progress
     from rich.table import Table
 
+    from rlvr.files import atomic_output, check_output
     from rlvr.rewards import RewardSet
 
+    check_output(args.out, [args.input, args.rewards], getattr(args, "force", False))
     rs = RewardSet.from_config(args.rewards)
     rows = _read_jsonl(args.input)
     if "answer" not in rows[0] and "gold" in rows[0]:
         for r in rows:
             r.setdefault("answer", r.get("gold"))
     columns = sorted({k for r in rows for k in r} - {"prompt", "completion"})
-    scored: list[dict[str, Any]] = []
-    chunk = 64
-    with Progress(transient=True, disable=len(rows) <= chunk) as progress:
-        task = progress.add_task("scoring", total=len(rows))
-        for i in range(0, len(rows), chunk):
-            batch = rows[i:i + chunk]
-            kwargs = {c: [r.get(c) for r in batch] for c in columns}
-            scored += rs.explain(prompts=[r.get("prompt", "") for r in batch],
-                                 completions=[r["completion"] for r in batch], **kwargs)
-            progress.advance(task, len(batch))
-    console = Console()
+    console = Console(stderr=args.out == "-")
+    show_table = not args.out and len(rows) <= _TABLE_ROWS
+    statuses: dict[str, Counter] = {name: Counter() for name in rs.names}
+    totals: list[float] = []
     table = Table(title=f"{len(rows)} rows scored with {rs!r}")
     table.add_column("#", justify="right")
     for name in rs.names:
         table.add_column(name, overflow="fold")
     table.add_column("total", justify="right")
-    statuses: dict[str, Counter] = {name: Counter() for name in rs.names}
-    for i, row in enumerate(scored):
-        cells = []
-        for name in rs.names:
-            r = row["rewards"][name]
-            statuses[name][r.status] += 1
-            value = "None" if r.value is None else f"{r.value:g}"
-            cells.append(escape(f"{value} [{r.status}] {r.reason}"))
-        table.add_row(str(i), *cells, "None" if row["total"] is None else f"{row['total']:g}")
-    console.print(table)
+    chunk = 64
+    sink = atomic_output(args.out) if args.out else contextlib.nullcontext(None)
+    with sink as fh, Progress(console=Console(stderr=True), transient=True, disable=len(rows) <= chunk) as progress:
+        task = progress.add_task("scoring", total=len(rows))
+        for i in range(0, len(rows), chunk):
+            batch = rows[i:i + chunk]
+            kwargs = {c: [r.get(c) for r in batch] for c in columns}
+            scored = rs.explain(prompts=[r.get("prompt", "") for r in batch],
+                                completions=[r["completion"] for r in batch], **kwargs)
+            for j, (row, result) in enumerate(zip(batch, scored), start=i):
+                if result["total"] is not None:
+                    totals.append(result["total"])
+                cells = []
+                for name in rs.names:
+                    r = result["rewards"][name]
+                    statuses[name][r.status] += 1
+                    value = "None" if r.value is None else f"{r.value:g}"
+                    cells.append(escape(f"{value} [{r.status}] {r.reason}"))
+                if show_table:
+                    table.add_row(str(j), *cells, "None" if result["total"] is None else f"{result['total']:g}")
+                if fh is not None:
+                    fh.write(json.dumps(_output_row(j, row, result), ensure_ascii=False, default=str) + "\n")
+            progress.advance(task, len(batch))
+    if show_table:
+        console.print(table)
+    elif not args.out:
+        console.print(f"{len(rows)} rows scored with {rs!r} (more than {_TABLE_ROWS}: summary only; "
+                      "write every row with --out FILE)")
     for name, counts in statuses.items():
         console.print(f"{name}: " + ", ".join(f"{k}={v}" for k, v in sorted(counts.items())))
-    if args.out:
-        with open(args.out, "w", encoding="utf-8") as fh:
-            for row in scored:
-                fh.write(json.dumps({"total": row["total"],
-                                     "rewards": {k: v.to_dict() for k, v in row["rewards"].items()}},
-                                    ensure_ascii=False, default=str) + "\n")
-        console.print(f"wrote {len(scored)} rows to {args.out}")
+    if totals:
+        console.print(f"mean total: {sum(totals) / len(totals):.4g} over {len(totals)} rows with a score")
+    if args.out and args.out != "-":
+        console.print(f"wrote {len(rows)} rows to {args.out}")
     return 0

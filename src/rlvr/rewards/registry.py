@@ -89,10 +89,25 @@ def register(name: str, target: Any, description: str | None = None) -> None:
     _REGISTRY[name] = _Entry(name, target, description or _first_line(target.__doc__), origin)
 
 
-def reward(name: str, description: str | None = None) -> Callable[[T], T]:
-    """Decorator: register a reward function or Reward subclass under ``name``; returns it unchanged."""
+def reward(name: Any = None, description: str | None = None) -> Any:
+    """Decorator: register a reward function or Reward subclass under ``name``; returns it unchanged.
+
+    ``@reward("my_reward")`` names it; a bare ``@reward`` (or ``@reward()``) uses the function's or
+    class's own name.
+    """
+    if callable(name) and not isinstance(name, str):  # bare @reward: called with the target itself
+        target = name
+        register(getattr(target, "__name__", ""), target, description)
+        if inspect.isclass(target):
+            target.name = target.__name__  # type: ignore[attr-defined]
+        return target
+    if name is not None and not isinstance(name, str):
+        raise TypeError(f"@reward takes a name string, got {type(name).__name__} {name!r}")
 
     def decorate(target: T) -> T:
+        nonlocal name
+        if name is None:
+            name = getattr(target, "__name__", "")
         register(name, target, description)
         if inspect.isclass(target):
             target.name = name  # type: ignore[attr-defined]

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -117,8 +118,8 @@ def _spec_from(entry: Any, index: int) -> RewardSpec:
         raise ConfigError(f"{where} ({entry['name']}): unknown key(s) {unknown}; valid: {sorted(_ENTRY_KEYS)} "
                           "(reward parameters go under 'params')")
     weight = entry.get("weight", 1.0)
-    if isinstance(weight, bool) or not isinstance(weight, (int, float)):
-        raise ConfigError(f"{where} ({entry['name']}): weight must be a number, got {weight!r}")
+    if isinstance(weight, bool) or not isinstance(weight, (int, float)) or not math.isfinite(weight):
+        raise ConfigError(f"{where} ({entry['name']}): weight must be a finite number, got {weight!r}")
     params = entry.get("params") or {}
     if not isinstance(params, dict):
         raise ConfigError(f"{where} ({entry['name']}): params must be a mapping, got {type(params).__name__}")
@@ -177,6 +178,21 @@ class RewardSet:
         data = spec if isinstance(spec, (dict, list)) else _load_mapping(spec)
         if isinstance(data, dict) and "rewards" not in data:
             raise ConfigError(f"reward config has no 'rewards' list (keys present: {sorted(data)})")
+        if not isinstance(data, (dict, list)):
+            raise ConfigError(f"reward config must be a mapping with a 'rewards' list, got {type(data).__name__}")
+        if isinstance(data, dict):
+            unknown = sorted(set(data) - {"rewards", "gold_column", "plugins"})
+            if unknown:
+                raise ConfigError(f"reward config: unknown key(s) {unknown}; valid: gold_column, plugins, rewards")
+            from rlvr.plugins import import_plugins
+
+            base = None
+            if isinstance(spec, (str, Path)) and not str(spec).lstrip().startswith(("{", "[")):
+                try:
+                    base = Path(spec).parent if Path(spec).is_file() else None
+                except OSError:  # inline text that is no path
+                    base = None
+            import_plugins(data.get("plugins"), base)
         entries = data["rewards"] if isinstance(data, dict) else data
         gold_column = data.get("gold_column") if isinstance(data, dict) else None
         if not isinstance(entries, list):

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from pathlib import Path
 
 from rlvr.errors import ConfigError
@@ -12,16 +11,10 @@ from rlvr.jsonl import parse_jsonl
 
 
 def _read_rows(path: str) -> list[dict]:
-    stream = sys.stdin if path == "-" else None
-    if stream is None:
-        p = Path(path)
-        if not p.is_file():
-            raise ConfigError(f"--jsonl file {p} does not exist")
-        lines = p.read_text(encoding="utf-8").splitlines()
-    else:
-        lines = stream.read().splitlines()
+    from rlvr.files import read_text
+
     rows = []
-    for n, row in parse_jsonl("\n".join(lines), path):
+    for n, row in parse_jsonl(read_text(path, "--jsonl file"), path):
         if not isinstance(row, dict) or "completion" not in row or not ({"gold", "answer"} & set(row)):
             raise ConfigError(f"{path}:{n}: each row needs 'completion' and 'gold' (or 'answer'); got keys "
                               f"{sorted(row) if isinstance(row, dict) else type(row).__name__}")
@@ -42,8 +35,10 @@ def verify_command(args: argparse.Namespace) -> int:
         if args.completion is None or args.gold is None:
             raise ConfigError("give a COMPLETION (text or file) and --gold, or --jsonl FILE")
         text = args.completion
-        if len(text) < 4096 and Path(text).is_file():
-            text = Path(text).read_text(encoding="utf-8")
+        if text == "-" or (len(text) < 4096 and Path(text).is_file()):
+            from rlvr.files import read_text
+
+            text = read_text(text, "completion file")
         completions, golds = [text], [args.gold]
     verdicts = verify_batch(completions, golds, config)
     for v in verdicts:

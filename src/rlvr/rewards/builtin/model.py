@@ -32,14 +32,19 @@ class RewardModel(Reward):
     seen so far, updated per batch). ``num_labels=1`` loads a backbone with a fresh 1-output head.
     """
 
-    def __init__(self, model: str | os.PathLike, tokenizer: str | os.PathLike | None = None, batch_size: int = 8, max_length: int = 1024,
+    def __init__(self, model: str | os.PathLike | None = None, tokenizer: str | os.PathLike | None = None, batch_size: int = 8, max_length: int = 1024,
                  device: str = "auto", normalize: str = "none", mean: float = 0.0, std: float = 1.0,
                  num_labels: int | None = None, use_chat_template: bool = True):
         super().__init__()
         model = os.fspath(model) if isinstance(model, os.PathLike) else model
         tokenizer = os.fspath(tokenizer) if isinstance(tokenizer, os.PathLike) else tokenizer
         if not isinstance(model, str) or not model:
-            raise ConfigError("reward_model needs model= (a local path or a hub id)")
+            raise ConfigError("reward_model needs params.model: a saved reward-model folder (rlvr rm train) or a "
+                              "hub id, e.g. {name: reward_model, params: {model: runs/rm}}")
+        from rlvr.files import looks_like_path
+
+        if looks_like_path(model) and not os.path.exists(os.path.expanduser(model)):
+            raise ConfigError(f"reward_model model={model!r} does not exist (a local path; hub ids look like org/name)")
         if not isinstance(batch_size, int) or batch_size < 1:
             raise ConfigError(f"reward_model batch_size={batch_size!r}; use an integer >= 1")
         if not isinstance(max_length, int) or max_length < 8:

@@ -1,0 +1,69 @@
+"""Importing the user's own rewards: ``--import MODULE_OR_FILE`` and ``plugins:`` lists in config files.
+
+A reward registered with ``@reward`` in the user's file only exists once that file is imported;
+entry points (``[project.entry-points."rlvr.rewards"]``) do it for installed packages, this module
+does it for a module name or a ``.py`` path given on the command line or in a recipe / RewardSet.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import importlib.util
+import sys
+from collections.abc import Iterable
+from pathlib import Path
+
+from rlvr.errors import ConfigError
+
+__all__ = ["import_plugin", "import_plugins"]
+
+
+def import_plugin(spec: str, base: Path | None = None) -> None:
+    """Import ``spec``: a dotted module name, or a path to a ``.py`` file (relative to ``base``)."""
+    if not isinstance(spec, str) or not spec.strip():
+        raise ConfigError(f"plugin {spec!r}: give a module name (my_pkg.rewards) or a .py file path")
+    looks_like_path = spec.endswith(".py") or "/" in spec or "\\" in spec
+    if looks_like_path:
+        path = Path(spec).expanduser()
+        if not path.is_absolute() and base is not None and not path.exists():
+            path = base / path
+        if not path.is_file():
+            raise ConfigError(f"plugin file {spec} does not exist")
+        name = "rlvr_plugin_" + hashlib.sha1(str(path.resolve()).encode()).hexdigest()[:12]
+        if name in sys.modules:
+            return
+        module_spec = importlib.util.spec_from_file_location(name, path)
+        if module_spec is None or module_spec.loader is None:
+            raise ConfigError(f"plugin file {spec} cannot be imported (is it a Python file?)")
+        module = importlib.util.module_from_spec(module_spec)
+        sys.modules[name] = module
+        try:
+            module_spec.loader.exec_module(module)
+        except ConfigError:
+            del sys.modules[name]
+            raise
+        except Exception as exc:
+            del sys.modules[name]
+            raise ConfigError(f"plugin file {spec} failed to import: {type(exc).__name__}: {exc}") from exc
+        return
+    try:
+        importlib.import_module(spec)
+    except ModuleNotFoundError as exc:
+        raise ConfigError(f"plugin module {spec!r} not found ({exc}); pass a .py path or install the package") from exc
+    except ConfigError:
+        raise
+    except Exception as exc:
+        raise ConfigError(f"plugin module {spec!r} failed to import: {type(exc).__name__}: {exc}") from exc
+
+
+def import_plugins(specs: Iterable[str] | None, base: Path | None = None) -> None:
+    """Import every plugin of a ``plugins:`` list (a single string is one plugin)."""
+    if specs is None:
+        return
+    if isinstance(specs, str):
+        specs = [specs]
+    if not isinstance(specs, (list, tuple)):
+        raise ConfigError(f"plugins must be a list of module names or .py paths, got {type(specs).__name__}")
+    for spec in specs:
+        import_plugin(spec, base)
