@@ -52,4 +52,4 @@ def test_cli_audit_prints_report():
     assert r.returncode == 1 and "attacks flagged" in r.stdout
     r = subprocess.run([sys.executable, "-m", "rlvr", "rewards", "audit", "math_equivalence", "--params", "{bad"],
                        capture_output=True, text=True)
-    assert r.returncode == 1 and "--params is not valid JSON" in r.stderr
+    assert r.returncode == 2 and "--params is not valid JSON" in r.stderr

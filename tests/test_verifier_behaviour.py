@@ -209,7 +209,7 @@ def test_cli_verify(tmp_path):
     assert [o["status"] for o in out] == ["correct", "incorrect"] and r.returncode == 1
     rows.write_text('{"completion": "x"}\n')
     r = run("verify", "--jsonl", str(rows))
-    assert r.returncode == 1 and "needs 'completion' and 'gold'" in r.stderr and "Traceback" not in r.stderr
+    assert r.returncode == 2 and "needs 'completion' and 'gold'" in r.stderr and "Traceback" not in r.stderr
 
 
 def test_validate_golds_reads_worked_solutions_and_reports_bad_golds():

@@ -89,7 +89,11 @@ def _load_mapping(spec: str | Path) -> Any:
     path = Path(text)
     if not path.is_file():
         raise ConfigError(f"reward config {path} does not exist")
-    raw = path.read_text(encoding="utf-8")
+    from rlvr.files import read_text
+
+    raw = read_text(str(path), "reward config")
+    if not raw.strip():
+        raise ConfigError(f"reward config {path} is empty; it needs a 'rewards' list, e.g. rewards: [{{name: math_equivalence}}]")
     if path.suffix == ".toml":
         try:
             import tomllib

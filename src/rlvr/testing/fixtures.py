@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from rlvr.errors import RlvrError
+from rlvr.errors import ConfigError
 from rlvr.jsonl import parse_jsonl
 
 __all__ = ["FixtureError", "FixtureCase", "CaseOutcome", "load_fixture_file", "run_case", "find_fixture_files",
@@ -46,7 +46,7 @@ _CASE_KEYS = {"id", "reward", "reward_set", "completion", "prompt", "columns", "
 _EXPECTATIONS = ("value", "approx", "min", "max", "status")
 
 
-class FixtureError(RlvrError, ValueError):
+class FixtureError(ConfigError):
     """A fixture file or case does not follow the schema; the message says where and how to fix it."""
 
 
@@ -156,6 +156,9 @@ def load_fixture_file(path: str | Path) -> list[FixtureCase]:
         text = p.read_text(encoding="utf-8")
     except OSError as exc:
         raise FixtureError(f"{name}: cannot read: {exc}") from exc
+    except UnicodeDecodeError as exc:
+        raise FixtureError(f"{name}: not UTF-8 text (byte {exc.start}: {exc.reason}); fixture files are "
+                           "YAML or JSON Lines") from None
     defaults: dict[str, Any] = {}
     if p.suffix == ".jsonl":
         raw_cases = []

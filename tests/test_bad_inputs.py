@@ -1,0 +1,187 @@
+"""Every subcommand over a matrix of bad inputs: a one-line error naming the input, exit 1 or 2.
+
+Never a traceback or an "internal error", and every file that existed before the command is
+byte-identical afterwards (nothing the user owns is overwritten). Commands run in-process through
+``rlvr.cli.main`` (the same code path as the console script, without a Python start per case).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from rlvr.cli import main
+
+GOOD_ROWS = '{"id": "r1", "prompt": "q", "completion": "\\\\boxed{2}", "answer": "2"}\n'
+GOOD_REWARDS = "rewards:\n  - {name: math_equivalence}\n"
+
+
+def _files(tmp: Path) -> dict[str, Path]:
+    """The bad (and a few good) files every case may point at."""
+    f = {
+        "rows": tmp / "rows.jsonl", "rewards": tmp / "rewards.yaml", "empty": tmp / "empty.jsonl",
+        "truncated": tmp / "truncated.jsonl", "binary": tmp / "binary.jsonl", "huge": tmp / "huge.jsonl",
+        "latin1": tmp / "latin1.jsonl", "null_completion": tmp / "null.jsonl", "no_assistant": tmp / "chat.jsonl",
+        "empty_yaml": tmp / "empty.yaml", "string_yaml": tmp / "string.yaml", "binary_yaml": tmp / "binary.yaml",
+        "nan_weight": tmp / "nan.yaml", "rm_no_model": tmp / "rm.yaml", "corrupt_parquet": tmp / "bad.parquet",
+        "fixture_binary": tmp / "fx" / "reward_fixtures" / "bad.yaml", "folder": tmp / "folder",
+        "existing_out": tmp / "existing.jsonl",
+    }
+    f["rows"].write_text(GOOD_ROWS)
+    f["rewards"].write_text(GOOD_REWARDS)
+    f["empty"].write_text("")
+    f["truncated"].write_text(GOOD_ROWS + '{"prompt": "q", "compl')
+    f["binary"].write_bytes(bytes(range(256)) * 40)
+    f["huge"].write_text(json.dumps({"completion": "x" * 3_000_000, "answer": "1"}) + "\n" + "{not json\n")
+    f["latin1"].write_bytes('{"completion": "caf\xe9", "answer": "1"}\n'.encode("latin-1"))
+    f["null_completion"].write_text('{"completion": null, "answer": "2"}\n')
+    f["no_assistant"].write_text('{"completion": [{"role": "user", "content": "hi"}], "answer": "2"}\n')
+    f["empty_yaml"].write_text("")
+    f["string_yaml"].write_text("just a string\n")
+    f["binary_yaml"].write_bytes(b"\x00\x01\x02rewards")
+    f["nan_weight"].write_text("rewards:\n  - {name: math_equivalence, weight: .nan}\n")
+    f["rm_no_model"].write_text("rewards:\n  - {name: reward_model}\n")
+    f["corrupt_parquet"].write_bytes(b"PAR1" + os.urandom(200) + b"PAR1")
+    f["fixture_binary"].parent.mkdir(parents=True)
+    f["fixture_binary"].write_bytes(b"\xff\xfe\x00cases")
+    f["folder"].mkdir()
+    f["existing_out"].write_text("precious\n")
+    return f
+
+
+# (name, argv built from the files, expected exit codes, a fragment the one-line message must hold)
+CASES = [
+    ("score: output is the input", lambda f: ["score", "--rewards", f["rewards"], f["rows"], "--out", f["rows"]], {2}, "input"),
+    ("score: existing output", lambda f: ["score", "--rewards", f["rewards"], f["rows"], "--out", f["existing_out"]], {2}, "--force"),
+    ("score: empty input", lambda f: ["score", "--rewards", f["rewards"], f["empty"]], {2}, "no rows"),
+    ("score: truncated input", lambda f: ["score", "--rewards", f["rewards"], f["truncated"]], {2}, "truncated.jsonl:2"),
+    ("score: binary input", lambda f: ["score", "--rewards", f["rewards"], f["binary"]], {2}, "binary.jsonl"),
+    ("score: huge input with a bad line", lambda f: ["score", "--rewards", f["rewards"], f["huge"]], {2}, "huge.jsonl:2"),
+    ("score: latin-1 input", lambda f: ["score", "--rewards", f["rewards"], f["latin1"]], {2}, "UTF-8"),
+    ("score: missing input", lambda f: ["score", "--rewards", f["rewards"], f["folder"] / "none.jsonl"], {2}, "does not exist"),
+    ("score: folder input", lambda f: ["score", "--rewards", f["rewards"], f["folder"]], {2}, "folder"),
+    ("score: empty rewards file", lambda f: ["score", "--rewards", f["empty_yaml"], f["rows"]], {2}, "empty.yaml"),
+    ("score: binary rewards file", lambda f: ["score", "--rewards", f["binary_yaml"], f["rows"]], {2}, "binary.yaml"),
+    ("score: nan weight", lambda f: ["score", "--rewards", f["nan_weight"], f["rows"]], {2}, "finite"),
+    ("score: reward_model without model", lambda f: ["score", "--rewards", f["rm_no_model"], f["rows"]], {2}, "params.model"),
+    ("score: missing plugin", lambda f: ["score", "--import", f["folder"] / "mine.py", "--rewards", f["rewards"], f["rows"]], {2}, "mine.py"),
+    ("verify: no gold", lambda f: ["verify", "\\boxed{1}"], {2}, "--gold"),
+    ("verify: binary jsonl", lambda f: ["verify", "--jsonl", f["binary"]], {2}, "binary.jsonl"),
+    ("verify: empty jsonl rows", lambda f: ["verify", "--jsonl", f["truncated"]], {2}, "truncated.jsonl:2"),
+    ("verify: bad config", lambda f: ["verify", "--gold", "1", "--config", '{"percent": "sometimes"}', "1"], {2}, "percent"),
+    ("rewards test: binary fixture", lambda f: ["rewards", "test", f["fixture_binary"]], {2}, "bad.yaml"),
+    ("rewards test: nothing found", lambda f: ["rewards", "test", f["folder"]], {2}, "no fixture files"),
+    ("rewards audit: unknown reward", lambda f: ["rewards", "audit", "math_equivalance"], {2}, "math_equivalence"),
+    ("rewards audit: bad params", lambda f: ["rewards", "audit", "math_equivalence", "--params", "{oops"], {2}, "params"),
+    ("data show: corrupt parquet", lambda f: ["data", "show", "dapo-math", "--path", f["corrupt_parquet"]], {2}, "bad.parquet"),
+    ("data show: binary jsonl", lambda f: ["data", "show", "math-500", "--path", f["binary"]], {2}, "binary.jsonl"),
+    ("data show: unknown set", lambda f: ["data", "show", "math-5000"], {2}, "math-500"),
+    ("data lint: empty recipe", lambda f: ["data", "lint", "--recipe", f["empty_yaml"]], {2}, "empty"),
+    ("train: empty recipe", lambda f: ["train", "--recipe", f["empty_yaml"], "--dry-run"], {2}, "empty"),
+    ("train: recipe is a string", lambda f: ["train", "--recipe", f["string_yaml"], "--dry-run"], {2}, "mapping"),
+    ("train: binary recipe", lambda f: ["train", "--recipe", f["binary_yaml"], "--dry-run"], {2}, "binary.yaml"),
+    ("train: lora rank text", lambda f: ["train", "--dry-run", "--set", "model.lora.r=abc"], {2}, "model.lora.r"),
+    ("train: fractional steps", lambda f: ["train", "--dry-run", "--set", "trainer.max_steps=2.5"], {2}, "trainer.max_steps"),
+    ("train: data limit text", lambda f: ["train", "--dry-run", "--set", "data.limit=abc"], {2}, "data.limit"),
+    ("train: negative hidden size", lambda f: ["train", "--dry-run", "--set", "model.hidden_size=-5"], {2}, "model.hidden_size"),
+    ("train: nan learning rate", lambda f: ["train", "--dry-run", "--set", "trainer.learning_rate=.nan"], {2}, "finite"),
+    ("train: misspelt data set", lambda f: ["train", "--dry-run", "--set", "data.name=dapo-mathh"], {2}, "dapo-math"),
+    ("train: nan reward weight", lambda f: ["train", "--dry-run", "--set", "rewards=[{name: math_equivalence, weight: .inf}]"], {2}, "finite"),
+    ("train: missing local model", lambda f: ["train", "--set", f"model.name_or_path={f['folder']}/nomodel"], {2}, "does not exist"),
+    ("eval: samples 0", lambda f: ["eval", "--model", f["folder"], "--dataset", "math-500", "--samples", "0"], {2}, "--samples"),
+    ("eval: n negative", lambda f: ["eval", "--model", f["folder"], "--dataset", "math-500", "--n", "-1"], {2}, "--n"),
+    ("eval: missing model path", lambda f: ["eval", "--model", f["folder"] / "nomodel", "--dataset", "math-500"], {2}, "nomodel"),
+    ("eval: folder without a model", lambda f: ["eval", "--model", f["folder"], "--dataset", "math-500"], {2}, "config.json"),
+    ("eval: existing output", lambda f: ["eval", "--model", f["folder"], "--dataset", "math-500", "--out", f["existing_out"]], {2}, "--force"),
+    ("rm eval: missing model", lambda f: ["rm", "eval", "--model", "/nonexistent/rm"], {2}, "/nonexistent/rm"),
+    ("models prepare: unknown", lambda f: ["models", "prepare", "gpt-17"], {1, 2}, "gpt-17"),
+]
+
+
+def _snapshot(root: Path) -> dict[str, str]:
+    return {str(p): hashlib.sha256(p.read_bytes()).hexdigest() for p in root.rglob("*") if p.is_file()}
+
+
+@pytest.mark.parametrize("name,argv,codes,fragment", CASES, ids=[c[0] for c in CASES])
+def test_bad_input_is_one_line_and_touches_nothing(tmp_path, capsys, monkeypatch, name, argv, codes, fragment):
+    files = _files(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    before = _snapshot(tmp_path)
+    try:
+        code = main([str(a) for a in argv(files)])
+    except SystemExit as exc:  # argparse usage errors
+        code = exc.code
+    err = capsys.readouterr().err
+    assert code in codes, (code, err)
+    assert "Traceback" not in err and "internal error" not in err, err
+    lines = [line for line in err.splitlines() if line.strip() and "error" in line]
+    assert len(lines) == 1, err
+    assert fragment in lines[0], lines[0]
+    assert _snapshot(tmp_path) == before  # nothing pre-existing changed, nothing half-written left behind
+
+
+def test_score_rows_keep_ids_and_inputs(tmp_path, capsys):
+    rows = tmp_path / "rows.jsonl"
+    rows.write_text(GOOD_ROWS + '{"id": "r2", "completion": null, "answer": "2"}\n')
+    rewards = tmp_path / "r.yaml"
+    rewards.write_text(GOOD_REWARDS)
+    out = tmp_path / "scores.jsonl"
+    assert main(["score", "--rewards", str(rewards), str(rows), "--out", str(out)]) == 0
+    scored = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [s["id"] for s in scored] == ["r1", "r2"]
+    assert scored[0]["completion"] == "\\boxed{2}" and scored[0]["answer"] == "2" and scored[0]["total"] == 1.0
+    assert scored[1]["rewards"]["math_equivalence"]["status"] == "error"  # one bad row costs only that row
+    printed = capsys.readouterr().out
+    assert "wrote 2 rows" in printed and "r1" not in printed  # a summary, not the table
+    assert main(["score", "--rewards", str(rewards), str(rows), "--out", str(out), "--force"]) == 0
+
+
+def test_custom_reward_from_the_command_line(tmp_path, capsys):
+    plugin = tmp_path / "my_rewards.py"
+    plugin.write_text("from rlvr.rewards import reward\n\n"
+                      "@reward\ndef exclaims(completions, **kwargs):\n"
+                      "    return [2.0 if c.endswith('!') else 0.0 for c in completions]\n")
+    rows = tmp_path / "rows.jsonl"
+    rows.write_text('{"completion": "done!"}\n{"completion": "done"}\n')
+    rewards = tmp_path / "r.yaml"
+    rewards.write_text("rewards:\n  - {name: exclaims}\n")
+    out = tmp_path / "o.jsonl"
+    assert main(["score", "--import", str(plugin), "--rewards", str(rewards), str(rows), "--out", str(out)]) == 0
+    assert [json.loads(line)["total"] for line in out.read_text().splitlines()] == [2.0, 0.0]
+    # the same reward named in the RewardSet file's plugins: list, relative to the file
+    rewards.write_text("plugins: [my_rewards.py]\nrewards:\n  - {name: exclaims, alias: shout}\n")
+    assert main(["score", "--rewards", str(rewards), str(rows), "--out", "-"]) == 0
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines() if line.startswith("{")]
+    assert [row["rewards"]["shout"]["value"] for row in lines] == [2.0, 0.0]
+
+
+def test_non_finite_reward_value_is_an_error_status():
+    from rlvr.rewards import get_reward, reward
+
+    @reward("returns_nan_for_tests")
+    def returns_nan(completions, **kwargs):
+        return [float("nan"), 1.0]
+
+    r = get_reward("returns_nan_for_tests")
+    results = r.explain(completions=["a", "b"])
+    assert results[0].value is None and results[0].status == "error" and "nan" in results[0].reason
+    assert results[1].value == 1.0
+
+
+def test_verify_exit_codes(capsys):
+    assert main(["verify", "--gold", "2", "\\boxed{2}"]) == 0
+    assert main(["verify", "--gold", "2", "\\boxed{3}"]) == 1
+    assert main(["verify", "--gold", "2", "--config", "{bad json", "x"]) == 2
+
+
+def test_no_signal_warning_names_causes():
+    from rlvr.harness.train import no_signal_message
+
+    message = no_signal_message({"reward": 0.0, "rewards/math_equivalence/mean": 0.0,
+                                 "rewards/math_equivalence/status/no_answer": 0.9,
+                                 "completions/clipped_ratio": 0.8}, ["math_equivalence"], 5)
+    assert "no final answer" in message and "max_completion_length" in message and "never right" in message
