@@ -185,3 +185,13 @@ def test_no_signal_warning_names_causes():
                                  "rewards/math_equivalence/status/no_answer": 0.9,
                                  "completions/clipped_ratio": 0.8}, ["math_equivalence"], 5)
     assert "no final answer" in message and "max_completion_length" in message and "never right" in message
+
+
+def test_recipe_plugins_make_a_custom_reward_trainable(tmp_path, capsys):
+    (tmp_path / "acme.py").write_text("from rlvr.rewards import reward\n\n"
+                                      "@reward('acme_len')\ndef acme_len(completions, **kwargs):\n"
+                                      "    return [min(1.0, len(c) / 100) for c in completions]\n")
+    recipe = tmp_path / "recipe.yaml"
+    recipe.write_text("plugins: [acme.py]\nrewards:\n  - {name: math_equivalence}\n  - {name: acme_len, weight: 0.1}\n")
+    assert main(["train", "--recipe", str(recipe), "--dry-run"]) == 0
+    assert "acme_len" in capsys.readouterr().out

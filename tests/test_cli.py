@@ -77,3 +77,20 @@ def test_datasets_is_hugging_face_inside_the_package():
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
     module, path, loaded = r.stdout.split()
     assert module.startswith("datasets.") and "site-packages" in path and loaded == "True", r.stderr
+
+
+def test_every_subcommand_help_has_an_example_defaults_and_exit_codes():
+    from rlvr.cli import COMMANDS
+
+    leaves = [(c.name,) for c in COMMANDS if not c.children] + \
+             [(c.name, k.name) for c in COMMANDS for k in c.children]
+    for path in leaves:
+        r = run(*path, "--help")
+        assert r.returncode == 0, path
+        assert "example:" in r.stdout and "exit codes:" in r.stdout and "--import" in r.stdout, path
+
+
+def test_closed_pipe_exits_zero():
+    r = subprocess.run(["bash", "-c", f"set -o pipefail; {sys.executable} -m rlvr rewards list | head -c 10"],
+                       capture_output=True, text=True)
+    assert r.returncode == 0 and "Broken pipe" not in r.stderr and "Traceback" not in r.stderr

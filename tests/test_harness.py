@@ -94,6 +94,11 @@ def test_smoke_run_end_to_end(tmp_path):
     again = rlvr("train", "--recipe", "tiny-cpu-smoke", "--set", f"output.dir={out}", "--set", "eval.enabled=false")
     assert again.returncode == 0 and "--resume" in again.stderr  # a second run never overwrites the first
     assert (tmp_path / "run-2" / "summary.json").is_file()
+    # --resume of a finished run: says so, exits 0, rewrites nothing and trains no step past max_steps
+    finished = {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    r = rlvr("train", "--recipe", "tiny-cpu-smoke", "--set", f"output.dir={out}", "--resume")
+    assert r.returncode == 0 and "complete" in r.stderr, r.stderr[-2000:]
+    assert {p: p.read_bytes() for p in out.rglob("*") if p.is_file()} == finished
 
     r = rlvr("eval", "--model", str(out / "final"), "--dataset", "math-500", "--path",
              str(Path(__file__).parent / "data" / "datasets" / "math500.jsonl"), "--max-new-tokens", "8",
@@ -102,6 +107,9 @@ def test_smoke_run_end_to_end(tmp_path):
     assert '"pass@1"' in r.stdout
     rows = [json.loads(line) for line in (tmp_path / "eval.jsonl").read_text().splitlines()]
     assert len(rows) == 2 and all(len(row["statuses"]) == 1 for row in rows)
+    r = rlvr("eval", "--model", str(out / "final"), "--dataset", "math-500", "--path",
+             str(Path(__file__).parent / "data" / "datasets" / "math500.jsonl"), "--out", str(tmp_path / "eval.jsonl"))
+    assert r.returncode == 2 and "--force" in r.stderr  # an existing eval output is never overwritten silently
 
 
 @pytest.mark.slow

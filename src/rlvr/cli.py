@@ -141,7 +141,7 @@ def _models_prepare_args(p: argparse.ArgumentParser) -> None:
 
 COMMANDS: tuple[Command, ...] = (
     Command("demo", "A two-second tour: verify built-in completions and show each verdict's reason.",
-            "rlvr.commands:demo"),
+            "rlvr.commands:demo", example="rlvr demo"),
     Command("train", "Run a GRPO fine-tune from a recipe (no recipe: the embedded CPU default).",
             "rlvr.harness.commands:train_command", _recipe_args,
             example="rlvr train --recipe recipes/tiny-cpu-smoke.yaml --set trainer.max_steps=4 --dry-run"),
@@ -158,7 +158,7 @@ COMMANDS: tuple[Command, ...] = (
     Command("rewards", "Registered reward functions: list them, test them on fixtures, audit them.",
             children=(
                 Command("list", "List registered rewards with their descriptions and parameters.",
-                        "rlvr.rewards.commands:list_command"),
+                        "rlvr.rewards.commands:list_command", example="rlvr rewards list --import my_rewards.py"),
                 Command("test", "Run reward fixture files and print pass/fail with reasons.",
                         "rlvr.testing.commands:test_command", _rewards_test_args,
             example="rlvr rewards test reward_fixtures/ --import my_rewards.py",
