@@ -148,6 +148,14 @@ def main() -> None:
         print(f"- [{kind}] {c['id']} ({groups[i]}; math-verify {'agrees' if mv[i] == labels[i] else 'also wrong'})"
               f"\n    gold={json.dumps(c['gold'])[:100]}\n    pred={json.dumps(c['prediction'])[-160:]}"
               f"\n    rlvr {why[i][:220]}")
+    plain = [i for i, g in enumerate(groups) if g == "plain"]
+    summary = []
+    for name, idx in (("plain", plain), ("all", list(range(len(cases))))):
+        r, n, rfp, rfn = _score([labels[i] for i in idx], [rl[i] for i in idx])
+        m, _, mfp, mfn = _score([labels[i] for i in idx], [mv[i] for i in idx])
+        summary.append(f"{name} {n}: rlvr {100 * r / n:.1f}% (FP {rfp}, FN {rfn}) vs math-verify {100 * m / n:.1f}% "
+                       f"(FP {mfp}, FN {mfn})")
+    print("\nsummary: " + "; ".join(summary))
 
 
 if __name__ == "__main__":

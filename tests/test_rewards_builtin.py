@@ -234,3 +234,27 @@ def test_language_consistency_from_column_and_empty():
     f = get_reward("language_consistency", language_column="lang")
     assert f(completions=[f"<think>{ZH}</think>", f"<think>{EN}</think>"], lang=["zh", "zh"])[0] > 0.99
     assert get_reward("language_consistency")(completions=["<think>$1+1=2$</think>"]) == [None]
+
+
+def test_len_reward_reproduces_open_r1_reference_values():
+    """open-r1's len_reward tests (Kimi k1.5 length reward), on the same completions."""
+    r = get_reward("len_reward")
+    right, wrong = r"\boxed{\frac{63}{400}}", r"\boxed{\frac{64}{400}}"
+    gold = [r"\frac{63}{400}"] * 4
+    assert r(completions=[right, wrong], answer=gold[:2]) == [0.0, 0.0]  # same length: no signal
+    short_long = r(completions=[right, right + "  " + "x" * 10], answer=gold[:2])
+    assert short_long[0] == pytest.approx(0.5) and short_long[0] > short_long[1]
+    wrong_pair = r(completions=[wrong, wrong + "  " + "x" * 10], answer=gold[:2])
+    assert wrong_pair[0] <= 0 and wrong_pair[1] <= 0 and wrong_pair[0] > wrong_pair[1]
+    mixed = r(completions=[right, right + "  " + "x" * 10, wrong, wrong + "  " + "x" * 10], answer=gold)
+    assert mixed[0] > 0 and mixed[2] > mixed[1] >= mixed[3] and mixed[2] <= 0 and mixed[3] <= 0
+    # groups are per prompt: two prompts never share a length range
+    grouped = r(prompts=["p", "p", "q", "q"], completions=[right, right + "x" * 10, right, right + "x" * 40],
+                answer=gold)
+    assert grouped[0] == grouped[2] == pytest.approx(0.5) and grouped[1] == grouped[3] == pytest.approx(-0.5)
+
+
+@pytest.mark.parametrize("length,expected", [(50, 0.0), (110, -1.0), (90, -0.5)])
+def test_soft_overlong_reproduces_open_r1_reference_values(length, expected):
+    r = get_reward("soft_overlong", max_completion_len=100, soft_punish_cache=20)
+    assert r(completions=["x"], completion_ids=[[1] * length]) == [pytest.approx(expected)]

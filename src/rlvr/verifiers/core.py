@@ -23,17 +23,18 @@ from typing import Any
 import regex
 
 from rlvr.verifiers.config import VerifierConfig
-from rlvr.verifiers.extraction import Extraction, _value_key, extract_answer
+from rlvr.verifiers.extraction import Extraction, extract_answer
 from rlvr.verifiers.guards import unsafe_reason
 from rlvr.verifiers.normalize import (
     NormalizedAnswer,
     assignment_rhs,
     gold_answer,
     normalize_answer,
-    split_top_level,
+    value_key,
 )
 from rlvr.verifiers.numbers import matches_at_float_precision, numbers_match, parse_number
 from rlvr.verifiers.sandbox import get_pool
+from rlvr.verifiers.statements import equation_problem, exact_part
 from rlvr.verifiers.verdict import Verdict
 
 logger = logging.getLogger(__name__)
@@ -49,37 +50,6 @@ _RELATION_RE = regex.compile(r"!=|\\neq?|\\not|≠|\\[lg]eq?(?![A-Za-z])|\\[lg]t
 _OR_RE = regex.compile(r"(?<![A-Za-z\\])or(?![A-Za-z])|\\lor(?![A-Za-z])")
 _OR_SEPARATOR_RE = regex.compile(r"\s*,?\s*(?:" + _OR_RE.pattern + r")\s*")
 _TEXT_GROUP_RE = regex.compile(r"\\(?:text|textbf|textit|textrm|mathrm|mbox|operatorname)\s*\{([^{}]*)\}")
-# what may stand on the left of "= value" and still state the value: a name, never an expression
-# (x, y_1, AB, f(2), P(A), |z|, \angle ABC, m\angle A, \text{answer}); 3y = 7 states 3y, not y
-_NAME_RE = regex.compile(
-    r"\s*(?:m\s*)?(?:\\angle\s*|\\overline\{|\\widehat\{)?[A-Za-z]{1,3}(?:_\{?[A-Za-z0-9]+\}?)?'*\}?"
-    r"(?:\([^()=]{0,40}\))?\s*|\s*\|[A-Za-z]{1,3}\|\s*|\s*\\(?:text|mathrm)\{[^{}]*\}\s*"
-    r"|\s*\\(?:alpha|beta|gamma|delta|theta|phi|lambda|mu|sigma|omega)\s*"
-    r"|\s*\(\s*[A-Za-z](?:\s*,\s*[A-Za-z]){1,4}\s*\)\s*")
-_COMMAND_OR_TEXT_RE = regex.compile(r"\\(?:text|mathrm|operatorname)\s*\{[^{}]*\}|\\[A-Za-z]+")
-_LIST_SPLIT_RE = regex.compile(r"(?<![A-Za-z\\])(?:or|and)(?![A-Za-z])|\\(?:text|mbox)\{\s*(?:or|and)\s*\}")
-
-
-def _is_constant_side(side: str) -> bool:
-    """No variables: only numbers, operators and commands (\\pi, \\sqrt, \\sum_{k=1}^{10} k is not)."""
-    if regex.search(r"\\(?:sum|prod|int|lim)(?![A-Za-z])", side):
-        return True  # its variables are bound; the sandbox evaluates the side
-    bare = _COMMAND_OR_TEXT_RE.sub(" ", side)
-    return not regex.search(r"[A-Za-df-hj-z]", bare)  # e and i are constants
-
-
-def _equation_problem(clean: str) -> str | None:
-    """Why an equation answer does not state the value (``3y = 7`` for gold 7), or ``None``."""
-    for item in split_top_level(clean, ","):
-        for part in _LIST_SPLIT_RE.split(item) if "=" in item else ():
-            sides = split_top_level(part, "=")
-            for side in sides[:-1]:
-                if side.strip() and not _NAME_RE.fullmatch(side) and not _is_constant_side(side):
-                    return (f"{clean!r} states the value of {side.strip()!r}, not of the answer; "
-                            "only a name (x = …) on the left states the value")
-    return None
-
-
 @dataclass(frozen=True)
 class _Gold:
     raw: str
@@ -133,7 +103,7 @@ def clear_cache() -> None:
     _gold_info.cache_clear()
     _gold_text.cache_clear()
     normalize_answer.cache_clear()
-    _value_key.cache_clear()
+    value_key.cache_clear()
 
 
 def _percent_values(value: Fraction, percent: bool, policy: str) -> list[Fraction]:
@@ -212,7 +182,7 @@ def _fast_decision(answer: NormalizedAnswer, gold: _Gold, config: VerifierConfig
     if _APPROX_RE.search(answer.clean) and not _APPROX_RE.search(g.clean):
         return "incorrect", f"{answer.clean!r} is stated as an approximation of the value", "extraction"
     if "=" in answer.clean and "=" not in g.clean and not _RELATION_RE.search(answer.clean):
-        problem = _equation_problem(answer.clean)
+        problem = equation_problem(answer.clean)
         if problem:
             return "incorrect", problem, "extraction"
     if _OR_RE.search(answer.clean) and not _OR_RE.search(g.clean) and not _is_list_gold(gold.raw):
@@ -220,26 +190,6 @@ def _fast_decision(answer: NormalizedAnswer, gold: _Gold, config: VerifierConfig
     if gold.number is not None and "," in answer.clean and "," not in g.clean and not answer.clean.startswith(("(", "[", "\\{", "\\begin")):
         return "incorrect", f"{answer.clean!r} lists several candidates but the gold {gold.raw!r} is one number", "extraction"
     return None
-
-
-_EXACT_THEN_APPROX_RE = regex.compile(r"(.+?)\s*(?:\\approx|≈)\s*([^=<>]+)")
-
-
-def _exact_part(answer: NormalizedAnswer) -> NormalizedAnswer:
-    """``\\frac{\\sqrt2}{2} \\approx 0.707`` answers with its exact value; an approximation alone does not.
-
-    When both sides are plain numbers they must agree to the approximation's precision (a wrong
-    "≈" beside a right value is two answers)."""
-    m = _EXACT_THEN_APPROX_RE.fullmatch(answer.clean)
-    if not m or _NAME_RE.fullmatch(m[1]) or not m[1].strip():
-        return answer
-    exact, approx = normalize_answer(m[1]), normalize_answer(m[2])
-    e, a = parse_number(exact.key), parse_number(approx.key)
-    if e is not None and a is not None:
-        decimals = len(approx.key.partition(".")[2]) if "." in approx.key else 0
-        if abs(e - a) > Fraction(1, 10 ** decimals):
-            return answer
-    return exact
 
 
 def _sandbox_texts(answer: NormalizedAnswer, gold: _Gold, config: VerifierConfig) -> tuple[str, str]:
@@ -294,7 +244,7 @@ def _reconcile(extractions: list[Extraction | None], config: VerifierConfig) -> 
     if pending:
         tasks = []
         for _i, other, last in pending:
-            a, g = _sandbox_texts(_exact_part(normalize_answer(other)), _gold_info(last, config), config)
+            a, g = _sandbox_texts(exact_part(normalize_answer(other)), _gold_info(last, config), config)
             tasks.append({"answer": a, "gold": g, "abs_tol": 0.0, "rel_tol": 0.0})
         for (i, _other, _last), result in zip(pending, _sandbox_run(tasks, config)):
             verdict_of[i].append(result["status"])
@@ -374,7 +324,7 @@ def verify_batch(
         try:
             outcome = _decide_locally(answer_text, gold_text, config)
             if outcome is None:
-                a, g = _sandbox_texts(_exact_part(normalize_answer(answer_text)), _gold_info(gold_text, config), config)
+                a, g = _sandbox_texts(exact_part(normalize_answer(answer_text)), _gold_info(gold_text, config), config)
                 to_sandbox.append((key, {"answer": a, "gold": g, "abs_tol": config.abs_tol, "rel_tol": config.rel_tol}))
                 continue
         except Exception as exc:
@@ -410,7 +360,7 @@ def _decide_locally(answer_text: str, gold_text: str, config: VerifierConfig) ->
     bad_gold = _BAD_GOLDS.get((gold_text, config))
     if bad_gold:
         return bad_gold
-    answer = _exact_part(normalize_answer(answer_text))
+    answer = exact_part(normalize_answer(answer_text))
     if not answer.key:
         return "no_answer", "the final answer is empty after normalisation", "extraction"
     fast = _fast_decision(answer, gold, config)

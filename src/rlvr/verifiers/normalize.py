@@ -12,10 +12,13 @@ from dataclasses import dataclass
 
 import regex
 
+from fractions import Fraction
+
 from rlvr.verifiers.characters import fold_math_unicode
+from rlvr.verifiers.numbers import parse_number
 
 __all__ = ["NormalizedAnswer", "normalize_answer", "answer_key", "gold_answer", "strip_outer_box", "find_boxed",
-           "split_top_level"]
+           "split_top_level", "value_key"]
 
 _WRAPPERS = ("text", "textbf", "textit", "textrm", "mathrm", "mathbf", "mathit", "mbox", "operatorname", "textnormal")
 _WRAPPER_RE = regex.compile(r"\\(?:" + "|".join(_WRAPPERS) + r")\s*\{([^{}]*)\}")
@@ -276,3 +279,13 @@ def split_top_level(text: str, separator: str) -> list[str]:
             start = i + 1
     parts.append(text[start:])
     return parts
+
+
+@functools.lru_cache(maxsize=65_536)
+def value_key(text: str) -> str | Fraction:
+    """Identity used to decide whether two stated answers are the same answer (exact number or text)."""
+    norm = normalize_answer(text)
+    number = parse_number(norm.key)
+    if number is not None:
+        return number * 100 if norm.percent else number
+    return norm.key + ("%" if norm.percent else "")

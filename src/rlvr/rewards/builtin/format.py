@@ -224,3 +224,60 @@ class BoxedAnswer(Reward):
             else:
                 out.append(RewardResult(self.absent_score, "no_answer" if ex.status == "no_answer" else "bad_format", ex.reason))
         return out
+
+
+@reward("think_format")
+class ThinkFormat(Reward):
+    """TRL's ``think_format_reward``: 1.0 when the completion opens with one ``<think>`` block that
+    closes (and no second ``<think>`` follows), else 0.0. ``think_prefilled``: the template already
+    opened the block, so the completion must hold only its closing tag."""
+
+    def __init__(self, think_tags: tuple[str, str] = ("<think>", "</think>"), think_prefilled: bool = False):
+        super().__init__()
+        if not (isinstance(think_tags, (list, tuple)) and len(think_tags) == 2 and all(think_tags)):
+            raise ConfigError(f"think_format think_tags={think_tags!r}; give two non-empty strings (open, close)")
+        self.think_tags, self.think_prefilled = tuple(think_tags), bool(think_prefilled)
+        open_, close = (regex.escape(t) for t in self.think_tags)
+        head = "" if self.think_prefilled else f"^{open_}"
+        self._pattern = regex.compile(rf"{head}(?!.*{open_})(.*?){close}.*$", regex.DOTALL)
+
+    def score(self, completions: list[str], prompts: Any, **columns: Any) -> list[RewardResult]:
+        out = []
+        for text in completions:
+            try:
+                ok = self._pattern.match(text, timeout=_REGEX_TIMEOUT_S) is not None
+            except TimeoutError:
+                out.append(RewardResult(0.0, "timeout", f"format check exceeded {_REGEX_TIMEOUT_S}s"))
+                continue
+            why = "one reasoning block, opened first and closed" if ok else \
+                f"no single {self.think_tags[0]}…{self.think_tags[1]} block at the start"
+            out.append(RewardResult(1.0 if ok else 0.0, "ok" if ok else "bad_format", why))
+        return out
+
+
+# open-r1's step markers: "Step 1:", a numbered line, a bullet, and the transition words
+_STEP_RE = regex.compile(r"Step \d+:|(?m:^\d+\.)|\n-|\n\*|First,|Second,|Next,|Finally,")
+
+
+@reward("reasoning_steps")
+class ReasoningSteps(Reward):
+    """open-r1's ``reasoning_steps_reward``: ``min(1, markers / min_steps)`` where markers are
+    "Step N:", numbered lines, bullets and "First,/Second,/Next,/Finally,"."""
+
+    def __init__(self, min_steps: int = 3):
+        super().__init__()
+        if not isinstance(min_steps, int) or isinstance(min_steps, bool) or min_steps < 1:
+            raise ConfigError(f"reasoning_steps min_steps={min_steps!r}; use an integer >= 1")
+        self.min_steps = min_steps
+
+    def score(self, completions: list[str], prompts: Any, **columns: Any) -> list[RewardResult]:
+        out = []
+        for text in completions:
+            try:
+                steps = len(_STEP_RE.findall(text, timeout=_REGEX_TIMEOUT_S))
+            except TimeoutError:
+                out.append(RewardResult(0.0, "timeout", f"step count exceeded {_REGEX_TIMEOUT_S}s"))
+                continue
+            out.append(RewardResult(min(1.0, steps / self.min_steps), "ok",
+                                    f"{steps} step marker(s); full credit from {self.min_steps}", {"steps": steps}))
+        return out

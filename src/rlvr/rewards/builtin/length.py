@@ -13,6 +13,21 @@ from rlvr.verifiers import VerifierConfig, verify_batch
 _UNITS = ("auto", "tokens", "chars")
 
 
+def _jieba() -> Any:
+    """jieba, the Chinese word segmenter (optional: ``pip install 'rlvr[zh]'``), loaded quietly once."""
+    try:
+        import jieba
+    except ImportError:
+        from rlvr.errors import DependencyMissingError
+
+        raise DependencyMissingError("language='zh' segments Chinese with jieba: pip install 'rlvr[zh]' "
+                                     "(or pip install jieba)") from None
+    import logging
+
+    jieba.setLogLevel(logging.WARNING)
+    return jieba
+
+
 def _lengths(completions: list[str], columns: dict[str, Any], unit: str) -> tuple[list[int], str]:
     """Completion lengths in tokens (TRL passes ``completion_ids``) or characters."""
     ids = columns.get("completion_ids")
@@ -58,6 +73,56 @@ class OverlongPenalty(Reward):
         return out
 
 
+@reward("soft_overlong")
+class SoftOverlong(OverlongPenalty):
+    """DAPO's soft overlong punishment (Eq. 13) under the names DAPO, verl and open-r1 use:
+    ``max_completion_len`` and ``soft_punish_cache`` (``overlong_penalty``'s ``max_length`` and
+    ``cache_length``): 0 up to ``max_completion_len - soft_punish_cache``, then
+    ``(max - cache - length) / cache`` down to −1 at ``max_completion_len``, −1 beyond."""
+
+    def __init__(self, max_completion_len: int = 4096, soft_punish_cache: int = 512, length_unit: str = "auto"):
+        super().__init__(max_length=max_completion_len, cache_length=soft_punish_cache, length_unit=length_unit)
+        self.max_completion_len, self.soft_punish_cache = max_completion_len, soft_punish_cache
+
+
+@reward("len_reward")
+class LenReward(Reward):
+    """Kimi k1.5's length reward (as open-r1 implements it), relative within each group of completions
+    of one prompt: ``lambda = 0.5 - (len - min_len) / (max_len - min_len)``; a correct answer earns
+    ``lambda``, a wrong one ``min(0, lambda)``; 0 for every member when all lengths are equal.
+    Correctness comes from rlvr's verifier; a gold that does not parse counts as correct (as in open-r1,
+    so it never penalises), a verifier error makes that completion ``None``. Without prompts the whole
+    batch is one group (open-r1's behaviour)."""
+
+    def __init__(self, gold_column: str = "answer", length_unit: str = "chars", verifier: dict[str, Any] | None = None):
+        super().__init__()
+        self.gold_column, self.length_unit, self.verifier = gold_column, _check_unit(length_unit), verifier
+        self._config = VerifierConfig.from_dict(verifier) if verifier else VerifierConfig()
+
+    def score(self, completions: list[str], prompts: Any, **columns: Any) -> list[RewardResult]:
+        golds = column_values(columns, self.gold_column, len(completions))
+        lengths, unit = _lengths(completions, columns, self.length_unit)
+        verdicts = verify_batch(completions, ["" if g is None else str(g) for g in golds], self._config)
+        groups: dict[str, list[int]] = {}
+        for i in range(len(completions)):
+            key = repr(prompts[i]) if prompts is not None and i < len(prompts) else ""
+            groups.setdefault(key, []).append(i)
+        out: list[RewardResult | None] = [None] * len(completions)
+        for members in groups.values():
+            lo, hi = min(lengths[i] for i in members), max(lengths[i] for i in members)
+            for i in members:
+                v, n = verdicts[i], lengths[i]
+                if v.status in ("error", "timeout"):
+                    out[i] = RewardResult(None, v.status, v.reason, {"length": n})
+                    continue
+                lam = 0.0 if hi == lo else 0.5 - (n - lo) / (hi - lo)
+                correct = v.correct or v.status == "unparseable_gold"
+                value = lam if correct else min(0.0, lam)
+                out[i] = RewardResult(value, v.status, f"{'correct' if correct else 'not correct'}; {n} {unit} "
+                                      f"in a group of lengths {lo}..{hi} (lambda {lam:+.3f})", {"length": n})
+        return out  # type: ignore[return-value]
+
+
 @reward("cosine_scaled")
 class CosineScaled(Reward):
     """Length-aware correctness (open-r1's cosine-scaled reward): correct answers earn more when
@@ -100,20 +165,31 @@ class CosineScaled(Reward):
 @reward("repetition_penalty")
 class RepetitionPenalty(Reward):
     """N-gram repetition penalty (open-r1): ``max_penalty * (1 - distinct n-grams / n-grams)``
-    over lower-cased whitespace words; 0 for texts shorter than one n-gram."""
+    over lower-cased words (``language: en`` splits at whitespace, ``zh`` segments with jieba, as
+    open-r1 does); 0 for texts shorter than one n-gram."""
 
-    def __init__(self, ngram_size: int = 3, max_penalty: float = -1.0):
+    def __init__(self, ngram_size: int = 3, max_penalty: float = -1.0, language: str = "en"):
         super().__init__()
         if not isinstance(ngram_size, int) or ngram_size < 1:
             raise ConfigError(f"repetition_penalty ngram_size={ngram_size!r}; use an integer >= 1")
         if max_penalty > 0:
             raise ConfigError(f"repetition_penalty max_penalty={max_penalty!r} must be <= 0 (it is a penalty)")
-        self.ngram_size, self.max_penalty = ngram_size, float(max_penalty)
+        if language not in ("en", "zh"):
+            raise ConfigError(f"repetition_penalty language={language!r}; use 'en' (whitespace words) or 'zh' "
+                              "(words segmented by jieba)")
+        if language == "zh":
+            _jieba()  # fail at configuration time, with the install line, not mid-run
+        self.ngram_size, self.max_penalty, self.language = ngram_size, float(max_penalty), language
+
+    def _words(self, text: str) -> list[str]:
+        if self.language == "zh":  # Chinese has no spaces: segment into words first
+            return [w for w in _jieba().cut(text.lower()) if w.strip()]
+        return text.lower().split()
 
     def score(self, completions: list[str], prompts: Any, **columns: Any) -> list[RewardResult]:
         out = []
         for text in completions:
-            words = text.lower().split()
+            words = self._words(text)
             if len(words) < self.ngram_size:
                 out.append(RewardResult(0.0, "ok", f"fewer than {self.ngram_size} words"))
                 continue

@@ -1,0 +1,210 @@
+"""The built-in answer sources: where a completion states its final answer.
+
+Each source is ``f(text, regex_timeout_s) -> [(content, start, end), ...]`` over the gradable text
+(reasoning removed, length capped), every occurrence in order; :mod:`rlvr.verifiers.extraction`
+registers them under their names and applies the one-final-answer policy. Every regex runs with a
+timeout on capped text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import regex
+
+from rlvr.verifiers.normalize import find_boxed
+
+__all__ = ["Candidate", "clean", "boxed", "tag_source", "answer_line", "hash_answer", "final_answer_phrase",
+           "bare_answer", "prose_answer"]
+
+#: (content, start, end) of one answer occurrence in the searched text
+Candidate = tuple[str, int, int]
+AnswerSource = Callable[[str, float], list[Candidate]]
+
+def clean(content: str) -> str:
+    """An answer slot's content without delimiters, end punctuation, markdown emphasis or a "####"."""
+    s = content.strip()
+    if s.startswith("####"):  # "Final answer: #### 4"
+        s = s.lstrip("#")
+    s = s.strip().strip("$").strip().rstrip(".,;:").strip()
+    for mark in ("**", "__"):  # markdown emphasis around the whole answer: **42**
+        if s.startswith(mark) and s.endswith(mark) and len(s) > 2 * len(mark):
+            s = s[len(mark):-len(mark)].strip()
+    return s.strip("$").strip()
+
+
+def boxed(text: str, timeout: float) -> list[Candidate]:
+    return find_boxed(text)
+
+
+def tag_source(tag: str) -> AnswerSource:
+    pattern = regex.compile(rf"<{tag}>(.*?)</{tag}>", regex.DOTALL | regex.IGNORECASE)
+
+    def source(text: str, timeout: float) -> list[Candidate]:
+        return [(m[1], m.start(), m.end()) for m in pattern.finditer(text, timeout=timeout)]
+
+    source.__name__ = f"{tag.lower()}_tag"
+    return source
+
+
+# "Answer: 5", "**Final Answer:** 5", "My final answer = 5", "答案：5", and "Answer $5$" (no colon,
+# but math follows at once); at the start of a line or of a sentence. The value may be on the next line.
+_ANSWER_WORDS = (r"(?:(?:my|the|our)[ \t]+)?(?:final[ \t]+)?answer|final[ \t]+result|réponse(?:[ \t]+finale)?|"
+                 r"respuesta(?:[ \t]+final)?|antwort|risposta|resposta|最终答案|答案|答|उत्तर|الإجابة|الجواب|ответ")
+_ANSWER_LINE_RE = regex.compile(
+    r"(?im)(?:^|(?<=[.!?。]\s{1,3}))[ \t>*#_]*(?:" + _ANSWER_WORDS + r")"
+    r"(?:[ \t*_]*[:：=]|[ \t]*(?=\$|\\\(|\\\[))[ \t*_]*([^\n]*)(?:\n[ \t]*([^\n]+))?")
+# "Final Answer: The volume of $ABCD$ is 120." -> the value after the sentence's last "is"
+_SENTENCE_VALUE_RE = regex.compile(r"(?i)^(?:[^$]|\$[^$]*\$)*\bis[ \t]+((?:[^$\s]|\$[^$]*\$)(?:[^$]|\$[^$]*\$)*)$")
+_PHRASE_RE = regex.compile(r"(?i)\bthe[ \t]+(?:final[ \t]+)?answer[ \t]+is[ \t]*:?[ \t]*([^\n]+)")
+
+
+_ANSWER_HINTS = ("answer", "result", "réponse", "respuesta", "antwort", "risposta", "resposta", "答", "उत्तर",
+                 "الإجابة", "الجواب", "ответ")
+
+
+def answer_line(text: str, timeout: float) -> list[Candidate]:
+    found = []
+    lowered = text.lower()
+    if not any(hint in lowered for hint in _ANSWER_HINTS):
+        return found
+    for m in _ANSWER_LINE_RE.finditer(text, timeout=timeout):
+        group = 1 if clean(m[1]) else 2  # "**Answer:**" alone on its line: the value is on the next one
+        if m[group] is None or not clean(m[group]):
+            continue
+        content = _MINERVA_TRAILER_RE.sub("", m[group], timeout=timeout)
+        answer, end = content, len(m[group])
+        inner = final_answer_phrase(content, timeout)  # "Final Answer: The final answer is $3$. I hope…"
+        if inner:
+            answer, end = inner[-1][0], inner[-1][2]
+        elif " is " in content[:_SENTENCE_SCAN]:
+            sentence = _first_sentence(content[:_SENTENCE_SCAN], timeout)
+            value = _SENTENCE_VALUE_RE.match(sentence, timeout=timeout) if len(sentence) < _SENTENCE_SCAN else None
+            if value:
+                answer, end = value[1], len(sentence)
+        # the candidate ends where the answer does: what follows on the line is checked for retractions
+        found.append((answer, m.start(group), m.start(group) + end))
+    return found
+
+
+_SENTENCE_SCAN = 2000  # an answer line's first sentence longer than this is not read for "… is X"
+_MINERVA_TRAILER_RE = regex.compile(r"(?i)(?<=\.)\s*I hope it is correct\.?\s*$")
+_HASHES_RE = regex.compile(r"(?m)(?:^|(?<=[ \t:]))####[ \t]*([^\n#]+)")
+
+
+def hash_answer(text: str, timeout: float) -> list[Candidate]:
+    """GSM8K's ``#### 42`` final line."""
+    return [(m[1], m.start(1), m.end()) for m in _HASHES_RE.finditer(text, timeout=timeout)]
+
+
+def final_answer_phrase(text: str, timeout: float) -> list[Candidate]:
+    found = []
+    for m in _PHRASE_RE.finditer(text, timeout=timeout):
+        content = _first_sentence(m[1], timeout)
+        found.append((content, m.start(1), m.start(1) + len(content)))
+    return found
+
+
+def _first_sentence(text: str, timeout: float) -> str:
+    """Text up to the first ". " or the end; ``$…$`` math may contain periods."""
+    cut = regex.search(r"\.(?:\s|$)(?![^$]*\$)", text, timeout=timeout)
+    return text[:cut.start()] if cut else text
+
+
+_BARE_RE = regex.compile(r"[0-9A-Za-z\\{}()\[\]^_+\-*/.,=<>|!%' ]{1,60}")
+_BARE_MATH_RE = regex.compile(r"[0-9A-Za-z\\{}()\[\]^_+\-*/.,=<>|!&:;'% \n]{1,300}")
+_TEXT_WRAPPER_RE = regex.compile(r"\\(?:text|textbf|textit|textrm|mathrm|mbox)\s*\{([^{}]*)\}")
+_ENVIRONMENT_RE = regex.compile(r"\\(?:begin|end)\{[A-Za-z*]+\}")
+_PROSE_WORD_RE = regex.compile(r"(?<![\\A-Za-z])[A-Za-z]{4,}")
+_WORD_RE = regex.compile(r"(?<![\\A-Za-z])[A-Za-z]{2,}")
+_ASSIGNMENT_RE = regex.compile(r"[A-Za-z](?:_\{?[A-Za-z0-9]+\}?)?\s*=\s*[^=]+")
+# a unit word after the value ends a bare answer: "2 dollars", "30^\circ inches", "10\text{ units}"
+_BARE_UNIT_RE = regex.compile(r"(?<=[0-9}]|\\circ)\s*[A-Za-z]{2,15}\.?(?:\^\{?[23]\}?)?$")
+
+
+def _short_text(m: regex.Match) -> str:
+    """A ``\\text{}`` group of at most two words reads as a value or unit; longer ones are prose."""
+    return " " if len(m[1].split()) <= 2 else m[0]
+
+
+def bare_answer(text: str, timeout: float) -> list[Candidate]:
+    """The whole completion, when it is nothing but a short math expression (``$3$``, ``x+1``).
+
+    Math delimiters (``$…$``, ``\\(…\\)``) declare the text math, so a delimited answer may be longer
+    and hold matrices (``&``, ``\\begin{pmatrix}``); undelimited text must be short. A value may end
+    in a unit word or a short ``\\text{}`` (``2 dollars``, ``10\\text{ units}``, ``\\text{east}``).
+    """
+    s = text.strip()
+    delimited = False
+    for open_, close in (("$$", "$$"), ("$", "$"), ("\\(", "\\)"), ("\\[", "\\]")):
+        if s.startswith(open_) and s.endswith(close) and len(s) >= len(open_) + len(close):
+            s = s[len(open_):len(s) - len(close)].strip()
+            delimited = "$" not in s  # one math span, not "$a$ and $b$"
+            break
+    pattern = _BARE_MATH_RE if delimited else _BARE_RE
+    if not s or "\\boxed" in s or "\\fbox" in s or not pattern.fullmatch(s, timeout=timeout):
+        return []
+    words = _ENVIRONMENT_RE.sub(" ", s)  # \begin{pmatrix} names no prose
+    words = _TEXT_WRAPPER_RE.sub(_short_text, words, timeout=timeout)
+    words = _BARE_UNIT_RE.sub("", words, timeout=timeout)
+    # prose ("So it is 55"), sentences, and worked equations ("50 + 5 = 55") are not a bare answer;
+    # one delimited equation ($3x+4y=12$) is, when there is nothing else in the completion
+    equation_ok = _ASSIGNMENT_RE.fullmatch(s, timeout=timeout) or (delimited and s.count("=") == 1)
+    if (_PROSE_WORD_RE.search(words, timeout=timeout) or len(_WORD_RE.findall(words, timeout=timeout)) > 1
+            or regex.search(r"\.\s+[A-Za-z]", words, timeout=timeout)
+            or ("=" in s and not equation_ok)):
+        return []
+    return [(s, 0, len(text))]
+
+
+_PROSE_SCAN = 800  # the last this-many characters are read for a final sentence
+_MATH_SPAN_RE = regex.compile(r"\$\$(.+?)\$\$|\$([^$]+)\$|\\\((.+?)\\\)|\\\[(.+?)\\\]", regex.DOTALL)
+# a number in prose: sign, digits with thousands groups, decimals or a fraction, percent; a number
+# glued to letters (2x, 3rd, x2) is not a value
+_PROSE_NUMBER_RE = regex.compile(
+    r"(?<![A-Za-z0-9])\([A-E]\)(?![A-Za-z0-9])|(?<![A-Za-z0-9.,/^_])[-+−]?(?>[0-9]+(?:,[0-9]{3})*(?:\.[0-9]+)?)(?:/[0-9]+)?(?:[ ]?%)?(?![0-9^_]|\.[0-9]|/[0-9]|[A-Za-z](?![A-Za-z²³]))")
+_BROKEN_SLOT_RE = regex.compile(r"\\boxed|\\fbox|(?i:<answer>|<solution>)|####")
+_SENTENCE_BREAK_RE = regex.compile(r"(?<=[.!?])\s+|(?<=[。！？।])\s*|\n+")
+
+
+def _sentences(text: str, timeout: float) -> list[tuple[int, int]]:
+    """(start, end) of each sentence; a break inside ``$…$`` math is not a break."""
+    spans, start = [], 0
+    math_open = False
+    last = 0
+    for m in _SENTENCE_BREAK_RE.finditer(text, timeout=timeout):
+        math_open ^= text.count("$", last, m.start()) % 2 == 1
+        last = m.start()
+        if "\n" in m[0]:
+            math_open = False  # a stray "$" never joins lines into one sentence
+        elif math_open:
+            continue
+        spans.append((start, m.start()))
+        start = m.end()
+    spans.append((start, len(text)))
+    return [(a, b) for a, b in spans if text[a:b].strip()]
+
+
+def prose_answer(text: str, timeout: float) -> list[Candidate]:
+    """Last resort: the value of the last sentence that states one ("So the area is 48 cm.").
+
+    The sentence's math spans are its values; without any, its numbers are. Every value found is
+    returned, so a sentence with two different values is several answers, not the last one. Looks
+    back at most three sentences past ones without a value ("I hope it is correct.").
+    """
+    if _BROKEN_SLOT_RE.search(text, timeout=timeout):
+        return []  # a box or tag was attempted and broken: a format failure, not prose
+    base = max(0, len(text) - _PROSE_SCAN)
+    tail = text[base:]
+    for start, end in reversed(_sentences(tail, timeout)[-4:]):
+        sentence = tail[start:end]
+        found = []
+        for m in _MATH_SPAN_RE.finditer(sentence, timeout=timeout):
+            content = next(g for g in m.groups() if g is not None)
+            found.append((content, base + start + m.start(), base + start + m.end()))
+        if not found:
+            for m in _PROSE_NUMBER_RE.finditer(sentence, timeout=timeout):
+                found.append((m[0].replace("−", "-"), base + start + m.start(), base + start + m.end()))
+        if found:
+            return found
+    return []

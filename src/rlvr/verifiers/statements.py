@@ -1,0 +1,67 @@
+"""What an answer written as a statement says: ``x = 5`` states 5, ``3y = 7`` does not state 7,
+and ``\\frac{\\sqrt2}{2} \\approx 0.707`` states its exact value.
+
+Text-level checks in the caller's process (no sympy): which side of an equation names the quantity,
+and which part of an "exact ≈ approximation" answer is the answer.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import regex
+
+from rlvr.verifiers.normalize import NormalizedAnswer, normalize_answer, split_top_level
+from rlvr.verifiers.numbers import parse_number
+
+__all__ = ["NAME_RE", "is_constant_side", "equation_problem", "exact_part"]
+
+# what may stand on the left of "= value" and still state the value: a name, never an expression
+# (x, y_1, AB, f(2), P(A), |z|, \angle ABC, m\angle A, \text{answer}); 3y = 7 states 3y, not y
+NAME_RE = regex.compile(
+    r"\s*(?:m\s*)?(?:\\angle\s*|\\overline\{|\\widehat\{)?[A-Za-z]{1,3}(?:_\{?[A-Za-z0-9]+\}?)?'*\}?"
+    r"(?:\([^()=]{0,40}\))?\s*|\s*\|[A-Za-z]{1,3}\|\s*|\s*\\(?:text|mathrm)\{[^{}]*\}\s*"
+    r"|\s*\\(?:alpha|beta|gamma|delta|theta|phi|lambda|mu|sigma|omega)\s*"
+    r"|\s*\(\s*[A-Za-z](?:\s*,\s*[A-Za-z]){1,4}\s*\)\s*")
+_COMMAND_OR_TEXT_RE = regex.compile(r"\\(?:text|mathrm|operatorname)\s*\{[^{}]*\}|\\[A-Za-z]+")
+_LIST_SPLIT_RE = regex.compile(r"(?<![A-Za-z\\])(?:or|and)(?![A-Za-z])|\\(?:text|mbox)\{\s*(?:or|and)\s*\}")
+
+
+def is_constant_side(side: str) -> bool:
+    """No variables: only numbers, operators and commands (\\pi, \\sqrt, \\sum_{k=1}^{10} k is not)."""
+    if regex.search(r"\\(?:sum|prod|int|lim)(?![A-Za-z])", side):
+        return True  # its variables are bound; the sandbox evaluates the side
+    bare = _COMMAND_OR_TEXT_RE.sub(" ", side)
+    return not regex.search(r"[A-Za-df-hj-z]", bare)  # e and i are constants
+
+
+def equation_problem(clean: str) -> str | None:
+    """Why an equation answer does not state the value (``3y = 7`` for gold 7), or ``None``."""
+    for item in split_top_level(clean, ","):
+        for part in _LIST_SPLIT_RE.split(item) if "=" in item else ():
+            sides = split_top_level(part, "=")
+            for side in sides[:-1]:
+                if side.strip() and not NAME_RE.fullmatch(side) and not is_constant_side(side):
+                    return (f"{clean!r} states the value of {side.strip()!r}, not of the answer; "
+                            "only a name (x = …) on the left states the value")
+    return None
+
+
+_EXACT_THEN_APPROX_RE = regex.compile(r"(.+?)\s*(?:\\approx|≈)\s*([^=<>]+)")
+
+
+def exact_part(answer: NormalizedAnswer) -> NormalizedAnswer:
+    """``\\frac{\\sqrt2}{2} \\approx 0.707`` answers with its exact value; an approximation alone does not.
+
+    When both sides are plain numbers they must agree to the approximation's precision (a wrong
+    "≈" beside a right value is two answers)."""
+    m = _EXACT_THEN_APPROX_RE.fullmatch(answer.clean)
+    if not m or NAME_RE.fullmatch(m[1]) or not m[1].strip():
+        return answer
+    exact, approx = normalize_answer(m[1]), normalize_answer(m[2])
+    e, a = parse_number(exact.key), parse_number(approx.key)
+    if e is not None and a is not None:
+        decimals = len(approx.key.partition(".")[2]) if "." in approx.key else 0
+        if abs(e - a) > Fraction(1, 10 ** decimals):
+            return answer
+    return exact
