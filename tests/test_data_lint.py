@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from rlvr.datasets.lint import lint_config, lint_recipe
+from rlvr.harness.lint import lint_config, lint_recipe
 from rlvr.harness.config import load_recipe
 
 RECIPES = ["default-cpu", "tiny-cpu-smoke", "unsloth-qwen3-working-out", "qwen25-math-r1-dapo", "smollm2-135m-cpu"]

@@ -145,3 +145,14 @@ def test_prompt_length_filter():
     tok = build_tokenizer(ds["problem"], vocab_size=300)
     kept, cutoff = filter_prompt_length(ds, tok, quantile=0.5)
     assert 30 <= len(kept) <= 80 and all(n <= cutoff for n in kept["prompt_tokens"])
+
+
+def test_data_loads_and_lints_without_the_trainer():
+    """rlvr.datasets never imports rlvr.harness (recipe-level lint lives in the harness)."""
+    import subprocess
+    import sys
+
+    code = ("import sys, rlvr.datasets, rlvr.datasets.lint; "
+            "print(any(m.startswith('rlvr.harness') for m in sys.modules))")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert r.returncode == 0 and r.stdout.strip() == "False", r.stderr

@@ -249,3 +249,24 @@ def test_cli_rewards_list_and_score(tmp_path):
     cfg.write_text("rewards:\n  - {name: math_equivalance}\n")
     r = run("score", "--rewards", str(cfg), str(rows))
     assert r.returncode == 2 and "Did you mean 'math_equivalence'" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_a_gate_is_scored_once_per_batch():
+    from rlvr.rewards import RewardSet, reward
+
+    calls = []
+
+    @reward("counted_gate_for_tests")
+    def counted_gate(completions, **kwargs):
+        calls.append(len(completions))
+        return [1.0 if "<answer>" in c else 0.0 for c in completions]
+
+    rs = RewardSet.from_config({"rewards": [
+        {"name": "math_equivalence", "gate": "counted_gate_for_tests"},  # the gated reward comes first
+        {"name": "counted_gate_for_tests", "weight": 0.5}]})
+    prompts, completions, answers = ["p", "p"], ["<answer>\\boxed{2}</answer>", "\\boxed{2}"], ["2", "2"]
+    for f in rs.funcs:  # TRL's way: each reward called with the same batch objects
+        f(prompts=prompts, completions=completions, answer=answers)
+    assert calls == [2]
+    assert rs(prompts=["p", "p"], completions=completions, answer=answers) == [1.5, 0.0]
+    assert calls == [2, 2]  # a new call of the whole set on the same objects reuses nothing stale: same values

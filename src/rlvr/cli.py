@@ -174,7 +174,7 @@ COMMANDS: tuple[Command, ...] = (
                         "rlvr.datasets.commands:show_command", _data_args,
             example="rlvr data show math-500 --path test.jsonl --n 2 --template r1"),
                 Command("lint", "Check that prompt instructions, reward extractors and chat template agree.",
-                        "rlvr.datasets.commands:lint_command", _lint_args,
+                        "rlvr.harness.commands:lint_command", _lint_args,
             example="rlvr data lint --recipe recipes/tiny-cpu-smoke.yaml"),
             )),
     Command("rm", "Reward models: train a Bradley-Terry reward model on preference pairs, evaluate it.",

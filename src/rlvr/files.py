@@ -10,16 +10,17 @@ interrupted command leaves the old file (or none), never half a file.
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import sys
 import tempfile
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 from rlvr.errors import ConfigError
 
-__all__ = ["read_text", "check_output", "atomic_output", "looks_like_path"]
+__all__ = ["read_text", "read_config", "check_output", "atomic_output", "looks_like_path"]
 
 
 def read_text(path: str, what: str = "input") -> str:
@@ -84,3 +85,36 @@ def looks_like_path(name: str) -> bool:
     """A model or data name the user meant as a local path (``./x``, ``/x``, ``~/x``, ``runs/x``)."""
     return (name.startswith((".", "/", "~")) or os.sep in name and (name.count("/") > 1 or name.startswith("runs"))
             or name.endswith((".jsonl", ".json", ".parquet", ".yaml", ".yml", ".safetensors")))
+
+
+def read_config(spec: str | Path, what: str) -> Any:
+    """A config given inline (JSON text) or as a YAML / TOML / JSON file: the one reader of every
+    config file rlvr takes (recipes, RewardSets, verifier configs, reward-model recipes).
+
+    Returns ``None`` for an empty file; every problem is a ConfigError naming ``what`` and the file.
+    """
+    text = str(spec)
+    if text.lstrip().startswith(("{", "[")):
+        try:
+            return json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise ConfigError(f"{what} is not valid JSON: {exc}") from None
+    path = Path(text).expanduser()
+    if not path.is_file():
+        raise ConfigError(f"{what} {path} does not exist")
+    raw = read_text(str(path), what)
+    if path.suffix == ".toml":
+        try:
+            import tomllib
+        except ImportError:  # Python 3.10
+            import tomli as tomllib  # type: ignore[no-redef]
+        try:
+            return tomllib.loads(raw)
+        except tomllib.TOMLDecodeError as exc:
+            raise ConfigError(f"{path}: invalid TOML: {exc}") from None
+    import yaml
+
+    try:
+        return yaml.safe_load(raw)
+    except yaml.YAMLError as exc:
+        raise ConfigError(f"{path}: invalid YAML: {' '.join(str(exc).split())}") from None

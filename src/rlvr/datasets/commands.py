@@ -1,4 +1,4 @@
-"""``rlvr data show`` and ``rlvr data lint``."""
+"""``rlvr data show``."""
 
 from __future__ import annotations
 
@@ -32,24 +32,4 @@ def show_command(args: argparse.Namespace) -> int:
         else:
             for message in row["prompt"]:
                 console.print(escape(f"[{message['role']}] {message['content']}"))
-    return 0
-
-
-def lint_command(args: argparse.Namespace) -> int:
-    """Check that a recipe's prompts, reward extractors and chat template agree; exit 1 on findings."""
-    from rich.console import Console
-    from rich.markup import escape
-
-    from rlvr.datasets.lint import lint_recipe
-
-    findings = lint_recipe(args.recipe)
-    console = Console()
-    if not findings:
-        console.print(f"{args.recipe}: prompts, rewards and chat template agree")
-        return 0
-    for f in findings:
-        console.print(escape(f"[{f.code}] {f.message}\n    fix: {f.fix}"))
-    console.print(f"{len(findings)} finding(s) in {args.recipe}")
-    if any(f.severity == "error" for f in findings):
-        return 1
     return 0

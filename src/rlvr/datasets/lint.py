@@ -22,7 +22,7 @@ from rlvr.datasets.templates import PromptTemplate, get_template
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["Finding", "lint_recipe", "lint_config"]
+__all__ = ["Finding", "lint_prompts", "reward_entries"]
 
 # what each answer format makes the model write, as verifier answer sources
 _FORMAT_SOURCES = {"answer_line": {"answer_line"}, "boxed": {"boxed"}, "think_answer": {"boxed", "answer_tag"},
@@ -39,8 +39,9 @@ class Finding:
     fix: str
 
 
-def _entries(config: Any) -> list[dict[str, Any]]:
-    rewards = config.rewards if isinstance(config.rewards, list) else config.rewards.get("rewards", [])
+def reward_entries(rewards: Any) -> list[dict[str, Any]]:
+    """The ``{name, params, ...}`` entries of a RewardSet config (a list, or a mapping with ``rewards``)."""
+    rewards = rewards if isinstance(rewards, list) else rewards.get("rewards", [])
     return [e if isinstance(e, dict) else {"name": e} for e in rewards]
 
 
@@ -109,26 +110,13 @@ def _tag_list(entries: list[dict[str, Any]]) -> set[str]:
     return tags
 
 
-def _tokenizer(config: Any, tokenizer: Any) -> Any:
-    if tokenizer is not None or config.model.name_or_path == "local-tiny":
-        return tokenizer
-    source = config.model.tokenizer or config.model.name_or_path
-    try:
-        from transformers import AutoTokenizer
-
-        return AutoTokenizer.from_pretrained(source, local_files_only=True)
-    except Exception as exc:  # offline, not cached: the tokenizer checks are skipped, and said so
-        logger.info("lint: tokenizer %r not available locally (%s); chat-template checks skipped", source,
-                    type(exc).__name__)
-        return None
-
-
-def lint_config(config: Any, tokenizer: Any = None) -> list[Finding]:
-    """All findings for a RunConfig (``tokenizer`` overrides the recipe's)."""
-    template = get_template(config.data.template)
-    entries = _entries(config)
+def lint_prompts(template: Any, rewards: Any, tokenizer: Any = None) -> list[Finding]:
+    """All findings for a prompt template (name, spec or PromptTemplate), a RewardSet config and,
+    when given, the tokenizer whose chat template renders the prompts."""
+    template = template if isinstance(template, PromptTemplate) else get_template(template)
+    entries = reward_entries(rewards)
     findings = _format_findings(template, entries)
-    tok = _tokenizer(config, tokenizer)
+    tok = tokenizer
     prefilled_text = template.prefill
     if tok is not None and getattr(tok, "chat_template", None):
         rendered = tok.apply_chat_template(template.messages("PROBLEM"), tokenize=False, add_generation_prompt=True)
@@ -154,10 +142,3 @@ def lint_config(config: Any, tokenizer: Any = None) -> list[Finding]:
                                     "skip_special_tokens=True, so rewards never see it",
                                     f"re-add {tag!r} as a normal (special=False) added token, or use other tags"))
     return findings
-
-
-def lint_recipe(recipe: str, tokenizer: Any = None) -> list[Finding]:
-    """Findings for a recipe file or shipped recipe name (hardware checks skipped)."""
-    from rlvr.harness.config import load_recipe
-
-    return lint_config(load_recipe(recipe, check_hardware=False), tokenizer)

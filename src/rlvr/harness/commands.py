@@ -124,3 +124,23 @@ def rm_eval_command(args: argparse.Namespace) -> int:
         pairs = synthetic_pairs(n=args.n, level=[1, 2], split="test")
     print(json.dumps(evaluate_pairs(args.model, pairs[: args.n]), indent=2, default=float))
     return 0
+
+
+def lint_command(args: argparse.Namespace) -> int:
+    """Check that a recipe's prompts, reward extractors and chat template agree; exit 1 on findings."""
+    from rich.console import Console
+    from rich.markup import escape
+
+    from rlvr.harness.lint import lint_recipe
+
+    findings = lint_recipe(args.recipe)
+    console = Console()
+    if not findings:
+        console.print(f"{args.recipe}: prompts, rewards and chat template agree")
+        return 0
+    for f in findings:
+        console.print(escape(f"[{f.code}] {f.message}\n    fix: {f.fix}"))
+    console.print(f"{len(findings)} finding(s) in {args.recipe}")
+    if any(f.severity == "error" for f in findings):
+        return 1
+    return 0

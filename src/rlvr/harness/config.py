@@ -252,13 +252,10 @@ def load_recipe(spec: str | Path | dict[str, Any] | None = None, overrides: list
     if isinstance(spec, dict):
         data, where = copy.deepcopy(spec), "config"
     else:
+        from rlvr.files import read_config
+
         path = recipe_path(str(spec or DEFAULT_RECIPE))
-        try:
-            data = yaml.safe_load(path.read_text(encoding="utf-8"))
-        except yaml.YAMLError as exc:
-            raise ConfigError(f"{path}: invalid YAML: {exc}") from exc
-        except UnicodeDecodeError:
-            raise ConfigError(f"{path}: not a text file (a recipe is YAML)") from None
+        data = read_config(path, "recipe")
         if data is None:
             raise ConfigError(f"{path}: the recipe is empty; start from a shipped one, e.g. "
                               f"rlvr train --recipe {DEFAULT_RECIPE} --dry-run")

@@ -42,20 +42,28 @@ def build_tokenizer(texts: Iterable[str], vocab_size: int = 512) -> Any:
     return fast
 
 
+def qwen2_config(tokenizer: Any, hidden_size: int = 64, num_layers: int = 2, num_heads: int = 4,
+                 intermediate_size: int | None = None, max_position_embeddings: int = 1024, **extra: Any) -> Any:
+    """A small ``Qwen2Config`` sized for ``tokenizer`` (the one definition of rlvr's tiny local models)."""
+    from transformers import Qwen2Config
+
+    return Qwen2Config(
+        vocab_size=len(tokenizer), hidden_size=hidden_size, num_hidden_layers=num_layers,
+        num_attention_heads=num_heads, num_key_value_heads=num_heads,
+        intermediate_size=intermediate_size or hidden_size * 2, max_position_embeddings=max_position_embeddings,
+        eos_token_id=tokenizer.eos_token_id, pad_token_id=tokenizer.pad_token_id, bos_token_id=None, **extra,
+    )
+
+
 def build_qwen2(tokenizer: Any, hidden_size: int = 64, num_layers: int = 2, num_heads: int = 4,
                 intermediate_size: int | None = None, seed: int = 0, max_position_embeddings: int = 1024) -> Any:
     """A randomly initialised ``Qwen2ForCausalLM`` sized for ``tokenizer``."""
     import torch
-    from transformers import GenerationConfig, Qwen2Config, Qwen2ForCausalLM
+    from transformers import GenerationConfig, Qwen2ForCausalLM
 
     torch.manual_seed(seed)
-    config = Qwen2Config(
-        vocab_size=len(tokenizer), hidden_size=hidden_size, num_hidden_layers=num_layers,
-        num_attention_heads=num_heads, num_key_value_heads=num_heads,
-        intermediate_size=intermediate_size or hidden_size * 2, max_position_embeddings=max_position_embeddings,
-        tie_word_embeddings=True, eos_token_id=tokenizer.eos_token_id, pad_token_id=tokenizer.pad_token_id,
-        bos_token_id=None,
-    )
+    config = qwen2_config(tokenizer, hidden_size, num_layers, num_heads, intermediate_size, max_position_embeddings,
+                          tie_word_embeddings=True)
     model = Qwen2ForCausalLM(config)
     model.generation_config = GenerationConfig(eos_token_id=tokenizer.eos_token_id, pad_token_id=tokenizer.pad_token_id,
                                                bos_token_id=None)

@@ -21,7 +21,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
+
+from rlvr.chat import messages_as_text
 
 from rlvr.errors import ConfigError, DependencyMissingError
 from rlvr.harness.config import _build, apply_overrides
@@ -86,10 +87,11 @@ class RMRecipe:
 def load_rm_recipe(path: str | None, overrides: list[str] | None = None) -> RMRecipe:
     data: dict[str, Any] = {}
     if path:
-        p = Path(path)
-        if not p.is_file():
-            raise ConfigError(f"reward-model recipe {p} does not exist")
-        data = yaml.safe_load(p.read_text(encoding="utf-8")) or {}
+        from rlvr.files import read_config
+
+        data = read_config(path, "reward-model recipe") or {}
+        if not isinstance(data, dict):
+            raise ConfigError(f"reward-model recipe {path} must be a mapping of sections, got {type(data).__name__}")
     apply_overrides(data, overrides or [])
     recipe = _build(RMRecipe, data, str(path or "rm recipe"))
     if recipe.training.max_steps < 1 or recipe.training.batch_size < 1:
@@ -110,8 +112,7 @@ def resolve_backbone(name: str) -> str:
     return str(Path(name).expanduser()) if name.startswith("~") else name
 
 
-def _as_text(value: Any) -> str:
-    return value if isinstance(value, str) else "\n".join(f"{m.get('role', '')}: {m.get('content', '')}" for m in value)
+
 
 
 def _pairs(recipe: RMRecipe) -> tuple[list[dict[str, Any]], list[dict[str, Any]], str]:
@@ -139,15 +140,13 @@ def _backbone(recipe: RMRecipe, texts: list[str]) -> tuple[Any, Any]:
 
     if recipe.model.name_or_path == "local-tiny":
         import torch
-        from transformers import Qwen2Config, Qwen2ForSequenceClassification
+        from transformers import Qwen2ForSequenceClassification
 
-        from rlvr.harness.local_models import build_tokenizer
+        from rlvr.harness.local_models import build_tokenizer, qwen2_config
 
         tok = build_tokenizer(texts, vocab_size=400)
         torch.manual_seed(recipe.training.seed)
-        cfg = Qwen2Config(vocab_size=len(tok), hidden_size=recipe.model.hidden_size, num_hidden_layers=recipe.model.num_layers,
-                          num_attention_heads=4, num_key_value_heads=4, intermediate_size=recipe.model.hidden_size * 2,
-                          num_labels=1, pad_token_id=tok.pad_token_id, max_position_embeddings=1024)
+        cfg = qwen2_config(tok, recipe.model.hidden_size, recipe.model.num_layers, num_heads=4, num_labels=1)
         return Qwen2ForSequenceClassification(cfg), tok
     path = resolve_backbone(recipe.model.name_or_path)
     tok = AutoTokenizer.from_pretrained(path)
@@ -168,8 +167,8 @@ def _trl_rows(rows: list[dict[str, Any]], tokenizer: Any) -> list[dict[str, Any]
         return [{k: r[k] for k in ("prompt", "chosen", "rejected", "margin") if k in r} for r in rows]
     out = []
     for r in rows:
-        prompt = _as_text(r.get("prompt", ""))
-        row = {"chosen": f"{prompt}\n{_as_text(r['chosen'])}", "rejected": f"{prompt}\n{_as_text(r['rejected'])}"}
+        prompt = messages_as_text(r.get("prompt", ""))
+        row = {"chosen": f"{prompt}\n{messages_as_text(r['chosen'])}", "rejected": f"{prompt}\n{messages_as_text(r['rejected'])}"}
         if "margin" in r:
             row["margin"] = r["margin"]
         out.append(row)
@@ -209,7 +208,7 @@ def train_reward_model(recipe: RMRecipe) -> dict[str, Any]:
     out = Path(recipe.output.dir).expanduser().resolve()
     out.mkdir(parents=True, exist_ok=True)
     train_rows, eval_rows, source = _pairs(recipe)
-    texts = [_as_text(r.get("prompt", "")) + _as_text(r["chosen"]) + _as_text(r["rejected"]) for r in train_rows[:3000]]
+    texts = [messages_as_text(r.get("prompt", "")) + messages_as_text(r["chosen"]) + messages_as_text(r["rejected"]) for r in train_rows[:3000]]
     model, tokenizer = _backbone(recipe, texts)
     peft_config = None
     if recipe.lora.enabled:

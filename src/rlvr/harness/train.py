@@ -22,6 +22,7 @@ from typing import Any
 
 import yaml
 
+from rlvr.chat import completion_text
 from rlvr.errors import ConfigError
 from rlvr.harness.checkpoints import last_checkpoint, set_aside_broken_checkpoints
 from rlvr.harness.config import RunConfig, to_dict
@@ -294,7 +295,10 @@ def _callback(run_dir: Path, reward_set: Any, samples: int) -> Any:
                         if f.last_call and i < len(f.last_call[1]):
                             r = f.last_call[1][i]
                             per_reward[name] = {"value": r.value, "status": r.status, "reason": r.reason}
-                    text = completion if isinstance(completion, str) else completion[-1].get("content", "")
+                    try:
+                        text = completion_text(completion)
+                    except TypeError:
+                        text = str(completion)
                     fh.write(json.dumps({"step": state.global_step, "completion": text, "rewards": per_reward},
                                         ensure_ascii=False) + "\n")
 

@@ -22,7 +22,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any, ClassVar
 
 from rlvr.errors import ConfigError
-from rlvr.verifiers.extraction import completion_text
+from rlvr.chat import completion_text
 
 logger = logging.getLogger(__name__)
 
@@ -106,6 +106,9 @@ class Reward:
         """Scores with reasons. Raises on failure (use ``__call__`` for the failure policy)."""
         if completions is None:
             raise TypeError(f"reward {self.__name__!r} needs completions=")
+        cached = _memo_get(self, prompts, completions, columns)
+        if cached is not None:
+            return cached
         texts, unreadable = [], {}
         for i, completion in enumerate(completions):
             try:
@@ -118,7 +121,7 @@ class Reward:
             raise RuntimeError(f"reward {self.__name__!r} returned {len(results)} results for {len(texts)} completions")
         for i, why in unreadable.items():
             results[i] = RewardResult(None, "error", f"completion {i} cannot be read: {why}")
-        return _finite_or_error(results, self.__name__)
+        return _memo_put(self, prompts, completions, columns, _finite_or_error(results, self.__name__))
 
     def __call__(self, prompts: Sequence[Any] | None = None, completions: Sequence[Any] | None = None,
                  **columns: Any) -> list[float | None]:
@@ -170,10 +173,33 @@ class Reward:
         return f"{type(self).__name__}({args})"
 
     def __getstate__(self) -> dict[str, Any]:
-        return dict(self.__dict__)
+        state = dict(self.__dict__)
+        state.pop("_memo", None)  # the last batch stays behind: it is no part of the reward
+        return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
+
+
+def _memo_get(reward: Any, prompts: Any, completions: Any, columns: dict[str, Any]) -> list[RewardResult] | None:
+    """The results of this reward's last call when it is called again on the very same batch objects.
+
+    TRL calls every reward of a step with the same ``prompts``/``completions``/column lists, and a
+    gated reward asks its gate for the batch the gate itself is also scored on: identity (``is``) of
+    those objects means the same batch, so each reward is scored once per batch.
+    """
+    memo = getattr(reward, "_memo", None)
+    if memo is None or memo[0] is not completions or memo[1] is not prompts or memo[2].keys() != columns.keys():
+        return None
+    if any(memo[2][k] is not v for k, v in columns.items()):
+        return None
+    return list(memo[3])
+
+
+def _memo_put(reward: Any, prompts: Any, completions: Any, columns: dict[str, Any],
+              results: list[RewardResult]) -> list[RewardResult]:
+    reward._memo = (completions, prompts, dict(columns), list(results))
+    return results
 
 
 def _finite_or_error(results: list[RewardResult], name: str) -> list[RewardResult]:
@@ -205,10 +231,13 @@ class FunctionReward(Reward):
         # a user's function gets TRL's inputs untouched (chat lists stay chat lists)
         if completions is None:
             raise TypeError(f"reward {self.__name__!r} needs completions=")
+        cached = _memo_get(self, prompts, completions, columns)
+        if cached is not None:
+            return cached
         results = self.score(list(completions), list(prompts) if prompts is not None else None, **columns)
         if len(results) != len(completions):
             raise RuntimeError(f"reward {self.__name__!r} returned {len(results)} values for {len(completions)} completions")
-        return _finite_or_error(results, self.__name__)
+        return _memo_put(self, prompts, completions, columns, _finite_or_error(results, self.__name__))
 
     def score(self, completions: list[Any], prompts: list[Any] | None, **columns: Any) -> list[RewardResult]:
         values = self.func(completions=completions, prompts=prompts, **self.bound, **columns)

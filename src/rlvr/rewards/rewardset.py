@@ -80,35 +80,12 @@ class GatedReward(Reward):
 
 
 def _load_mapping(spec: str | Path) -> Any:
-    text = str(spec)
-    if text.lstrip().startswith(("{", "[")):
-        try:
-            return json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise ConfigError(f"reward config is not valid JSON: {exc}") from exc
-    path = Path(text)
-    if not path.is_file():
-        raise ConfigError(f"reward config {path} does not exist")
-    from rlvr.files import read_text
+    from rlvr.files import read_config
 
-    raw = read_text(str(path), "reward config")
-    if not raw.strip():
-        raise ConfigError(f"reward config {path} is empty; it needs a 'rewards' list, e.g. rewards: [{{name: math_equivalence}}]")
-    if path.suffix == ".toml":
-        try:
-            import tomllib
-        except ImportError:  # Python 3.10
-            import tomli as tomllib  # type: ignore[no-redef]
-        try:
-            return tomllib.loads(raw)
-        except tomllib.TOMLDecodeError as exc:
-            raise ConfigError(f"{path}: invalid TOML: {exc}") from exc
-    import yaml
-
-    try:
-        return yaml.safe_load(raw)
-    except yaml.YAMLError as exc:
-        raise ConfigError(f"{path}: invalid YAML: {exc}") from exc
+    data = read_config(spec, "reward config")
+    if data is None:
+        raise ConfigError(f"reward config {spec} is empty; it needs a 'rewards' list, e.g. rewards: [{{name: math_equivalence}}]")
+    return data
 
 
 def _spec_from(entry: Any, index: int) -> RewardSpec:

@@ -7,7 +7,6 @@ the value and the accepted range.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any, Literal
@@ -139,21 +138,10 @@ class VerifierConfig:
             return spec
         if isinstance(spec, dict):
             return cls.from_dict(spec)
-        text = str(spec)
-        if text.lstrip().startswith("{"):
-            try:
-                return cls.from_dict(json.loads(text))
-            except json.JSONDecodeError as exc:
-                raise ConfigError(f"verifier config is not valid JSON: {exc}") from exc
-        path = Path(text)
-        if not path.is_file():
-            raise ConfigError(f"verifier config file {path} does not exist; pass a YAML/JSON file or inline JSON")
-        import yaml
+        from rlvr.files import read_config
 
-        try:
-            data = yaml.safe_load(path.read_text(encoding="utf-8"))
-        except yaml.YAMLError as exc:
-            raise ConfigError(f"{path}: not valid YAML/JSON: {exc}") from exc
+        path = str(spec)
+        data = read_config(spec, "verifier config")
         if isinstance(data, dict) and "verifier" in data and isinstance(data["verifier"], dict):
             data = data["verifier"]
         if not isinstance(data, dict):

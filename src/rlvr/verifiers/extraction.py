@@ -15,6 +15,7 @@ from typing import Any
 
 import regex
 
+from rlvr.chat import completion_text
 from rlvr.verifiers import sources
 from rlvr.verifiers.characters import cut_at_turn_end, fold_confusables, remove_invisible
 from rlvr.verifiers.integrity import (
@@ -88,28 +89,6 @@ class Extraction:
     source: str | None = None
     candidates: tuple[str, ...] = ()  # the distinct answers, when there were several
 
-
-def completion_text(completion: Any) -> str:
-    """The text to grade: a string as is, or the content of the last assistant message of a chat."""
-    if isinstance(completion, str):
-        return completion
-    if isinstance(completion, dict):
-        completion = [completion]
-    if isinstance(completion, (list, tuple)):
-        for message in reversed(completion):
-            if isinstance(message, dict) and message.get("role", "assistant") == "assistant":
-                content = message.get("content", "")
-                if isinstance(content, list):  # multimodal parts: keep the text ones
-                    content = "".join(p.get("text", "") for p in content if isinstance(p, dict))
-                if not isinstance(content, str):
-                    raise TypeError(f"assistant message content must be text, got {type(content).__name__}")
-                return content
-        if not completion:
-            return ""
-        raise TypeError("chat completion has no assistant message (messages need role='assistant')")
-    raise TypeError(
-        f"completion must be a string or a list of chat messages, got {type(completion).__name__}"
-    )
 
 
 _BLANK_RE = regex.compile(r"(?:\s|\\[hv]?phantom\{[^{}]*\}|\\square|\\[ ,;!]|\\quad|\\qquad|_+|\$)*")

@@ -68,11 +68,18 @@ class FormatStrict(Reward):
     the completion is exactly: [opening tag unless prefilled] reasoning, closing tag, (r1: only
     whitespace; working_out: anything) answer block with non-empty content, optional ``eos_token``,
     trailing whitespace — with each tag present exactly once. Otherwise ``mismatch_score``.
+    ``mode: seed`` reproduces the Unsloth recipe's own regex exactly instead (searched anywhere, a
+    multi-line ``$``, an optional end-of-sequence token), for runs that must match the recipe's numbers.
     """
 
     def __init__(self, preset: str = "r1", tags: dict[str, str] | None = None, think_prefilled: bool | None = None,
-                 match_score: float | None = None, mismatch_score: float = 0.0, eos_token: str | None = None):
+                 match_score: float | None = None, mismatch_score: float = 0.0, eos_token: str | None = None,
+                 mode: str = "strict"):
         super().__init__()
+        if mode not in ("strict", "seed"):
+            raise ConfigError(f"format_strict mode={mode!r}; use 'strict' (whole completion, each tag once) or "
+                              "'seed' (the Unsloth recipe's own regex, searched with multi-line '$')")
+        self.mode = mode
         self.preset, self.tags, self.think_prefilled = preset, tags, think_prefilled
         self.scheme = scheme_from(preset, tags, think_prefilled)
         self.match_score = self.scheme.match_score if match_score is None else float(match_score)
@@ -84,6 +91,15 @@ class FormatStrict(Reward):
         self._pattern = regex.compile(
             rf"{opening}.*?{regex.escape(s.reasoning_close)}{s.between}{regex.escape(s.answer_open)}"
             rf"(.+?){regex.escape(s.answer_close)}\s*{eos}\s*", regex.DOTALL)
+        # the seed's match_format: closing reasoning tag, anything, the answer block, optional end-of-
+        # sequence token, then '$' in MULTILINE mode, found anywhere by search() (so later lines and a
+        # repeated prefilled opening tag pass, as in the recipe)
+        from rlvr.rewards.builtin.numeric import EOS_TOKENS
+
+        seed_eos = rf"(?:{regex.escape(eos_token)})?" if eos_token else EOS_TOKENS + "?"
+        self._seed_pattern = regex.compile(
+            rf"{regex.escape(s.reasoning_close)}.*?{regex.escape(s.answer_open)}(.+?){regex.escape(s.answer_close)}"
+            rf"[\s]{{0,}}{seed_eos}[\s]{{0,}}$", regex.MULTILINE | regex.DOTALL)
 
     def _tag_counts_ok(self, text: str) -> str | None:
         s = self.scheme
@@ -96,6 +112,8 @@ class FormatStrict(Reward):
         return None
 
     def score(self, completions: list[str], prompts: Any, **columns: Any) -> list[RewardResult]:
+        if self.mode == "seed":
+            return [self._seed_score(text) for text in completions]
         out = []
         for text in completions:
             problem = self._tag_counts_ok(text)
@@ -110,6 +128,17 @@ class FormatStrict(Reward):
             else:
                 out.append(RewardResult(self.match_score, "ok", f"matches the {self.preset} structure"))
         return out
+
+
+    def _seed_score(self, text: str) -> RewardResult:
+        try:
+            found = self._seed_pattern.search(text, timeout=_REGEX_TIMEOUT_S) is not None
+        except TimeoutError:
+            return RewardResult(self.mismatch_score, "timeout", f"format check exceeded {_REGEX_TIMEOUT_S}s")
+        if found:
+            return RewardResult(self.match_score, "ok", "the recipe's format regex matches (mode seed)")
+        return RewardResult(self.mismatch_score, "bad_format", "the recipe's format regex finds no answer block "
+                            "after the closing reasoning tag at a line end (mode seed)")
 
 
 @reward("format_approx")

@@ -15,6 +15,7 @@ import os
 import threading
 from typing import Any
 
+from rlvr.chat import completion_text, messages_as_text
 from rlvr.errors import ConfigError
 from rlvr.rewards.base import Reward, RewardResult
 from rlvr.rewards.registry import reward
@@ -101,8 +102,8 @@ class RewardModel(Reward):
                                        else [{"role": "assistant", "content": completion}])
             if self.use_chat_template and getattr(tok, "chat_template", None):
                 return tok.apply_chat_template(messages, tokenize=False)
-            return "\n".join(f"{m.get('role', '')}: {m.get('content', '')}" for m in messages)
-        return (prompt or "") + (completion if isinstance(completion, str) else completion[-1]["content"])
+            return messages_as_text(messages)
+        return (prompt or "") + completion_text(completion)
 
     def explain(self, prompts: Any = None, completions: Any = None, **columns: Any) -> list[RewardResult]:
         if completions is None:

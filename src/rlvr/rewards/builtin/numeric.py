@@ -23,9 +23,12 @@ _THOUSANDS = regex.compile(r"[+-]?[0-9]{1,3}(?:,[0-9]{3})+(?:\.[0-9]+)?")
 
 # The recipe's extraction patterns (Unsloth GRPO notebook): the SOLUTION block after the reasoning,
 # and the first number after the SOLUTION tag.
+# End-of-sequence tokens the seed's regex allows after </SOLUTION> (it names the tokenizer's own).
+EOS_TOKENS = r"(?:<\|im_end\|>|<\|endoftext\|>|</s>|<\|eot_id\|>|<｜end▁of▁sentence｜>|<\|end_of_text\|>)"
 EXTRACTORS = {
-    "solution_block": r"<end_working_out>.*?<SOLUTION>(.+?)</SOLUTION>[\s]{0,}$",
-    "first_number_in_solution": r"<SOLUTION>.*?[\s]{0,}([-]?[\d\.\,]{1,})",
+    "solution_block": r"<end_working_out>.*?<SOLUTION>(.+?)</SOLUTION>[\s]{0,}" + EOS_TOKENS + r"?[\s]{0,}$",
+    # the first number after <SOLUTION>, a LaTeX or slash fraction read whole (the seed took only its numerator)
+    "first_number_in_solution": r"<SOLUTION>.*?[\s]{0,}([-]?(?:\\[dt]?frac\{[\d.,]+\}\{[\d.,]+\}|[\d\.\,]{1,}(?:/[\d\.\,]+)?))",
 }
 
 PRESETS: dict[str, dict[str, Any]] = {

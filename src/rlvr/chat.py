@@ -1,0 +1,40 @@
+"""Chat messages as text: one place for every module that turns a conversation into a string.
+
+``completion_text`` is what a reward grades (the last assistant turn); ``messages_as_text`` renders a
+whole conversation as ``role: content`` lines for models without a chat template.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["completion_text", "messages_as_text"]
+
+def completion_text(completion: Any) -> str:
+    """The text to grade: a string as is, or the content of the last assistant message of a chat."""
+    if isinstance(completion, str):
+        return completion
+    if isinstance(completion, dict):
+        completion = [completion]
+    if isinstance(completion, (list, tuple)):
+        for message in reversed(completion):
+            if isinstance(message, dict) and message.get("role", "assistant") == "assistant":
+                content = message.get("content", "")
+                if isinstance(content, list):  # multimodal parts: keep the text ones
+                    content = "".join(p.get("text", "") for p in content if isinstance(p, dict))
+                if not isinstance(content, str):
+                    raise TypeError(f"assistant message content must be text, got {type(content).__name__}")
+                return content
+        if not completion:
+            return ""
+        raise TypeError("chat completion has no assistant message (messages need role='assistant')")
+    raise TypeError(
+        f"completion must be a string or a list of chat messages, got {type(completion).__name__}"
+    )
+
+
+def messages_as_text(value: Any) -> str:
+    """Text as is; chat messages as ``role: content`` lines (for tokenizers without a chat template)."""
+    if isinstance(value, str):
+        return value
+    return "\n".join(f"{m.get('role', '')}: {m.get('content', '')}" for m in value)
