@@ -90,6 +90,9 @@ LAYOUTS = {
 def deliberate_rule(reward: str, layout: str, answer: str, gold: str, seed: float, rlvr: float | None) -> str:
     """The documented reason for a disagreement (or 'UNEXPLAINED')."""
     a = answer.strip()
+    if reward.endswith("(strict default)"):
+        return ("deliberate: the default strict mode wants the whole completion to be the structure, each tag "
+                "once, nothing after the answer block (mode: seed reproduces the recipe)")
     if reward == "check_numbers":
         if a in ("\\frac{1}{2}", "1/2"):
             return "deliberate: a fraction is read whole (the recipe reads only its numerator)"
@@ -102,6 +105,8 @@ def deliberate_rule(reward: str, layout: str, answer: str, gold: str, seed: floa
             return "deliberate: float() accepts nan/inf/Unicode digits/1e2; rlvr's exact parser does not"
         if gold.strip() == "0" and a in ("0", "0.0"):
             return "deliberate: a gold of 0 has no ratio; equal numbers score the first band (the recipe's ZeroDivisionError scores -4.5)"
+        if gold.strip() == "0" and seed == -4.5:
+            return "deliberate: against a gold of 0 a wrong number is wrong (-2.5), not unparseable (the recipe divides by 0: -4.5)"
         if a == "3 4":
             return "deliberate: '3 4' is two numbers (float('3 4') fails in the recipe too, but its strip() path differs)"
         if a in ("\\frac{1}{2}", "1/2", "3,400", "34%"):
@@ -115,6 +120,8 @@ def run_grid() -> None:
     rewards = {
         "match_format_exactly": (get_reward("format_strict", preset="working_out", mode="seed", eos_token=EOS),
                                  lambda t, g: seed_match_format_exactly(t)),
+        "match_format_exactly (strict default)": (get_reward("format_strict", preset="working_out", eos_token=EOS),
+                                                  lambda t, g: seed_match_format_exactly(t)),
         "match_format_approximately": (get_reward("format_approx", preset="working_out"),
                                        lambda t, g: seed_match_format_approximately(t)),
         "check_answer": (get_reward("numeric_tolerance", preset="check_answer"), seed_check_answer),
