@@ -72,3 +72,30 @@ def test_cli_exit_codes(tmp_path):
     assert r.returncode == 1 and "[format]" in r.stdout and "fix:" in r.stdout
     r = subprocess.run([sys.executable, "-m", "rlvr", "data", "lint", "--recipe", "default-cpu"], capture_output=True, text=True)
     assert r.returncode == 0 and "agree" in r.stdout
+
+
+def test_a_third_party_reward_is_linted_by_what_it_declares():
+    """Lint asks each reward what it reads (Reward.reads), so rewards it has never heard of are checked."""
+    from dataclasses import dataclass
+
+    from rlvr.datasets.lint import lint_prompts
+    from rlvr.rewards import Reads, Reward, RewardResult, reward
+    from rlvr.typed import param
+
+    @reward("acme_boxed_judge_for_tests")
+    class AcmeBoxedJudge(Reward):
+        """Judges the boxed answer."""
+
+        @dataclass(frozen=True)
+        class Params:
+            bonus: float = param(1.0, "score of a boxed answer")
+
+        def reads(self) -> Reads:
+            return Reads(answer_sources=frozenset({"boxed"}))
+
+        def score(self, completions, prompts, **columns):
+            return [RewardResult(self.p.bonus if "\\boxed" in c else 0.0, "ok", "boxed?") for c in completions]
+
+    [finding] = lint_prompts("dapo", [{"name": "acme_boxed_judge_for_tests"}])
+    assert finding.code == "format" and "acme_boxed_judge_for_tests" in finding.message
+    assert lint_prompts("boxed", [{"name": "acme_boxed_judge_for_tests", "params": {"bonus": 2.0}}]) == []

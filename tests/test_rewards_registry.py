@@ -42,7 +42,51 @@ def test_builtins_are_listed_with_descriptions():
                  "repetition_penalty", "reward_model"):
         assert names.get(name), name
     assert names["test_length_ratio"].startswith("Length of each completion")
-    assert describe("overlong_penalty")["params"] == {"max_length": 4096, "cache_length": 512, "length_unit": "auto"}
+    params = describe("overlong_penalty")["params"]
+    assert {k: v["default"] for k, v in params.items()} == {"max_length": 4096, "cache_length": 512, "length_unit": "auto"}
+    assert params["max_length"]["type"] == "int" and params["max_length"]["help"]
+
+
+def test_every_builtin_declares_typed_params_with_help():
+    from rlvr.rewards.base import Reward
+
+    builtins = [name for name, _d in available() if describe(name)["origin"].startswith("rlvr.rewards.builtin")]
+    assert len(builtins) >= 16
+    for name in builtins:
+        info = describe(name)
+        assert "``" not in info["description"] and ":func:" not in info["description"], name
+        for key, doc in info["params"].items():
+            assert doc["help"], (name, key)
+            assert doc["default"] is not ... and doc["default"] is not Ellipsis, (name, key)
+        target = get_reward(name, **({"model": "org/rm"} if name == "reward_model" else {}))
+        assert isinstance(target, Reward) and target.Params is not None, name
+
+
+@pytest.mark.parametrize("params,fragment", [
+    ({"max_length": "long"}, "max_length must be an integer"),
+    ({"max_length": 0}, ">= 1"),
+    ({"length_unit": "words"}, "use one of"),
+    ({"max_lenght": 10}, "max_length"),
+    ({"cache_length": float("nan")}, "integer"),
+])
+def test_reward_params_are_validated_by_type(params, fragment):
+    with pytest.raises(ConfigError, match=fragment):
+        get_reward("overlong_penalty", **params)
+    with pytest.raises(ConfigError, match="finite"):
+        get_reward("cosine_scaled", min_value_wrong=float("inf"))
+
+
+@reward("test_reads_answer")
+def reads_answer(completions, answer, bonus: float = 1.0, **kwargs):
+    """Bonus when the completion contains the answer."""
+    return [bonus if str(a) in c else 0.0 for c, a in zip(completions, answer)]
+
+
+def test_function_reward_lists_columns_apart_from_params():
+    info = describe("test_reads_answer")
+    assert info["columns"] == ["answer"]  # a data column, not a parameter
+    assert list(info["params"]) == ["bonus"] and info["params"]["bonus"]["default"] == 1.0
+    assert get_reward("test_reads_answer", bonus=2.0)(completions=["x 4"], answer=["4"]) == [2.0]
 
 
 def test_function_reward_gets_trl_inputs_untouched():
@@ -72,7 +116,7 @@ def test_lookup_errors_name_the_fix():
         get_reward("math_equivalance")
     with pytest.raises(ConfigError, match="no parameter\\(s\\) \\['tolerance'\\]"):
         get_reward("math_equivalence", tolerance=0.1)
-    with pytest.raises(ConfigError, match="preset 'strict' unknown"):
+    with pytest.raises(ConfigError, match="preset='strict'; use one of"):
         get_reward("math_equivalence", preset="strict")
     with pytest.raises(ConfigError, match="cache_length"):
         get_reward("overlong_penalty", max_length=10, cache_length=10)
@@ -86,6 +130,11 @@ def test_builtin_instances_pickle_with_stable_names():
         clone = pickle.loads(pickle.dumps(f))
         assert clone.__name__ == name
         assert type(clone) is type(f)
+        assert clone.params() == f.params()
+    rs = RewardSet.from_config([{"name": "numeric_tolerance", "alias": "check_numbers", "params": {"preset": "check_numbers"}},
+                                {"name": "math_equivalence", "gate": "check_numbers"}])
+    names = [pickle.loads(pickle.dumps(f)).__name__ for f in rs.funcs]
+    assert names == ["check_numbers", "math_equivalence"]  # the names TRL logs, after crossing a process boundary
 
 
 def test_failure_policy(caplog):
@@ -270,3 +319,21 @@ def test_a_gate_is_scored_once_per_batch():
     assert calls == [2]
     assert rs(prompts=["p", "p"], completions=completions, answer=answers) == [1.5, 0.0]
     assert calls == [2, 2]  # a new call of the whole set on the same objects reuses nothing stale: same values
+
+
+def test_to_config_round_trips_exactly_and_the_hash_sees_every_field():
+    config = {"gold_column": "solution", "rewards": [
+        {"name": "format_strict", "weight": 0.5, "params": {"preset": "working_out", "mode": "seed"}},
+        {"name": "math_equivalence", "weight": 1.0, "params": {"preset": "dapo"}, "gate": "format_strict",
+         "max_consecutive_failures": 7},
+        {"name": "numeric_tolerance", "alias": "check_numbers", "weight": 0.0, "params": {"preset": "check_numbers"}}]}
+    rs = RewardSet.from_config(config)
+    again = RewardSet.from_config(rs.to_config())
+    assert again.to_config() == rs.to_config() and again.config_hash() == rs.config_hash()
+    assert [f.max_consecutive_failures for f in again.funcs] == [3, 7, 3]
+    changed = dict(config, rewards=[*config["rewards"][:1], dict(config["rewards"][1], max_consecutive_failures=3),
+                                    config["rewards"][2]])
+    assert RewardSet.from_config(changed).config_hash() != rs.config_hash()
+    # each reward's own params() are its Params: exact, no Ellipsis, no derived tables
+    params = rs.funcs[2].params()
+    assert params["preset"] == "check_numbers" and params["stripped"] == "preset" and Ellipsis not in params.values()

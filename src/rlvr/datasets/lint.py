@@ -27,8 +27,7 @@ __all__ = ["Finding", "lint_prompts", "reward_entries"]
 # what each answer format makes the model write, as verifier answer sources
 _FORMAT_SOURCES = {"answer_line": {"answer_line"}, "boxed": {"boxed"}, "think_answer": {"boxed", "answer_tag"},
                    "working_out": {"solution_tag"}}
-_FORMAT_REWARDS = ("format_strict", "format_approx", "tag_count", "r1_tags")
-_PRESET_FOR_FORMAT = {"think_answer": "r1", "working_out": "working_out"}
+_LAYOUT_FOR_FORMAT = {"think_answer": "r1", "working_out": "working_out"}
 
 
 @dataclass(frozen=True)
@@ -45,84 +44,63 @@ def reward_entries(rewards: Any) -> list[dict[str, Any]]:
     return [e if isinstance(e, dict) else {"name": e} for e in rewards]
 
 
-def _format_findings(template: PromptTemplate, entries: list[dict[str, Any]]) -> list[Finding]:
-    from rlvr.verifiers import VerifierConfig
+def _built(entries: list[dict[str, Any]]) -> list[tuple[str, Any]]:
+    """(label, reward instance) per entry: lint asks each reward what it reads (third-party ones too)."""
+    from rlvr.rewards import get_reward
 
+    return [(e.get("alias") or e["name"], get_reward(e["name"], **(e.get("params") or {}))) for e in entries]
+
+
+def _format_findings(template: PromptTemplate, rewards: list[tuple[str, Any]]) -> list[Finding]:
     asked = template.answer_format
     written = _FORMAT_SOURCES.get(asked, set())
     out = []
-    for e in entries:
-        name, params = e["name"], e.get("params") or {}
-        label = e.get("alias") or name
-        if name in ("math_equivalence", "cosine_scaled"):
-            sources = set(VerifierConfig.from_dict(params.get("verifier") or {}).sources)
-            if written and not written & sources:
-                out.append(Finding("format", "error",
-                                   f"the {template.name!r} prompt asks for {asked} answers, but reward {label!r} extracts "
-                                   f"only from {sorted(sources)}: every completion scores no_answer",
-                                   f"add {sorted(written)[0]!r} to {label}.params.verifier.sources, or use a template that "
-                                   f"asks for {sorted(sources)}"))
-        elif name == "boxed_answer" and "boxed" not in written:
-            out.append(Finding("format", "error", f"the {template.name!r} prompt asks for {asked} answers but reward "
-                               f"{label!r} requires a \\boxed{{}} answer", "use the boxed or r1 template, or drop the reward"))
-        elif name in _FORMAT_REWARDS:
-            preset = params.get("preset", "working_out" if name == "format_approx" else "r1")
-            expected = _PRESET_FOR_FORMAT.get(asked)
-            if expected != preset and not params.get("tags"):
-                out.append(Finding("format", "error", f"reward {label!r} scores the {preset!r} tag layout but the "
+    for label, r in rewards:
+        reads = r.reads()
+        if reads.answer_sources is not None and written and not written & reads.answer_sources:
+            sources = sorted(reads.answer_sources)
+            fix = (f"add {sorted(written)[0]!r} to {label}.params.verifier.sources, or use a template that asks for "
+                   f"{sources}") if "verifier" in r.params() else (
+                   f"use a template that asks for {sources}, or a reward that reads {asked} answers")
+            out.append(Finding("format", "error", f"the {template.name!r} prompt asks for {asked} answers, but reward "
+                               f"{label!r} reads answers only from {sources}: every completion scores no_answer", fix))
+        if reads.layout is not None:
+            expected = _LAYOUT_FOR_FORMAT.get(asked)
+            if expected != reads.layout:
+                out.append(Finding("format", "error", f"reward {label!r} scores the {reads.layout!r} tag layout but the "
                                    f"{template.name!r} prompt asks for {asked} answers",
                                    f"set {label}.params.preset to {expected!r}" if expected else
-                                   f"use a template with tags ({sorted(_PRESET_FOR_FORMAT.values())}) or drop {label!r}"))
-        elif name == "numeric_tolerance":
-            extractor = params.get("extractor", "solution_block" if params.get("preset", "check_answer") == "check_answer"
-                                   else "first_number_in_solution")
-            if extractor in ("solution_block", "first_number_in_solution") and asked != "working_out":
-                out.append(Finding("format", "error", f"reward {label!r} reads the <SOLUTION> block but the "
-                                   f"{template.name!r} prompt asks for {asked} answers",
-                                   f"use the working_out template, or give {label}.params.extractor a regex for {asked}"))
+                                   f"use a template with tags ({sorted(_LAYOUT_FOR_FORMAT.values())}) or drop {label!r}"))
     return out
 
 
-def _reasoning_open_tags(entries: list[dict[str, Any]]) -> list[tuple[str, str, bool]]:
-    """(reward label, opening reasoning tag, think_prefilled setting) of each format reward."""
-    from rlvr.rewards.builtin.format import scheme_from
-
+def _reasoning_open_tags(rewards: list[tuple[str, Any]]) -> list[tuple[str, str, bool]]:
+    """(reward label, opening reasoning tag, think_prefilled setting) of each reward that expects one."""
     out = []
-    for e in entries:
-        if e["name"] in _FORMAT_REWARDS:
-            params = e.get("params") or {}
-            preset = params.get("preset", "working_out" if e["name"] == "format_approx" else "r1")
-            scheme = scheme_from(preset, params.get("tags"), params.get("think_prefilled"))
-            out.append((e.get("alias") or e["name"], scheme.reasoning_open, scheme.think_prefilled))
+    for label, r in rewards:
+        reads = r.reads()
+        if reads.reasoning_open is not None:
+            out.append((label, reads.reasoning_open, bool(reads.think_prefilled)))
     return out
 
 
-def _tag_list(entries: list[dict[str, Any]]) -> set[str]:
-    from rlvr.rewards.builtin.format import scheme_from
-
-    tags: set[str] = set()
-    for e in entries:
-        if e["name"] in _FORMAT_REWARDS:
-            params = e.get("params") or {}
-            preset = params.get("preset", "working_out" if e["name"] == "format_approx" else "r1")
-            s = scheme_from(preset, params.get("tags"), params.get("think_prefilled"))
-            tags |= {s.reasoning_open, s.reasoning_close, s.answer_open, s.answer_close}
-    return tags
+def _tag_list(rewards: list[tuple[str, Any]]) -> set[str]:
+    return {tag for _label, r in rewards for tag in r.reads().tags}
 
 
 def lint_prompts(template: Any, rewards: Any, tokenizer: Any = None) -> list[Finding]:
     """All findings for a prompt template (name, spec or PromptTemplate), a RewardSet config and,
     when given, the tokenizer whose chat template renders the prompts."""
     template = template if isinstance(template, PromptTemplate) else get_template(template)
-    entries = reward_entries(rewards)
-    findings = _format_findings(template, entries)
+    built = _built(reward_entries(rewards))
+    findings = _format_findings(template, built)
     tok = tokenizer
     prefilled_text = template.prefill
     if tok is not None and getattr(tok, "chat_template", None):
         rendered = tok.apply_chat_template(template.messages("PROBLEM"), tokenize=False, add_generation_prompt=True)
         tail = rendered[rendered.rfind("PROBLEM"):]
-        prefilled_text = tail if any(t in tail for _l, t, _p in _reasoning_open_tags(entries)) else prefilled_text
-    for label, open_tag, think_prefilled in _reasoning_open_tags(entries):
+        prefilled_text = tail if any(t in tail for _l, t, _p in _reasoning_open_tags(built)) else prefilled_text
+    for label, open_tag, think_prefilled in _reasoning_open_tags(built):
         opened_by_prompt = open_tag in (prefilled_text or "")
         if opened_by_prompt and not think_prefilled:
             findings.append(Finding("prefill", "error",
@@ -136,7 +114,7 @@ def lint_prompts(template: Any, rewards: Any, tokenizer: Any = None) -> list[Fin
     if tok is not None:
         special = set(getattr(tok, "all_special_tokens", []) or [])
         special |= {t.content for t in getattr(tok, "added_tokens_decoder", {}).values() if getattr(t, "special", False)}
-        for tag in sorted(_tag_list(entries) & special):
+        for tag in sorted(_tag_list(built) & special):
             findings.append(Finding("special-token", "error",
                                     f"the tokenizer treats {tag!r} as a special token: TRL decodes completions with "
                                     "skip_special_tokens=True, so rewards never see it",

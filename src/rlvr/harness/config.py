@@ -11,7 +11,6 @@ from __future__ import annotations
 import copy
 import dataclasses
 import importlib.resources
-import math
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -19,6 +18,7 @@ from typing import Any
 import yaml
 
 from rlvr.errors import ConfigError
+from rlvr.typed import build
 
 __all__ = ["RunConfig", "ModelConfig", "LoraSettings", "DataConfig", "ColdStartConfig", "TrainerSettings",
            "EvalSettings", "OutputConfig", "load_recipe", "apply_overrides", "validate", "to_dict",
@@ -151,83 +151,7 @@ class RunConfig:
     plugins: list[str] = _f([], "modules or .py files imported first (your own @reward functions and loaders)")
 
 
-def _coerce(value: Any, type_text: str, where: str) -> Any:
-    """``value`` as the field's declared type (``int``, ``float | None``, ``list[str]`` …), or ConfigError.
 
-    ``--set`` values and YAML 1.1 scalars arrive as text (``3e-1`` is a string to YAML 1.1), so a
-    number written as text is converted; anything that is not of the type is refused before a run
-    starts, with the field named. Floats must be finite.
-    """
-    t = type_text.replace(" ", "")
-    optional = t.endswith("|None") or t.startswith("None|")
-    base = t.replace("|None", "").replace("None|", "")
-    if base == "Any":
-        return value
-    if value is None:
-        if optional:
-            return None
-        raise ConfigError(f"{where} must be {base}, got null")
-    if base == "bool":
-        if isinstance(value, bool):
-            return value
-        if isinstance(value, str) and value.lower() in ("true", "false"):
-            return value.lower() == "true"
-        raise ConfigError(f"{where} must be true or false, got {value!r}")
-    if base in ("int", "float"):
-        if isinstance(value, bool):
-            raise ConfigError(f"{where} must be a number, got {value!r}")
-        number = value
-        if isinstance(value, str):
-            try:
-                number = float(value) if base == "float" else int(value)
-            except ValueError:
-                raise ConfigError(f"{where} must be {'an integer' if base == 'int' else 'a number'}, "
-                                  f"got {value!r}") from None
-        if not isinstance(number, (int, float)):
-            raise ConfigError(f"{where} must be a number, got {type(value).__name__} {value!r}")
-        if base == "int":
-            if isinstance(number, float) and not number.is_integer():
-                raise ConfigError(f"{where} must be an integer, got {value!r}")
-            return int(number)
-        if not math.isfinite(float(number)):
-            raise ConfigError(f"{where} must be a finite number, got {value!r}")
-        return float(number)
-    if base == "str":
-        if isinstance(value, str):
-            return value
-        raise ConfigError(f"{where} must be text, got {type(value).__name__} {value!r}")
-    if base.startswith("list"):
-        if isinstance(value, list):
-            return value
-        raise ConfigError(f"{where} must be a list, got {type(value).__name__} {value!r}")
-    if base.startswith("dict"):
-        if isinstance(value, dict):
-            return value
-        raise ConfigError(f"{where} must be a mapping, got {type(value).__name__} {value!r}")
-    return value
-
-
-def _build(cls: type, data: dict[str, Any], where: str) -> Any:
-    if not isinstance(data, dict):
-        raise ConfigError(f"{where} must be a mapping, got {type(data).__name__}")
-    fields_ = {f.name: f for f in dataclasses.fields(cls)}
-    unknown = sorted(set(data) - set(fields_))
-    if unknown:
-        import difflib
-
-        hints = [f"{u} -> {difflib.get_close_matches(u, fields_, n=1)[0]}" for u in unknown
-                 if difflib.get_close_matches(u, fields_, n=1)]
-        raise ConfigError(f"{where}: unknown field(s) {unknown}" + (f" (did you mean {', '.join(hints)}?)" if hints else "")
-                          + f"; fields: {sorted(fields_)}")
-    kwargs = {}
-    for name, value in data.items():
-        f = fields_[name]
-        sub = f.default_factory if f.default_factory is not dataclasses.MISSING else None  # type: ignore[misc]
-        if isinstance(sub, type) and dataclasses.is_dataclass(sub):
-            kwargs[name] = _build(sub, value or {}, f"{where}.{name}" if where else name)
-        else:
-            kwargs[name] = _coerce(value, str(f.type), f"{where}.{name}" if where else name)
-    return cls(**kwargs)
 
 
 def recipe_path(name_or_path: str) -> Path:
@@ -266,7 +190,7 @@ def load_recipe(spec: str | Path | dict[str, Any] | None = None, overrides: list
         data.setdefault("recipe", str(spec or DEFAULT_RECIPE))
     apply_overrides(data, overrides or [])
     try:
-        config = _build(RunConfig, data, "")
+        config = build(RunConfig, data, "")
     except ConfigError as exc:
         raise ConfigError(f"{where}: {exc}") from None
     from rlvr.plugins import import_plugins

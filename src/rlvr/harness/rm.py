@@ -25,7 +25,8 @@ from typing import Any
 from rlvr.chat import messages_as_text
 
 from rlvr.errors import ConfigError, DependencyMissingError
-from rlvr.harness.config import _build, apply_overrides
+from rlvr.harness.config import apply_overrides
+from rlvr.typed import build
 
 logger = logging.getLogger(__name__)
 
@@ -93,7 +94,7 @@ def load_rm_recipe(path: str | None, overrides: list[str] | None = None) -> RMRe
         if not isinstance(data, dict):
             raise ConfigError(f"reward-model recipe {path} must be a mapping of sections, got {type(data).__name__}")
     apply_overrides(data, overrides or [])
-    recipe = _build(RMRecipe, data, str(path or "rm recipe"))
+    recipe = build(RMRecipe, data, str(path or "rm recipe"))
     if recipe.training.max_steps < 1 or recipe.training.batch_size < 1:
         raise ConfigError("training.max_steps and training.batch_size must be >= 1")
     if not 0 < recipe.data.eval_share < 1:

@@ -9,11 +9,11 @@ Every reward follows TRL's contract (batch in, ``list[float | None]`` out, ``**k
 and can explain itself (:meth:`Reward.explain` returns :class:`RewardResult` objects).
 """
 
-from rlvr.rewards.base import FunctionReward, Reward, RewardFailure, RewardResult
+from rlvr.rewards.base import FunctionReward, Reads, Reward, RewardFailure, RewardResult
 from rlvr.rewards.registry import available, describe, get_reward, register, reward
 from rlvr.rewards.rewardset import RewardSet
 
 __all__ = [
     "reward", "register", "get_reward", "available", "describe", "Reward", "RewardResult", "RewardSet",
-    "FunctionReward", "RewardFailure",
+    "FunctionReward", "RewardFailure", "Reads",
 ]

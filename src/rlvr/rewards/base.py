@@ -13,6 +13,7 @@ a broken reward cannot silently train a model for hours.
 
 from __future__ import annotations
 
+import dataclasses
 import inspect
 import logging
 import math
@@ -26,7 +27,7 @@ from rlvr.chat import completion_text
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["RewardResult", "Reward", "FunctionReward", "RewardFailure", "column_values"]
+__all__ = ["RewardResult", "Reward", "Reads", "FunctionReward", "RewardFailure", "column_values"]
 
 
 @dataclass(frozen=True)
@@ -77,6 +78,25 @@ def column_values(columns: dict[str, Any], name: str, n: int) -> list[Any]:
     return out
 
 
+@dataclass(frozen=True)
+class Reads:
+    """What a reward reads, so tools (``rlvr data lint``) can ask it instead of knowing its name.
+
+    ``columns``: dataset columns it needs (the gold). ``answer_sources``: where it looks for the final
+    answer (verifier source names such as ``boxed``, ``answer_line``, ``solution_tag``); ``None`` when
+    it reads no answer. ``layout``: the tag layout it scores (``r1``, ``working_out``) or ``None``.
+    ``tags``: tags the completion must contain. ``reasoning_open`` / ``think_prefilled``: the opening
+    reasoning tag it expects, and whether it expects the chat template to have written it.
+    """
+
+    columns: tuple[str, ...] = ()
+    answer_sources: frozenset[str] | None = None
+    layout: str | None = None
+    tags: tuple[str, ...] = ()
+    reasoning_open: str | None = None
+    think_prefilled: bool | None = None
+
+
 class Reward:
     """Base class of all rewards: subclass, set ``name``/``description``, implement :meth:`score`.
 
@@ -87,13 +107,43 @@ class Reward:
 
     name: ClassVar[str] = "reward"
     description: ClassVar[str] = ""
+    #: the reward's parameters as a frozen dataclass (fields made with :func:`rlvr.typed.param`);
+    #: ``get_reward`` validates a config against it and the instance keeps it as ``self.p``
+    Params: ClassVar[type | None] = None
     max_consecutive_failures: int = 3
 
-    def __init__(self) -> None:
+    def __init__(self, **params: Any) -> None:
         self.__name__ = self.name
         self.stats: Counter[str] = Counter()
         self._consecutive_failures = 0
         self.last_call: tuple[Any, list[RewardResult]] | None = None
+        if self.Params is not None:
+            import difflib
+            import os
+
+            from rlvr.typed import build
+
+            names = [f.name for f in dataclasses.fields(self.Params)]
+            unknown = [k for k in params if k not in names]
+            if unknown:
+                hints = [f"{u} -> {m[0]}" for u in unknown if (m := difflib.get_close_matches(u, names, n=1))]
+                raise ConfigError(f"reward {self.name!r} has no parameter(s) {unknown}"
+                                  + (f" (did you mean {', '.join(hints)}?)" if hints else "") + f"; parameters: {names}")
+            params = {k: os.fspath(v) if isinstance(v, os.PathLike) else v for k, v in params.items()}
+            self.p = build(self.Params, params, self.name)
+            for f in dataclasses.fields(self.p):  # read as attributes too: self.max_length, ...
+                setattr(self, f.name, getattr(self.p, f.name))
+            self.setup()
+        elif params:
+            raise ConfigError(f"reward {self.name!r} takes no parameters, got {sorted(params)}")
+
+    def setup(self) -> None:
+        """Derived state built once from ``self.p`` (compiled patterns, verifier configs)."""
+
+    def reads(self) -> Reads:
+        """What this reward reads (see :class:`Reads`); the default reads nothing in particular."""
+        gold = getattr(self.p, "gold_column", None) if self.Params is not None else None
+        return Reads(columns=(gold,) if gold else ())
 
     # -- to implement --------------------------------------------------------------------------
     def score(self, completions: list[str], prompts: list[Any] | None, **columns: Any) -> list[RewardResult]:
@@ -165,6 +215,8 @@ class Reward:
     # -- introspection ---------------------------------------------------------------------------
     def params(self) -> dict[str, Any]:
         """The constructor parameters of this instance (for logs, hashes and ``rewards list``)."""
+        if self.Params is not None:
+            return {f.name: getattr(self.p, f.name) for f in dataclasses.fields(self.p)}
         sig = inspect.signature(type(self).__init__)
         return {p: getattr(self, p) for p in sig.parameters if p != "self" and hasattr(self, p)}
 
@@ -220,11 +272,17 @@ class FunctionReward(Reward):
         super().__init__()
         self.func = func
         self.__name__ = name
+        self.registered_name = name  # __name__ may become an alias in a RewardSet
         self.description_text = description
         self.bound = params
 
     def params(self) -> dict[str, Any]:
         return dict(self.bound)
+
+    def reads(self) -> Reads:
+        from rlvr.rewards.registry import describe
+
+        return Reads(columns=tuple(describe(self.registered_name)["columns"]))
 
     def explain(self, prompts: Sequence[Any] | None = None, completions: Sequence[Any] | None = None,
                 **columns: Any) -> list[RewardResult]:

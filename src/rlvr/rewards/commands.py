@@ -20,13 +20,20 @@ def list_command(args: argparse.Namespace) -> int:
 
     from rlvr.rewards import available, describe
 
-    table = Table(title="registered rewards")
-    for column in ("name", "description", "parameters (defaults)"):
+    from rich.markup import escape
+
+    table = Table(title="registered rewards", show_lines=True)
+    for column in ("name", "description", "parameters: type = default — help"):
         table.add_column(column, overflow="fold")
     for name, _description in available():
         info = describe(name)
-        params = ", ".join(f"{k}={v!r}" for k, v in info["params"].items())
-        table.add_row(name, info["description"], params)
+        lines = []
+        for key, doc in info["params"].items():
+            kind = f": {doc['type']}" if doc["type"] else ""
+            lines.append(f"{key}{kind} = {doc['default']!r}" + (f" — {doc['help']}" if doc["help"] else ""))
+        if info["columns"]:
+            lines.append("reads column(s): " + ", ".join(info["columns"]))
+        table.add_row(escape(name), escape(info["description"]), escape("\n".join(lines) or "(none)"))
     Console().print(table)
     return 0
 

@@ -162,6 +162,10 @@ def get_reward(name: str, **params: Any) -> Reward:
     """A configured, picklable reward instance; bad parameters fail here with the valid ones."""
     entry = _entry(name)
     target = entry.target
+    if inspect.isclass(target) and getattr(target, "Params", None) is not None:
+        instance = target(**params)  # rlvr.typed.build checks names, types and ranges
+        instance.__name__ = name
+        return instance
     if inspect.isclass(target):
         sig = inspect.signature(target.__init__)
         accepted = [p for p in sig.parameters if p != "self"]
@@ -181,16 +185,50 @@ def get_reward(name: str, **params: Any) -> Reward:
     return FunctionReward(target, name, entry.description, **params)
 
 
+_RST_RE = None
+
+
+def _plain(text: str) -> str:
+    """Docstring markup as plain text (``x`` -> x, :func:`f` -> f)."""
+    import re
+
+    global _RST_RE
+    if _RST_RE is None:
+        _RST_RE = re.compile(r":[a-z]+:`~?([^`]+)`|``([^`]+)``|`([^`]+)`")
+    return _RST_RE.sub(lambda m: next(g for g in m.groups() if g is not None), text)
+
+
 def describe(name: str) -> dict[str, Any]:
-    """Name, description, origin and parameters (with defaults) of a registered reward."""
+    """Name, description, origin, parameters and the dataset columns a reward reads.
+
+    ``params`` maps each parameter to ``{type, default, help}``: from the reward's ``Params``
+    dataclass, or for a function reward from its keyword parameters that have defaults. A function
+    parameter without a default (other than completions/prompts) is a dataset column it reads.
+    """
     entry = _entry(name)
-    func = entry.target.__init__ if inspect.isclass(entry.target) else entry.target
-    params = {}
-    for p in inspect.signature(func).parameters.values():
-        if p.name in ("self", "completions", "prompts") or p.kind in (p.VAR_KEYWORD, p.VAR_POSITIONAL):
-            continue
-        params[p.name] = None if p.default is inspect.Parameter.empty else p.default
-    return {"name": name, "description": entry.description, "origin": entry.origin, "params": params}
+    target = entry.target
+    columns: list[str] = []
+    if inspect.isclass(target) and getattr(target, "Params", None) is not None:
+        from rlvr.typed import field_docs
+
+        params = field_docs(target.Params)
+        for doc in params.values():
+            doc["help"] = _plain(doc["help"])
+    else:
+        func = target.__init__ if inspect.isclass(target) else target
+        params = {}
+        for p in inspect.signature(func).parameters.values():
+            if p.name in ("self", "completions", "prompts", "completion_ids", "trainer_state", "log_extra",
+                          "log_metric") or p.kind in (p.VAR_KEYWORD, p.VAR_POSITIONAL):
+                continue
+            if p.default is inspect.Parameter.empty and not inspect.isclass(target):
+                columns.append(p.name)
+                continue
+            default = None if p.default is inspect.Parameter.empty else p.default
+            annotation = "" if p.annotation is inspect.Parameter.empty else str(p.annotation)
+            params[p.name] = {"type": annotation, "default": default, "help": ""}
+    return {"name": name, "description": _plain(entry.description), "origin": entry.origin, "params": params,
+            "columns": columns}
 
 
 def available() -> list[tuple[str, str]]:

@@ -190,6 +190,7 @@ class RewardSet:
             if s.gate:
                 e["gate"] = {"reward": s.gate, "min": s.gate_min} if s.gate_min is not None else s.gate
                 e["gate_fail_value"] = s.gate_fail_value
+            e["max_consecutive_failures"] = s.max_consecutive_failures
             entries.append(e)
         return {"rewards": entries, **({"gold_column": self.gold_column} if self.gold_column else {})}
 

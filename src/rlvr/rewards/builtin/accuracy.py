@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import math
+from dataclasses import dataclass
 from typing import Any
 
 from rlvr.errors import ConfigError
-from rlvr.rewards.base import Reward, RewardResult, column_values
+from rlvr.rewards.base import Reads, Reward, RewardResult, column_values
 from rlvr.rewards.registry import reward
+from rlvr.typed import param
 from rlvr.verifiers import STATUSES, VerifierConfig, verify_batch
 
 # Score per verifier status. ``None`` = no opinion (TRL leaves the sample out of the baseline): a
@@ -33,30 +36,43 @@ class MathEquivalence(Reward):
     ``verifier`` holds VerifierConfig fields.
     """
 
-    def __init__(self, preset: str = "binary", gold_column: str = "answer", verifier: dict[str, Any] | None = None,
-                 scores: dict[str, float | None] | None = None, correct: float | None = None,
-                 incorrect: float | None = None):
-        super().__init__()
-        if preset not in PRESETS:
-            raise ConfigError(f"math_equivalence preset {preset!r} unknown; use one of {sorted(PRESETS)}")
-        self.preset, self.gold_column, self.verifier = preset, gold_column, verifier
-        table = dict(PRESETS[preset])
-        for key, value in (scores or {}).items():
-            if key not in STATUSES and key != "exact":
-                raise ConfigError(f"math_equivalence scores: unknown status {key!r}; statuses: {list(STATUSES)} or 'exact'")
-            table[key] = None if value is None else float(value)
-        if correct is not None:
-            table["correct"] = float(correct)
-            if "exact" in table and "exact" not in (scores or {}):
-                table.pop("exact")
-        if incorrect is not None:
-            table["incorrect"] = float(incorrect)
-        self.scores, self.correct, self.incorrect = table, correct, incorrect
-        self.config = VerifierConfig.from_dict(verifier) if isinstance(verifier, dict) else VerifierConfig.load(verifier)
+    @dataclass(frozen=True)
+    class Params:
+        preset: str = param("binary", "score table: binary (1/0), dapo (+1/-1), r1 (+2 exact, +1.5 equivalent)",
+                            choices=tuple(PRESETS))
+        gold_column: str = param("answer", "dataset column with the gold answer (dotted paths reach into dicts: "
+                                           "reward_model.ground_truth)")
+        verifier: dict[str, Any] | str | None = param(None, "VerifierConfig fields (or a file) for extraction and "
+                                                            "equivalence")
+        scores: dict[str, float | None] | None = param(None, "score per verifier status (or 'exact'), overriding "
+                                                             "the preset's")
+        correct: float | None = param(None, "shortcut: the score of a correct answer")
+        incorrect: float | None = param(None, "shortcut: the score of an incorrect answer")
 
-    def params(self) -> dict[str, Any]:
-        return {"preset": self.preset, "gold_column": self.gold_column, "verifier": self.verifier,
-                "scores": self.scores}
+        def __post_init__(self) -> None:
+            for key, value in (self.scores or {}).items():
+                if key not in STATUSES and key != "exact":
+                    raise ConfigError(f"scores: unknown status {key!r}; statuses: {list(STATUSES)} or 'exact'")
+                if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))
+                                          or not math.isfinite(value)):
+                    raise ConfigError(f"scores.{key}={value!r}; use a finite number or null")
+
+    def setup(self) -> None:
+        p = self.p
+        table = dict(PRESETS[p.preset])
+        for key, value in (p.scores or {}).items():
+            table[key] = None if value is None else float(value)
+        if p.correct is not None:
+            table["correct"] = float(p.correct)
+            if "exact" in table and "exact" not in (p.scores or {}):
+                table.pop("exact")
+        if p.incorrect is not None:
+            table["incorrect"] = float(p.incorrect)
+        self.scores = table
+        self.config = VerifierConfig.from_dict(p.verifier) if isinstance(p.verifier, dict) else VerifierConfig.load(p.verifier)
+
+    def reads(self) -> Reads:
+        return Reads(columns=(self.p.gold_column,), answer_sources=frozenset(self.config.sources))
 
     def score(self, completions: list[str], prompts: Any, **columns: Any) -> list[RewardResult]:
         golds = column_values(columns, self.gold_column, len(completions))

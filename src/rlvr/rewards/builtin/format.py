@@ -14,8 +14,9 @@ from typing import Any
 import regex
 
 from rlvr.errors import ConfigError
-from rlvr.rewards.base import Reward, RewardResult
+from rlvr.rewards.base import Reads, Reward, RewardResult
 from rlvr.rewards.registry import reward
+from rlvr.typed import param
 from rlvr.verifiers import VerifierConfig, extract_answer
 from rlvr.verifiers.normalize import find_boxed
 
@@ -42,6 +43,35 @@ PRESETS = {
 }
 
 
+def _scheme_reads(p: Any) -> Reads:
+    s = scheme_from(p.preset, p.tags, p.think_prefilled)
+    return Reads(layout=None if p.tags else p.preset, tags=(s.reasoning_open, s.reasoning_close, s.answer_open,
+                                                             s.answer_close),
+                 reasoning_open=s.reasoning_open, think_prefilled=s.think_prefilled)
+
+
+class _SchemeReward(Reward):
+    """A format reward over a tag scheme: it reads the scheme's tags and layout."""
+
+    def reads(self) -> Reads:
+        return _scheme_reads(self.p)
+
+
+@dataclass(frozen=True)
+class SchemeParams:
+    """The tag-scheme parameters every format reward shares."""
+
+    preset: str = param("r1", "tag scheme: r1 (<think>/<answer>) or working_out (Unsloth's recipe)",
+                        choices=("r1", "working_out"))
+    tags: dict[str, str] | None = param(None, "override tags: reasoning_open, reasoning_close, answer_open, "
+                                              "answer_close")
+    think_prefilled: bool | None = param(None, "the chat template opens the reasoning block (default: the "
+                                               "preset's; working_out: true)")
+
+    def __post_init__(self) -> None:
+        scheme_from(self.preset, self.tags, self.think_prefilled)  # unknown tags fail at configuration
+
+
 def scheme_from(preset: str, tags: dict[str, str] | None, think_prefilled: bool | None) -> TagScheme:
     """The preset's scheme with user overrides (``tags`` keys: reasoning_open, reasoning_close,
     answer_open, answer_close)."""
@@ -61,7 +91,7 @@ def scheme_from(preset: str, tags: dict[str, str] | None, think_prefilled: bool 
 
 
 @reward("format_strict")
-class FormatStrict(Reward):
+class FormatStrict(_SchemeReward):
     """Whole-completion structure: reasoning block, then exactly one answer block, nothing after.
 
     Scores ``match_score`` (preset default: r1 1.0, working_out 3.0 as in the Unsloth recipe) when
@@ -72,19 +102,19 @@ class FormatStrict(Reward):
     multi-line ``$``, an optional end-of-sequence token), for runs that must match the recipe's numbers.
     """
 
-    def __init__(self, preset: str = "r1", tags: dict[str, str] | None = None, think_prefilled: bool | None = None,
-                 match_score: float | None = None, mismatch_score: float = 0.0, eos_token: str | None = None,
-                 mode: str = "strict"):
-        super().__init__()
-        if mode not in ("strict", "seed"):
-            raise ConfigError(f"format_strict mode={mode!r}; use 'strict' (whole completion, each tag once) or "
-                              "'seed' (the Unsloth recipe's own regex, searched with multi-line '$')")
-        self.mode = mode
-        self.preset, self.tags, self.think_prefilled = preset, tags, think_prefilled
-        self.scheme = scheme_from(preset, tags, think_prefilled)
-        self.match_score = self.scheme.match_score if match_score is None else float(match_score)
-        self.mismatch_score = float(mismatch_score)
-        self.eos_token = eos_token
+    @dataclass(frozen=True)
+    class Params(SchemeParams):
+        match_score: float | None = param(None, "score when the format matches (default: the preset's, r1 1.0, "
+                                                "working_out 3.0)")
+        mismatch_score: float = param(0.0, "score otherwise")
+        eos_token: str | None = param(None, "an end-of-sequence token allowed after the answer block")
+        mode: str = param("strict", "strict: the whole completion is the structure, each tag once; seed: the "
+                                    "Unsloth recipe's own regex", choices=("strict", "seed"))
+
+    def setup(self) -> None:
+        self.scheme = scheme_from(self.p.preset, self.p.tags, self.p.think_prefilled)
+        self.match_score = self.scheme.match_score if self.p.match_score is None else self.p.match_score
+        eos_token = self.p.eos_token
         s = self.scheme
         opening = "" if s.think_prefilled else rf"\s*{regex.escape(s.reasoning_open)}"
         eos = rf"(?:{regex.escape(eos_token)})?" if eos_token else ""
@@ -142,7 +172,7 @@ class FormatStrict(Reward):
 
 
 @reward("format_approx")
-class FormatApprox(Reward):
+class FormatApprox(_SchemeReward):
     """Per-tag counting (the Unsloth recipe's ``match_format_approximately``).
 
     For each tag: ``present_score`` (+0.5) if it appears exactly once, else ``absent_score`` (−1.0).
@@ -150,12 +180,14 @@ class FormatApprox(Reward):
     not counted, as in the recipe.
     """
 
-    def __init__(self, preset: str = "working_out", tags: dict[str, str] | None = None,
-                 think_prefilled: bool | None = None, present_score: float = 0.5, absent_score: float = -1.0):
-        super().__init__()
-        self.preset, self.tags, self.think_prefilled = preset, tags, think_prefilled
-        self.present_score, self.absent_score = float(present_score), float(absent_score)
-        s = scheme_from(preset, tags, think_prefilled)
+    @dataclass(frozen=True)
+    class Params(SchemeParams):
+        preset: str = param("working_out", "tag scheme: r1 or working_out", choices=("r1", "working_out"))
+        present_score: float = param(0.5, "added for each tag that appears exactly once")
+        absent_score: float = param(-1.0, "added for each tag that does not")
+
+    def setup(self) -> None:
+        s = scheme_from(self.p.preset, self.p.tags, self.p.think_prefilled)
         self._counted = ([] if s.think_prefilled else [s.reasoning_open]) + [s.reasoning_close, s.answer_open, s.answer_close]
 
     def score(self, completions: list[str], prompts: Any, **columns: Any) -> list[RewardResult]:
@@ -170,18 +202,19 @@ class FormatApprox(Reward):
 
 
 @reward("tag_count")
-class TagCount(Reward):
+class TagCount(_SchemeReward):
     """open-r1's ``tag_count_reward``: +0.25 for each of ``<think>\\n``, ``\\n</think>\\n``,
     ``\\n<answer>\\n``, ``\\n</answer>`` appearing exactly once (max 1.0).
 
     With ``think_prefilled`` the opening piece is credited when the completion does not repeat it.
     """
 
-    def __init__(self, preset: str = "r1", tags: dict[str, str] | None = None, think_prefilled: bool | None = None,
-                 per_tag: float = 0.25):
-        super().__init__()
-        self.preset, self.tags, self.think_prefilled, self.per_tag = preset, tags, think_prefilled, float(per_tag)
-        s = scheme_from(preset, tags, think_prefilled)
+    @dataclass(frozen=True)
+    class Params(SchemeParams):
+        per_tag: float = param(0.25, "added for each of the four tag pieces that appears exactly once")
+
+    def setup(self) -> None:
+        s = scheme_from(self.p.preset, self.p.tags, self.p.think_prefilled)
         self._scheme = s
         self._pieces = [f"{s.reasoning_open}\n", f"\n{s.reasoning_close}\n", f"\n{s.answer_open}\n", f"\n{s.answer_close}"]
 
@@ -201,15 +234,16 @@ class TagCount(Reward):
 
 
 @reward("r1_tags")
-class R1Tags(Reward):
+class R1Tags(_SchemeReward):
     """The R1 tag scheme: +0.05 for each tag present (``<think>``, ``</think>``, ``<answer>``,
     ``</answer>``) and +0.05 for a ``\\boxed{}`` (max 0.25). A prefilled opening tag counts as present."""
 
-    def __init__(self, preset: str = "r1", tags: dict[str, str] | None = None, think_prefilled: bool | None = None,
-                 per_item: float = 0.05):
-        super().__init__()
-        self.preset, self.tags, self.think_prefilled, self.per_item = preset, tags, think_prefilled, float(per_item)
-        self._scheme = scheme_from(preset, tags, think_prefilled)
+    @dataclass(frozen=True)
+    class Params(SchemeParams):
+        per_item: float = param(0.05, "added for each tag present and for a \\boxed{}")
+
+    def setup(self) -> None:
+        self._scheme = scheme_from(self.p.preset, self.p.tags, self.p.think_prefilled)
 
     def score(self, completions: list[str], prompts: Any, **columns: Any) -> list[RewardResult]:
         s = self._scheme
@@ -236,13 +270,19 @@ class BoxedAnswer(Reward):
     Several different boxes, or a box only inside the reasoning, do not count.
     """
 
-    def __init__(self, present_score: float = 1.0, absent_score: float = 0.0, think_tags: tuple[str, str] = ("<think>", "</think>"),
-                 think_prefilled: bool = False):
-        super().__init__()
-        self.present_score, self.absent_score = float(present_score), float(absent_score)
-        self.think_tags, self.think_prefilled = tuple(think_tags), think_prefilled
-        self._config = VerifierConfig(sources=("boxed",), think_tags=self.think_tags, think_prefilled=think_prefilled,
-                                      detect_retraction=False)
+    @dataclass(frozen=True)
+    class Params:
+        present_score: float = param(1.0, "score with exactly one final boxed answer")
+        absent_score: float = param(0.0, "score otherwise")
+        think_tags: list[str] = param(["<think>", "</think>"], "reasoning delimiters (open, close)")
+        think_prefilled: bool = param(False, "the chat template opens the reasoning block")
+
+    def setup(self) -> None:
+        self._config = VerifierConfig(sources=("boxed",), think_tags=tuple(self.p.think_tags),
+                                      think_prefilled=self.p.think_prefilled, detect_retraction=False)
+
+    def reads(self) -> Reads:
+        return Reads(answer_sources=frozenset({"boxed"}))
 
     def score(self, completions: list[str], prompts: Any, **columns: Any) -> list[RewardResult]:
         out = []
@@ -261,12 +301,21 @@ class ThinkFormat(Reward):
     closes (and no second ``<think>`` follows), else 0.0. ``think_prefilled``: the template already
     opened the block, so the completion must hold only its closing tag."""
 
-    def __init__(self, think_tags: tuple[str, str] = ("<think>", "</think>"), think_prefilled: bool = False):
-        super().__init__()
-        if not (isinstance(think_tags, (list, tuple)) and len(think_tags) == 2 and all(think_tags)):
-            raise ConfigError(f"think_format think_tags={think_tags!r}; give two non-empty strings (open, close)")
-        self.think_tags, self.think_prefilled = tuple(think_tags), bool(think_prefilled)
-        open_, close = (regex.escape(t) for t in self.think_tags)
+    @dataclass(frozen=True)
+    class Params:
+        think_tags: list[str] = param(["<think>", "</think>"], "reasoning delimiters (open, close)")
+        think_prefilled: bool = param(False, "the chat template opens the reasoning block")
+
+        def __post_init__(self) -> None:
+            if len(self.think_tags) != 2 or not all(isinstance(t, str) and t for t in self.think_tags):
+                raise ConfigError(f"think_tags={self.think_tags!r}; give two non-empty strings (open, close)")
+
+    def reads(self) -> Reads:
+        return Reads(tags=tuple(self.p.think_tags), reasoning_open=self.p.think_tags[0],
+                     think_prefilled=self.p.think_prefilled)
+
+    def setup(self) -> None:
+        open_, close = (regex.escape(t) for t in self.p.think_tags)
         head = "" if self.think_prefilled else f"^{open_}"
         self._pattern = regex.compile(rf"{head}(?!.*{open_})(.*?){close}.*$", regex.DOTALL)
 
@@ -293,11 +342,9 @@ class ReasoningSteps(Reward):
     """open-r1's ``reasoning_steps_reward``: ``min(1, markers / min_steps)`` where markers are
     "Step N:", numbered lines, bullets and "First,/Second,/Next,/Finally,"."""
 
-    def __init__(self, min_steps: int = 3):
-        super().__init__()
-        if not isinstance(min_steps, int) or isinstance(min_steps, bool) or min_steps < 1:
-            raise ConfigError(f"reasoning_steps min_steps={min_steps!r}; use an integer >= 1")
-        self.min_steps = min_steps
+    @dataclass(frozen=True)
+    class Params:
+        min_steps: int = param(3, "step markers for full credit (open-r1: 3)", min=1)
 
     def score(self, completions: list[str], prompts: Any, **columns: Any) -> list[RewardResult]:
         out = []

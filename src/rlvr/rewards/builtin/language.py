@@ -10,6 +10,7 @@ digits, one-letter variables) is removed first, so formulas neither help nor hur
 from __future__ import annotations
 
 import threading
+from dataclasses import dataclass
 from typing import Any
 
 import regex
@@ -17,6 +18,7 @@ import regex
 from rlvr.errors import ConfigError, DependencyMissingError
 from rlvr.rewards.base import Reward, RewardResult, column_values
 from rlvr.rewards.registry import reward
+from rlvr.typed import param
 
 DEFAULT_CANDIDATES = ("en", "zh", "ja", "ko", "fr", "de", "es", "ru", "pt", "it", "ar", "vi")
 _MATH_RE = regex.compile(r"\$\$.*?\$\$|\$[^$]*\$|\\\[.*?\\\]|\\\(.*?\\\)|\\[A-Za-z]+|[0-9]+|(?<![A-Za-z])[A-Za-z](?![A-Za-z])",
@@ -51,16 +53,20 @@ class LanguageConsistency(Reward):
     A text without any words scores ``empty_score`` (default ``None``: no opinion).
     """
 
-    def __init__(self, language: str = "en", language_column: str | None = None, scope: str = "reasoning",
-                 think_tags: tuple[str, str] = ("<think>", "</think>"), candidates: tuple[str, ...] = DEFAULT_CANDIDATES,
-                 empty_score: float | None = None):
-        super().__init__()
-        if scope not in ("reasoning", "all"):
-            raise ConfigError(f"language_consistency scope={scope!r}; use 'reasoning' or 'all'")
-        if not isinstance(language, str) or len(language) != 2:
-            raise ConfigError(f"language_consistency language={language!r}; use an ISO 639-1 code such as 'en' or 'zh'")
-        self.language, self.language_column, self.scope = language, language_column, scope
-        self.think_tags, self.candidates, self.empty_score = tuple(think_tags), tuple(candidates), empty_score
+    @dataclass(frozen=True)
+    class Params:
+        language: str = param("en", "the expected language, an ISO 639-1 code (en, zh, fr, ...)")
+        language_column: str | None = param(None, "a dataset column holding each row's expected language "
+                                                  "(overrides language)")
+        scope: str = param("reasoning", "which text is checked: the reasoning block, or all of the completion",
+                           choices=("reasoning", "all"))
+        think_tags: list[str] = param(["<think>", "</think>"], "reasoning delimiters (open, close)")
+        candidates: list[str] = param(list(DEFAULT_CANDIDATES), "languages the identifier chooses among")
+        empty_score: float | None = param(None, "score of a completion with no text to check (None: no opinion)")
+
+        def __post_init__(self) -> None:
+            if not isinstance(self.language, str) or len(self.language) != 2:
+                raise ConfigError(f"language={self.language!r}; use an ISO 639-1 code such as 'en' or 'zh'")
 
     def _text(self, completion: str) -> str:
         if self.scope == "all":

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from typing import Any
 
 from rlvr.errors import ConfigError
-from rlvr.rewards.base import Reward, RewardResult, column_values
+from rlvr.rewards.base import Reads, Reward, RewardResult, column_values
+from rlvr.typed import param
 from rlvr.rewards.registry import reward
 from rlvr.verifiers import VerifierConfig, verify_batch
 
@@ -50,13 +52,18 @@ class OverlongPenalty(Reward):
     """DAPO's soft overlong punishment: 0 up to ``max_length - cache_length``, then linear down to
     −1 at ``max_length``, −1 beyond. Lengths in tokens when TRL passes ``completion_ids``."""
 
-    def __init__(self, max_length: int = 4096, cache_length: int = 512, length_unit: str = "auto"):
-        super().__init__()
-        if not isinstance(max_length, int) or max_length < 1:
-            raise ConfigError(f"overlong_penalty max_length={max_length!r}; use an integer >= 1")
-        if not isinstance(cache_length, int) or not 0 <= cache_length < max_length:
-            raise ConfigError(f"overlong_penalty cache_length={cache_length!r}; use an integer in [0, max_length)")
-        self.max_length, self.cache_length, self.length_unit = max_length, cache_length, _check_unit(length_unit)
+    @dataclass(frozen=True)
+    class Params:
+        max_length: int = param(4096, "longest completion without penalty at all is max_length - cache_length; "
+                                      "-1 from max_length on", min=1)
+        cache_length: int = param(512, "width of the soft zone before max_length where the penalty grows linearly",
+                                  min=0)
+        length_unit: str = param("auto", "tokens (TRL's completion_ids), chars, or auto (tokens when given)",
+                                 choices=_UNITS)
+
+        def __post_init__(self) -> None:
+            if self.cache_length >= self.max_length:
+                raise ConfigError(f"cache_length={self.cache_length} must be < max_length={self.max_length}")
 
     def score(self, completions: list[str], prompts: Any, **columns: Any) -> list[RewardResult]:
         lengths, unit = _lengths(completions, columns, self.length_unit)
@@ -80,9 +87,19 @@ class SoftOverlong(OverlongPenalty):
     ``cache_length``): 0 up to ``max_completion_len - soft_punish_cache``, then
     ``(max - cache - length) / cache`` down to −1 at ``max_completion_len``, −1 beyond."""
 
-    def __init__(self, max_completion_len: int = 4096, soft_punish_cache: int = 512, length_unit: str = "auto"):
-        super().__init__(max_length=max_completion_len, cache_length=soft_punish_cache, length_unit=length_unit)
-        self.max_completion_len, self.soft_punish_cache = max_completion_len, soft_punish_cache
+    @dataclass(frozen=True)
+    class Params:
+        max_completion_len: int = param(4096, "DAPO's L_max: -1 from this length on", min=1)
+        soft_punish_cache: int = param(512, "DAPO's L_cache: the soft zone's width before L_max", min=0)
+        length_unit: str = param("auto", "tokens (TRL's completion_ids), chars, or auto", choices=_UNITS)
+
+        def __post_init__(self) -> None:
+            if self.soft_punish_cache >= self.max_completion_len:
+                raise ConfigError(f"soft_punish_cache={self.soft_punish_cache} must be < max_completion_len="
+                                  f"{self.max_completion_len}")
+
+    def setup(self) -> None:
+        self.max_length, self.cache_length = self.p.max_completion_len, self.p.soft_punish_cache
 
 
 @reward("len_reward")
@@ -94,10 +111,17 @@ class LenReward(Reward):
     so it never penalises), a verifier error makes that completion ``None``. Without prompts the whole
     batch is one group (open-r1's behaviour)."""
 
-    def __init__(self, gold_column: str = "answer", length_unit: str = "chars", verifier: dict[str, Any] | None = None):
-        super().__init__()
-        self.gold_column, self.length_unit, self.verifier = gold_column, _check_unit(length_unit), verifier
-        self._config = VerifierConfig.from_dict(verifier) if verifier else VerifierConfig()
+    @dataclass(frozen=True)
+    class Params:
+        gold_column: str = param("answer", "dataset column with the gold answer (dotted paths reach into dicts)")
+        length_unit: str = param("chars", "chars (as open-r1), tokens (TRL's completion_ids) or auto", choices=_UNITS)
+        verifier: dict[str, Any] | None = param(None, "VerifierConfig fields for the correctness check")
+
+    def setup(self) -> None:
+        self._config = VerifierConfig.from_dict(self.p.verifier) if self.p.verifier else VerifierConfig()
+
+    def reads(self) -> Reads:
+        return Reads(columns=(self.p.gold_column,), answer_sources=frozenset(self._config.sources))
 
     def score(self, completions: list[str], prompts: Any, **columns: Any) -> list[RewardResult]:
         golds = column_values(columns, self.gold_column, len(completions))
@@ -130,17 +154,22 @@ class CosineScaled(Reward):
     answers are penalised less when long (``min_value_wrong`` at 0 up to ``max_value_wrong``).
     Correctness comes from rlvr's verifier; an unparseable gold or a verifier error scores ``None``."""
 
-    def __init__(self, min_value_wrong: float = -1.0, max_value_wrong: float = -0.5, min_value_correct: float = 0.5,
-                 max_value_correct: float = 1.0, max_length: int = 1000, length_unit: str = "auto",
-                 gold_column: str = "answer", verifier: dict[str, Any] | None = None):
-        super().__init__()
-        if not isinstance(max_length, int) or max_length < 1:
-            raise ConfigError(f"cosine_scaled max_length={max_length!r}; use an integer >= 1")
-        self.min_value_wrong, self.max_value_wrong = float(min_value_wrong), float(max_value_wrong)
-        self.min_value_correct, self.max_value_correct = float(min_value_correct), float(max_value_correct)
-        self.max_length, self.length_unit, self.gold_column = max_length, _check_unit(length_unit), gold_column
-        self.verifier = verifier
-        self._config = VerifierConfig.from_dict(verifier) if verifier else VerifierConfig()
+    @dataclass(frozen=True)
+    class Params:
+        min_value_wrong: float = param(-1.0, "a wrong answer's score at length 0")
+        max_value_wrong: float = param(-0.5, "a wrong answer's score at max_length")
+        min_value_correct: float = param(0.5, "a correct answer's score at max_length")
+        max_value_correct: float = param(1.0, "a correct answer's score at length 0")
+        max_length: int = param(1000, "length where the cosine reaches its end value", min=1)
+        length_unit: str = param("auto", "tokens (TRL's completion_ids), chars, or auto", choices=_UNITS)
+        gold_column: str = param("answer", "dataset column with the gold answer")
+        verifier: dict[str, Any] | None = param(None, "VerifierConfig fields for the correctness check")
+
+    def setup(self) -> None:
+        self._config = VerifierConfig.from_dict(self.p.verifier) if self.p.verifier else VerifierConfig()
+
+    def reads(self) -> Reads:
+        return Reads(columns=(self.p.gold_column,), answer_sources=frozenset(self._config.sources))
 
     def score(self, completions: list[str], prompts: Any, **columns: Any) -> list[RewardResult]:
         golds = column_values(columns, self.gold_column, len(completions))
@@ -168,18 +197,15 @@ class RepetitionPenalty(Reward):
     over lower-cased words (``language: en`` splits at whitespace, ``zh`` segments with jieba, as
     open-r1 does); 0 for texts shorter than one n-gram."""
 
-    def __init__(self, ngram_size: int = 3, max_penalty: float = -1.0, language: str = "en"):
-        super().__init__()
-        if not isinstance(ngram_size, int) or ngram_size < 1:
-            raise ConfigError(f"repetition_penalty ngram_size={ngram_size!r}; use an integer >= 1")
-        if max_penalty > 0:
-            raise ConfigError(f"repetition_penalty max_penalty={max_penalty!r} must be <= 0 (it is a penalty)")
-        if language not in ("en", "zh"):
-            raise ConfigError(f"repetition_penalty language={language!r}; use 'en' (whitespace words) or 'zh' "
-                              "(words segmented by jieba)")
-        if language == "zh":
+    @dataclass(frozen=True)
+    class Params:
+        ngram_size: int = param(3, "words per n-gram", min=1)
+        max_penalty: float = param(-1.0, "the penalty when every n-gram repeats (must be <= 0)", max=0.0)
+        language: str = param("en", "en: split at whitespace; zh: segment Chinese words with jieba", choices=("en", "zh"))
+
+    def setup(self) -> None:
+        if self.p.language == "zh":
             _jieba()  # fail at configuration time, with the install line, not mid-run
-        self.ngram_size, self.max_penalty, self.language = ngram_size, float(max_penalty), language
 
     def _words(self, text: str) -> list[str]:
         if self.language == "zh":  # Chinese has no spaces: segment into words first

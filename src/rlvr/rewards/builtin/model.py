@@ -13,12 +13,14 @@ import logging
 import math
 import os
 import threading
+from dataclasses import dataclass
 from typing import Any
 
 from rlvr.chat import completion_text, messages_as_text
 from rlvr.errors import ConfigError
 from rlvr.rewards.base import Reward, RewardResult
 from rlvr.rewards.registry import reward
+from rlvr.typed import param
 
 logger = logging.getLogger(__name__)
 
@@ -33,30 +35,33 @@ class RewardModel(Reward):
     seen so far, updated per batch). ``num_labels=1`` loads a backbone with a fresh 1-output head.
     """
 
-    def __init__(self, model: str | os.PathLike | None = None, tokenizer: str | os.PathLike | None = None, batch_size: int = 8, max_length: int = 1024,
-                 device: str = "auto", normalize: str = "none", mean: float = 0.0, std: float = 1.0,
-                 num_labels: int | None = None, use_chat_template: bool = True):
-        super().__init__()
-        model = os.fspath(model) if isinstance(model, os.PathLike) else model
-        tokenizer = os.fspath(tokenizer) if isinstance(tokenizer, os.PathLike) else tokenizer
-        if not isinstance(model, str) or not model:
-            raise ConfigError("reward_model needs params.model: a saved reward-model folder (rlvr rm train) or a "
-                              "hub id, e.g. {name: reward_model, params: {model: runs/rm}}")
+    @dataclass(frozen=True)
+    class Params:
+        model: str | None = param(None, "a saved reward-model folder (rlvr rm train) or a hub id")
+        tokenizer: str | None = param(None, "tokenizer path or id (default: the model's)")
+        batch_size: int = param(8, "completions scored per forward pass", min=1)
+        max_length: int = param(1024, "tokens of prompt + completion kept (the rest is cut)", min=8)
+        device: str = param("auto", "auto, cpu, cuda, cuda:N")
+        normalize: str = param("none", "none; fixed: (x - mean) / std; running: mean/std over all scores so far",
+                               choices=_NORMALIZE)
+        mean: float = param(0.0, "fixed normalisation: subtracted")
+        std: float = param(1.0, "fixed normalisation: divided by (> 0)")
+        num_labels: int | None = param(None, "load a backbone with a fresh head of this many outputs (1)")
+        use_chat_template: bool = param(True, "render chat prompts with the tokenizer's chat template")
+
+        def __post_init__(self) -> None:
+            if not self.model:
+                raise ConfigError("reward_model needs params.model: a saved reward-model folder (rlvr rm train) or "
+                                  "a hub id, e.g. {name: reward_model, params: {model: runs/rm}}")
+            if not self.std > 0:
+                raise ConfigError(f"std={self.std!r} must be > 0")
+
+    def setup(self) -> None:
         from rlvr.files import looks_like_path
 
-        if looks_like_path(model) and not os.path.exists(os.path.expanduser(model)):
-            raise ConfigError(f"reward_model model={model!r} does not exist (a local path; hub ids look like org/name)")
-        if not isinstance(batch_size, int) or batch_size < 1:
-            raise ConfigError(f"reward_model batch_size={batch_size!r}; use an integer >= 1")
-        if not isinstance(max_length, int) or max_length < 8:
-            raise ConfigError(f"reward_model max_length={max_length!r}; use an integer >= 8")
-        if normalize not in _NORMALIZE:
-            raise ConfigError(f"reward_model normalize={normalize!r}; use one of {_NORMALIZE}")
-        if std <= 0:
-            raise ConfigError(f"reward_model std={std!r} must be > 0")
-        self.model, self.tokenizer, self.batch_size, self.max_length = model, tokenizer, batch_size, max_length
-        self.device, self.normalize, self.mean, self.std = device, normalize, float(mean), float(std)
-        self.num_labels, self.use_chat_template = num_labels, use_chat_template
+        if looks_like_path(self.p.model) and not os.path.exists(os.path.expanduser(self.p.model)):
+            raise ConfigError(f"reward_model model={self.p.model!r} does not exist (a local path; hub ids look like "
+                              "org/name)")
         self._loaded: tuple[Any, Any, Any] | None = None
         self._lock = threading.Lock()
         self._count, self._run_mean, self._run_m2 = 0, 0.0, 0.0

@@ -8,14 +8,16 @@ Unicode digits).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
 import regex
 
 from rlvr.errors import ConfigError
-from rlvr.rewards.base import Reward, RewardResult, column_values
+from rlvr.rewards.base import Reads, Reward, RewardResult, column_values
 from rlvr.rewards.registry import reward
+from rlvr.typed import param
 from rlvr.verifiers.numbers import parse_number
 
 _TIMEOUT_S = 1.0
@@ -62,21 +64,36 @@ class NumericTolerance(Reward):
     (``solution_block``, ``first_number_in_solution``) or a regex whose group 1 is the answer.
     """
 
-    def __init__(self, preset: str = "check_answer", gold_column: str = "answer", extractor: str | None = None,
-                 exact: float | None = None, stripped: float | None = ..., bands: list[list[float]] | None = None,
-                 wrong: float | None = None, unparseable: float | None = None, missing: float | None = None,
-                 compare: str | None = None, strip_commas: bool | None = None):
-        super().__init__()
-        if preset not in PRESETS:
-            raise ConfigError(f"numeric_tolerance preset {preset!r} unknown; use one of {sorted(PRESETS)}")
-        p = dict(PRESETS[preset])
-        given = dict(extractor=extractor, exact=exact, bands=bands, wrong=wrong, unparseable=unparseable,
-                     missing=missing, compare=compare, strip_commas=strip_commas)
+    @dataclass(frozen=True)
+    class Params:
+        preset: str = param("check_answer", "the recipe's function: check_answer (graded ratio) or check_numbers "
+                                            "(first number, equal or not)", choices=tuple(PRESETS))
+        gold_column: str = param("answer", "dataset column with the gold answer")
+        extractor: str | None = param(None, "solution_block, first_number_in_solution, or a regex whose group 1 "
+                                            "is the answer (default: the preset's)")
+        exact: float | None = param(None, "score of an exact match (default: the preset's)")
+        stripped: float | str | None = param("preset", "score when equal after stripping whitespace: a number, "
+                                                       "'off' (or null), or 'preset' (check_answer 3.5, "
+                                                       "check_numbers off)")
+        bands: list[list[float]] | None = param(None, "[[max_relative_error, score], ...] (default: the preset's)")
+        wrong: float | None = param(None, "score of a wrong number (default: the preset's)")
+        unparseable: float | None = param(None, "score when the answer is not a number (default: the preset's)")
+        missing: float | None = param(None, "score when no answer is found (default: the preset's)")
+        compare: str | None = param(None, "string_then_ratio or number (default: the preset's)",
+                                    choices=(None, "string_then_ratio", "number"))
+        strip_commas: bool | None = param(None, "read 1,000 as 1000 (default: the preset's)")
+
+        def __post_init__(self) -> None:
+            if isinstance(self.stripped, str) and self.stripped not in ("preset", "off"):
+                raise ConfigError(f"stripped={self.stripped!r}; use a number, 'off' or 'preset'")
+
+    def setup(self) -> None:
+        p = dict(PRESETS[self.p.preset])
+        given = {k: getattr(self.p, k) for k in ("extractor", "exact", "bands", "wrong", "unparseable", "missing",
+                                                 "compare", "strip_commas")}
         p.update({k: v for k, v in given.items() if v is not None})
-        if stripped is not ...:
-            p["stripped"] = stripped
-        if p["compare"] not in ("string_then_ratio", "number"):
-            raise ConfigError(f"numeric_tolerance compare={p['compare']!r}; use 'string_then_ratio' or 'number'")
+        if self.p.stripped != "preset":
+            p["stripped"] = None if self.p.stripped in ("off", None) else float(self.p.stripped)
         try:
             bands_ = sorted((float(e), float(s)) for e, s in p["bands"])
         except (TypeError, ValueError) as exc:
@@ -90,12 +107,13 @@ class NumericTolerance(Reward):
             raise ConfigError(f"numeric_tolerance extractor is not a valid regex: {exc}") from exc
         if self._pattern.groups < 1:
             raise ConfigError("numeric_tolerance extractor regex needs a capture group for the answer")
-        self.preset, self.gold_column = preset, gold_column
         self.settings = {**p, "bands": [list(b) for b in bands_]}
         self._bands = bands_
 
-    def params(self) -> dict[str, Any]:
-        return {"preset": self.preset, "gold_column": self.gold_column, **self.settings}
+    def reads(self) -> Reads:
+        preset_extractor = self.settings["extractor"] in EXTRACTORS  # the recipe's <SOLUTION> block
+        return Reads(columns=(self.p.gold_column,),
+                     answer_sources=frozenset({"solution_tag"}) if preset_extractor else None)
 
     def _one(self, text: str, gold: str) -> RewardResult:
         p = self.settings
