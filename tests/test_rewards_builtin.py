@@ -258,3 +258,18 @@ def test_len_reward_reproduces_open_r1_reference_values():
 def test_soft_overlong_reproduces_open_r1_reference_values(length, expected):
     r = get_reward("soft_overlong", max_completion_len=100, soft_punish_cache=20)
     assert r(completions=["x"], completion_ids=[[1] * length]) == [pytest.approx(expected)]
+
+
+def test_language_consistency_splits_mixed_script_sentences():
+    r = get_reward("language_consistency", language="zh", scope="all")
+    pure, mixed = r.explain(completions=["我们先计算两个数的和，然后得到答案十二。",
+                                         "我们先计算 the sum of the two numbers，然后得到答案。"])
+    assert pure.value == 1.0
+    assert 0.2 < mixed.value < 0.7  # the English run counts as English, not as Chinese
+
+
+def test_a_prose_gold_that_states_no_answer_makes_accuracy_rewards_abstain():
+    gold = ["The answer cannot be determined from the given data"]
+    for name in ("math_equivalence", "cosine_scaled"):
+        [result] = get_reward(name).explain(completions=["\\boxed{3}"], answer=gold)
+        assert result.value is None and result.status == "unparseable_gold", (name, result)

@@ -87,6 +87,9 @@ def _recipe_args(p: argparse.ArgumentParser) -> None:
 
 def _eval_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--model", help="model id or path (base model or adapter)")
+    p.add_argument("--completions", metavar="JSONL",
+                   help="score completions made elsewhere instead of generating: rows with id, answer and "
+                        "completion (or a completions list); rows sharing an id are one problem's samples")
     p.add_argument("--dataset", help="eval set name, e.g. math-500, aime-2024, gsm8k")
     p.add_argument("--path", help="local copy of the eval set")
     p.add_argument("--samples", type=_positive_int, default=1, help="samples per problem (pass@k / maj@k)")
@@ -96,6 +99,12 @@ def _eval_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--batch-size", type=_positive_int, default=16, help="prompts per generate call")
     p.add_argument("--out", help="per-problem JSONL (default eval-DATASET.jsonl; '-' for stdout)")
     p.add_argument("--force", action="store_true", help="overwrite an existing --out file")
+
+
+def _report_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("run_dirs", nargs="+", metavar="RUN_DIR", help="run folders (output.dir of rlvr train); "
+                                                                   "several are overlaid")
+    p.add_argument("--out", help="the HTML file (default: RUN_DIR/report.html of the first run)")
 
 
 def _rm_train_args(p: argparse.ArgumentParser) -> None:
@@ -147,7 +156,12 @@ COMMANDS: tuple[Command, ...] = (
             example="rlvr train --recipe recipes/tiny-cpu-smoke.yaml --set trainer.max_steps=4 --dry-run"),
     Command("eval", "Evaluate a model on a math eval set: pass@1, pass@k, maj@k with rlvr's verifier.",
             "rlvr.harness.commands:eval_command", _eval_args,
-            example="rlvr eval --model runs/default-cpu/final --dataset math-500 --path test.jsonl --samples 4 --n 50"),
+            example="rlvr eval --model runs/default-cpu/final --dataset math-500 --path test.jsonl --samples 4 --n 50\n"
+                    "  rlvr eval --completions vllm_samples.jsonl --out scored.jsonl"),
+    Command("report", "Write one self-contained HTML report of a run (or several, overlaid): rewards, statuses, "
+                      "lengths, eval before/after, samples.",
+            "rlvr.harness.commands:report_command", _report_args,
+            example="rlvr report runs/default-cpu runs/default-cpu-2 --out compare.html"),
     Command("score", "Score JSONL rows with a RewardSet and print each reward's value and reason.",
             "rlvr.rewards.commands:score_command", _score_args,
             example="rlvr score --rewards rewards.yaml rows.jsonl --out scores.jsonl"),

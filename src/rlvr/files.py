@@ -74,11 +74,20 @@ def atomic_output(out: str) -> Iterator[TextIO]:
             yield fh
             fh.flush()
             os.fsync(fh.fileno())
+        os.chmod(tmp, _file_mode(target))  # mkstemp makes 0600; an output gets the usual permissions
         os.replace(tmp, target)
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
+
+
+def _file_mode(target: Path) -> int:
+    if target.exists():
+        return target.stat().st_mode & 0o7777
+    umask = os.umask(0)
+    os.umask(umask)
+    return 0o666 & ~umask
 
 
 def looks_like_path(name: str) -> bool:

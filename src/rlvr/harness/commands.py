@@ -34,6 +34,7 @@ def train_command(args: argparse.Namespace) -> int:
     if summary.reward_means:
         print("reward means (last quarter of steps): " + ", ".join(f"{k} {v:.3f}" for k, v in summary.reward_means.items()))
     print(f"metrics: {summary.run_dir}/metrics.jsonl, curve: {summary.run_dir}/reward_curve.png")
+    print(f"report: {summary.run_dir}/report.html (rlvr report RUN_DIR [RUN_DIR ...] overlays runs)")
     return 0
 
 
@@ -48,8 +49,11 @@ def eval_command(args: argparse.Namespace) -> int:
     from rlvr.files import check_output
     from rlvr.harness.evaluate import evaluate
 
+    if getattr(args, "completions", None):
+        return _eval_completions(args)
     if not args.model or not args.dataset:
-        raise ConfigError("rlvr eval needs --model PATH and --dataset NAME (plus --path for a local copy)")
+        raise ConfigError("rlvr eval needs --model PATH and --dataset NAME (plus --path for a local copy), "
+                          "or --completions FILE to score completions made elsewhere")
     out = args.out or f"eval-{args.dataset.replace('/', '_')}.jsonl"
     check_output(out, [args.path], getattr(args, "force", False))
     model_path = Path(args.model).expanduser()
@@ -70,6 +74,25 @@ def eval_command(args: argparse.Namespace) -> int:
                       out_path=out)
     print(json.dumps(result.summary(), indent=2), file=sys.stderr if out == "-" else sys.stdout)
     if out != "-":
+        print(f"per-problem results: {out}")
+    return 0
+
+
+def _eval_completions(args: argparse.Namespace) -> int:
+    """``rlvr eval --completions FILE``: pass@k with intervals for any generator's samples."""
+    from rlvr.files import check_output
+    from rlvr.harness.evaluate import read_completions, score_completions, write_rows
+
+    out = args.out or (None if args.completions == "-" else str(args.completions).rsplit(".", 1)[0] + ".scored.jsonl")
+    check_output(out, [args.completions], getattr(args, "force", False))
+    ids, golds, groups = read_completions(args.completions)
+    if args.n:
+        ids, golds, groups = ids[:args.n], golds[:args.n], groups[:args.n]
+    result = score_completions(golds, groups, ids)
+    if out:
+        write_rows(result.rows, out)
+    print(json.dumps(result.summary(), indent=2), file=sys.stderr if out == "-" else sys.stdout)
+    if out and out != "-":
         print(f"per-problem results: {out}")
     return 0
 
@@ -143,4 +166,16 @@ def lint_command(args: argparse.Namespace) -> int:
     console.print(f"{len(findings)} finding(s) in {args.recipe}")
     if any(f.severity == "error" for f in findings):
         return 1
+    return 0
+
+
+def report_command(args: argparse.Namespace) -> int:
+    """Write the HTML report of one or more run folders."""
+    from rlvr.files import check_output
+    from rlvr.harness.report import write_report
+
+    if args.out:
+        check_output(args.out, [], force=True)  # a report is regenerated from the run: overwriting it loses nothing
+    path = write_report(args.run_dirs, args.out)
+    print(f"report: {path}")
     return 0

@@ -22,7 +22,7 @@ from typing import Any
 
 import yaml
 
-from rlvr.chat import completion_text
+from rlvr.chat import completion_text, messages_as_text
 from rlvr.errors import ConfigError
 from rlvr.harness.checkpoints import last_checkpoint, set_aside_broken_checkpoints
 from rlvr.harness.config import RunConfig, to_dict
@@ -299,8 +299,11 @@ def _callback(run_dir: Path, reward_set: Any, samples: int) -> Any:
                         text = completion_text(completion)
                     except TypeError:
                         text = str(completion)
-                    fh.write(json.dumps({"step": state.global_step, "completion": text, "rewards": per_reward},
-                                        ensure_ascii=False) + "\n")
+                    prompts = getattr(reward_set.funcs[0], "last_prompts", None)
+                    prompt = prompts[i] if prompts is not None and i < len(prompts) else ""
+                    prompt_text = prompt if isinstance(prompt, str) else messages_as_text(prompt or [])
+                    fh.write(json.dumps({"step": state.global_step, "prompt": prompt_text, "completion": text,
+                                         "rewards": per_reward}, ensure_ascii=False) + "\n")
 
         def on_log(self, args: Any, state: Any, control: Any, logs: dict[str, Any] | None = None, **kw: Any) -> None:
             if not logs:
@@ -456,4 +459,10 @@ def run(config: RunConfig, resume: bool = False) -> RunSummary:
     summary = RunSummary(str(run_dir), backend, trainer.state.global_step, before, after, means,
                          round(time.perf_counter() - started, 1))
     (run_dir / "summary.json").write_text(json.dumps(summary.__dict__, indent=2))
+    try:
+        from rlvr.harness.report import write_report
+
+        write_report([run_dir])
+    except Exception:  # a report is a view of the run: it must never fail the run
+        logger.warning("could not write %s/report.html", run_dir, exc_info=True)
     return summary

@@ -196,6 +196,7 @@ class Reward:
         for r in results:
             self.stats[r.status] += 1
         self.last_call = (completions, results)  # for run logs that show samples with their reasons
+        self.last_prompts = prompts
         self._log_to_trainer(results, columns)
         return [r.value for r in results]
 

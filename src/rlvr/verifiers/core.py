@@ -102,6 +102,7 @@ def clear_cache() -> None:
     _BAD_GOLDS.clear()
     _gold_info.cache_clear()
     _gold_text.cache_clear()
+    _states_no_value.cache_clear()
     normalize_answer.cache_clear()
     value_key.cache_clear()
 
@@ -357,6 +358,8 @@ def _decide_locally(answer_text: str, gold_text: str, config: VerifierConfig) ->
     gold = _gold_info(gold_text, config)
     if not gold.norm.key:
         return "unparseable_gold", "the gold answer is empty", "gold"
+    if _states_no_value(gold_text):
+        return "unparseable_gold", f"the gold {gold_text[:80]!r} is a sentence that states no answer", "gold"
     bad_gold = _BAD_GOLDS.get((gold_text, config))
     if bad_gold:
         return bad_gold
@@ -378,6 +381,18 @@ def _decide_locally(answer_text: str, gold_text: str, config: VerifierConfig) ->
 
 _PROSE_GOLD_RE = regex.compile(r"####|(?i:\banswer\b)|(?<![\\A-Za-z])[A-Za-z]{2,}\s+[A-Za-z]{2,}\s+\S")
 _GOLD_CONFIG = VerifierConfig(multiple_answers="last", detect_retraction=False)
+_WORDS_RE = regex.compile(r"(?<![\\A-Za-z])[A-Za-z]{2,}")
+
+
+@functools.lru_cache(maxsize=65536)
+def _states_no_value(gold: str) -> bool:
+    """A gold that is prose (three words or more outside math and \\text{}) with no number in it.
+
+    Such a gold cannot be graded ("The answer cannot be determined"): the reward abstains, as
+    TRL's and open-r1's do, instead of scoring every completion wrong.
+    """
+    bare = _TEXT_GROUP_RE.sub(" ", regex.sub(r"\$[^$]*\$|\\\(.*?\\\)", " ", gold))
+    return len(_WORDS_RE.findall(bare)) >= 3 and not any(c.isdigit() for c in bare) and "\\" not in bare
 
 
 @functools.lru_cache(maxsize=65536)

@@ -163,6 +163,10 @@ _MATH_SPAN_RE = regex.compile(r"\$\$(.+?)\$\$|\$([^$]+)\$|\\\((.+?)\\\)|\\\[(.+?
 # glued to letters (2x, 3rd, x2) is not a value
 _PROSE_NUMBER_RE = regex.compile(
     r"(?<![A-Za-z0-9])\([A-E]\)(?![A-Za-z0-9])|(?<![A-Za-z0-9.,/^_])[-+−]?(?>[0-9]+(?:,[0-9]{3})*(?:\.[0-9]+)?)(?:/[0-9]+)?(?:[ ]?%)?(?![0-9^_]|\.[0-9]|/[0-9]|[A-Za-z](?![A-Za-z²³]))")
+_PROSE_VALUE_HINT_RE = regex.compile(r"[0-9$]|\\\(|\\\[|\([A-E]\)")
+_UNSURE_RE = regex.compile(
+    r"(?i)\b(?:not|never|no|maybe|perhaps|possibly|might|guess|unsure|uncertain|unclear|approximately|about|"
+    r"roughly|around|either)\b|n't\b|不是|也许|可能|大约")
 _BROKEN_SLOT_RE = regex.compile(r"\\boxed|\\fbox|(?i:<answer>|<solution>)|####")
 _SENTENCE_BREAK_RE = regex.compile(r"(?<=[.!?])\s+|(?<=[。！？।])\s*|\n+")
 
@@ -198,6 +202,10 @@ def prose_answer(text: str, timeout: float) -> list[Candidate]:
     tail = text[base:]
     for start, end in reversed(_sentences(tail, timeout)[-4:]):
         sentence = tail[start:end]
+        if not _PROSE_VALUE_HINT_RE.search(sentence, timeout=timeout):
+            continue  # no value here ("I hope it is correct."): look one sentence back
+        if sentence.rstrip().endswith(("?", "？")) or _UNSURE_RE.search(sentence, timeout=timeout):
+            return []  # a question, a hedge or a negation states no answer ("Maybe 12?", "It is not 12.")
         found = []
         for m in _MATH_SPAN_RE.finditer(sentence, timeout=timeout):
             content = next(g for g in m.groups() if g is not None)

@@ -26,6 +26,10 @@ _MATH_RE = regex.compile(r"\$\$.*?\$\$|\$[^$]*\$|\\\[.*?\\\]|\\\(.*?\\\)|\\[A-Za
 _SENTENCE_RE = regex.compile(r"[^.!?。！？\n;；]+")
 _LETTER_RE = regex.compile(r"\p{L}")
 _MIN_LETTERS = 4
+# a sentence that mixes scripts ("我们先计算 the sum，然后…") is split into runs of one script, each
+# identified on its own: a Chinese run and an English run are two languages, not one
+_SCRIPT_RUN_RE = regex.compile(r"[\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}]+|[^\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}]+")
+_CJK_RE = regex.compile(r"[\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}]")
 _identifiers: dict[tuple[str, ...], Any] = {}
 _lock = threading.Lock()
 
@@ -83,11 +87,13 @@ class LanguageConsistency(Reward):
         ident = _identifier(candidates)
         letters: dict[str, int] = {}
         for sentence in _SENTENCE_RE.findall(_MATH_RE.sub(" ", text), timeout=2.0):
-            count = len(_LETTER_RE.findall(sentence))
-            if count < _MIN_LETTERS:
-                continue
-            lang = ident.classify(sentence)[0]
-            letters[lang] = letters.get(lang, 0) + count
+            for run in _SCRIPT_RUN_RE.findall(sentence, timeout=2.0):
+                count = len(_LETTER_RE.findall(run))
+                cjk = _CJK_RE.search(run) is not None
+                if count < (2 if cjk else _MIN_LETTERS):  # two Chinese characters are a word
+                    continue
+                lang = ident.classify(run)[0]
+                letters[lang] = letters.get(lang, 0) + count
         total = sum(letters.values())
         return (letters.get(target, 0) / total if total else None), letters
 

@@ -1,0 +1,63 @@
+"""Evaluation scoring: the unbiased pass@k estimator, intervals, and completions made elsewhere."""
+
+from __future__ import annotations
+
+import json
+from math import comb
+
+import pytest
+
+from rlvr.cli import main
+from rlvr.harness.evaluate import pass_at_k, read_completions, score_completions
+
+
+@pytest.mark.parametrize("n", [1, 2, 5, 16, 50])
+def test_pass_at_k_is_the_combinatorial_estimator(n):
+    for c in range(n + 1):
+        for k in range(1, n + 1):
+            expected = 1.0 - comb(n - c, k) / comb(n, k)  # Chen et al. 2021, eq. (1) for one problem
+            assert pass_at_k(n, c, k) == pytest.approx(expected, abs=1e-12)
+
+
+def test_pass_at_k_needs_enough_samples():
+    with pytest.raises(ValueError):
+        pass_at_k(2, 1, 4)
+
+
+def test_score_completions_curve_and_intervals():
+    golds = ["2", "5", "7", "1"]
+    groups = [["\\boxed{2}", "\\boxed{3}", "\\boxed{2}", "\\boxed{9}"], ["\\boxed{5}"] * 4,
+              ["\\boxed{1}"] * 4, ["\\boxed{0}", "\\boxed{0}", "\\boxed{0}", "\\boxed{1}"]]
+    result = score_completions(golds, groups)
+    summary = result.summary()
+    assert result.samples == 4 and set(summary["pass@k"]) == {"1", "2", "4"}
+    assert summary["pass@1"] == pytest.approx((2 / 4 + 1 + 0 + 1 / 4) / 4)
+    assert summary["pass@4"] == pytest.approx(3 / 4)
+    low, high = summary["pass@k"]["1"]["ci95"]
+    assert 0.0 <= low < summary["pass@1"] < high <= 1.0
+    assert [row["pass_rate"] for row in result.rows] == [0.5, 1.0, 0.0, 0.25]
+
+
+def test_eval_scores_completions_made_elsewhere(tmp_path, capsys):
+    rows = [{"id": "p1", "answer": "2", "completion": "\\boxed{2}"},
+            {"id": "p1", "answer": "2", "completion": "\\boxed{3}"},
+            {"id": "p2", "answer": "\\frac{1}{2}", "completions": ["\\boxed{0.5}", "\\boxed{1/2}"]}]
+    path = tmp_path / "samples.jsonl"
+    path.write_text("\n".join(json.dumps(r) for r in rows) + "\n")
+    out = tmp_path / "scored.jsonl"
+    assert main(["eval", "--completions", str(path), "--out", str(out)]) == 0
+    printed = json.loads(capsys.readouterr().out.split("per-problem")[0])
+    assert printed["pass@1"] == 0.75 and printed["pass@2"] == 1.0 and printed["samples"] == 2
+    scored = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [r["id"] for r in scored] == ["p1", "p2"] and scored[0]["correct"] == [True, False]
+    assert main(["eval", "--completions", str(path), "--out", str(out)]) == 2  # never overwritten silently
+
+
+def test_read_completions_refuses_inconsistent_rows(tmp_path):
+    path = tmp_path / "bad.jsonl"
+    path.write_text('{"id": 1, "answer": "2", "completion": "a"}\n{"id": 1, "answer": "3", "completion": "b"}\n')
+    with pytest.raises(Exception, match="two different golds"):
+        read_completions(str(path))
+    path.write_text('{"id": 1, "completion": "a"}\n')
+    with pytest.raises(Exception, match="no 'answer'"):
+        read_completions(str(path))

@@ -1,0 +1,82 @@
+"""`rlvr report`: a self-contained page for a real run, checked in a real browser (headless Chromium)."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+@pytest.fixture(scope="module")
+def run_dirs(tmp_path_factory):
+    base = tmp_path_factory.mktemp("runs")
+    dirs = []
+    for name, lr in (("a", "1e-3"), ("b", "5e-4")):
+        out = base / name
+        r = subprocess.run([sys.executable, "-m", "rlvr", "train", "--recipe", "tiny-cpu-smoke", "--set",
+                            f"output.dir={out}", "--set", f"trainer.learning_rate={lr}"],
+                           capture_output=True, text=True, cwd=base)
+        assert r.returncode == 0, r.stderr[-2000:]
+        assert f"report: {out}/report.html" in r.stdout  # rlvr train writes and names the report
+        dirs.append(out)
+    return dirs
+
+
+def _chromium(tmp_path: Path, url: str, *extra: str) -> str:
+    r = subprocess.run([CHROMIUM, *FLAGS, f"--user-data-dir={tmp_path / 'profile'}", *extra, url],
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr[-2000:]
+    return r.stdout
+
+
+@pytest.mark.slow
+def test_report_is_self_contained_and_has_every_section(run_dirs):
+    page = (run_dirs[0] / "report.html").read_text()
+    for section in ("overview", "rewards", "statuses", "length", "zero-std", "lr", "eval", "samples"):
+        assert f'<section id="{section}">' in page, section
+    assert "<svg" in page and "<link" not in page and "<script src" not in page  # no CDN, plots inline
+    assert re.search(r'(?:src|href)="(?:https?:)?//', page) is None and "@import" not in page
+    samples = [json.loads(line) for line in (run_dirs[0] / "samples.jsonl").read_text().splitlines()]
+    assert samples and "prompt" in samples[0]  # the sample table shows the prompt too
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(CHROMIUM is None, reason="needs Debian's chromium (.ci/run installs it)")
+def test_report_renders_in_chromium_and_filters_by_status(run_dirs, tmp_path):
+    from rlvr.cli import main
+
+    out = tmp_path / "compare.html"
+    assert main(["report", str(run_dirs[0]), str(run_dirs[1]), "--out", str(out)]) == 0
+    dom = _chromium(tmp_path, f"{out.as_uri()}", "--dump-dom")
+    assert dom.count('class="run"') == 2 and dom.count("<svg") >= 6
+    assert "a: " in dom and "b: " in dom  # two runs overlaid in the plots' legends
+    total = dom.count('class="sample"')
+    assert total > 0 and f'<span id="shown">{total}</span>' in dom
+    # the filter, driven from the address: only rows with that status stay visible
+    status = json.loads((run_dirs[0] / "samples.jsonl").read_text().splitlines()[0])["rewards"]["math_equivalence"]["status"]
+    filtered = _chromium(tmp_path, f"{out.as_uri()}#status={status}", "--dump-dom")
+    hidden = filtered.count('style="display: none;"')
+    shown = int(filtered.split('<span id="shown">')[1].split("<")[0])
+    assert shown + hidden == total and shown > 0
+    assert f'<option value="{status}" selected' in filtered or f'value="{status}"' in filtered
+    shot = ROOT / ".pytest-artifacts" / "report.png"  # for a person to look at
+    shot.parent.mkdir(exist_ok=True)
+    _chromium(tmp_path, out.as_uri(), "--window-size=1250,2600", f"--screenshot={shot}")
+    assert shot.stat().st_size > 10_000
+
+
+def test_report_of_a_folder_that_is_not_a_run(tmp_path, capsys):
+    from rlvr.cli import main
+
+    assert main(["report", str(tmp_path)]) == 2
+    assert "not a run folder" in capsys.readouterr().err
