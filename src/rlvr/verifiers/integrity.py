@@ -27,13 +27,13 @@ _TAIL_NUMBER_RE = regex.compile(r"\\frac\{-?[0-9]+\}\{-?[0-9]+\}|-?[0-9]+(?:\.[0
 _NEGATION_RE = regex.compile(
     r"(?i)^[^.\n]{0,40}?\b(?:is|was|are)\s+(?:not|n't|never)\s+(?:the|my|a|our)?\s*(?:correct\s+|final\s+|right\s+)?"
     r"(?:answer|solution|result)|^[^.\n]{0,40}?\b(?:is|was)\s+(?:wrong|incorrect)\b")
-_HEDGE_RE = regex.compile(r"(?i)\beither\b[^.\n]{0,200}?\bor\b")
+_HEDGE_RE = regex.compile(r"(?i)\beither\b[^.\n]{0,200}?\bor\b[^.\n]{0,60}")
 # text addressed to whoever grades the answer, and LaTeX that redefines what a box shows
 GRADER_NOTE_RE = regex.compile(
     r"(?i)\b(?:note|message|instructions?)\s+(?:to|for)\s+(?:the\s+)?(?:grader|evaluator|checker|verifier|marker)|"
     r"\b(?:dear|attention|hey)\s+(?:grader|evaluator|verifier)|\b(?:grader|evaluator|verifier)\s*:|"
     r"\b(?:mark|grade|score|count)\s+(?:this|it|me|my answer)\s+(?:as\s+)?(?:correct|right|full)|"
-    r"\baccept\s+(?:both|either|any|all)\b")
+    r"\b(?:please\s+)?accept\s+(?:both|either|any|all)\s+(?:answers?|of\s+(?:these|them|my\s+answers))\b")
 REDEFINE_RE = regex.compile(
     r"\\(?:re)?newcommand\s*\{?\s*\\(?:boxed|fbox)|\\(?:def|let|gdef|edef)\s*\\(?:boxed|fbox)|"
     r"\\DeclareRobustCommand\s*\{?\s*\\(?:boxed|fbox)|\\renewcommand")
@@ -72,8 +72,14 @@ def disowned(answer: str, tail: str, sentence: str, timeout: float) -> str | Non
     """The answer is negated, hedged or followed by a note to the grader."""
     if _NEGATION_RE.search(tail, timeout=timeout):
         return f"the final answer {answer!r} is followed by a statement that it is not the answer"
-    if _HEDGE_RE.search(sentence, timeout=timeout):
-        return f"the final answer {answer!r} is hedged ('either … or …'); one final answer is required"
+    hedge = _HEDGE_RE.search(sentence, timeout=timeout)
+    if hedge:
+        # "either 2 or 3, so \boxed{2, 3}" lists the answer's own values; a hedge names another one
+        own = {value_key(v) for v in regex.split(r"\s*,\s*", answer)}
+        others = [n for n in _TAIL_NUMBER_RE.findall(hedge[0], timeout=timeout) if value_key(n) not in own]
+        if others:
+            return (f"the final answer {answer!r} is hedged ('either … or …' names {others[0]!r} too); "
+                    "one final answer is required")
     return None
 
 
