@@ -5,6 +5,8 @@ Target: held-out accuracy after GRPO >= 20 points above after the cold start; wh
 on 2 CPU cores.
 
     python benchmarks/learning_bench.py [--recipe default-cpu] [--set KEY=VALUE ...]
+    python benchmarks/learning_bench.py --compare-dynamic-sampling   # the same run with and without DAPO
+                                                                     # dynamic sampling, side by side
 """
 
 from __future__ import annotations
@@ -19,7 +21,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--recipe", default="default-cpu")
     parser.add_argument("--set", action="append", default=[])
+    parser.add_argument("--compare-dynamic-sampling", action="store_true",
+                        help="run twice, without and with trainer.dynamic_sampling, and print both")
     args = parser.parse_args()
+    if args.compare_dynamic_sampling:
+        compare_dynamic_sampling(args)
+        return
     logging.basicConfig(level=logging.WARNING)
     from rlvr.harness.config import load_recipe
     from rlvr.harness.train import run
@@ -40,6 +47,45 @@ def main() -> None:
     print(f"wall time: {minutes:.1f} min (target <= 10); run folder: {summary.run_dir}")
     gain = (after.get(f"mean@{k}", after.get("pass@1", 0)) - before.get(f"mean@{k}", before.get("pass@1", 0))) * 100
     print(f"target (>= +20 points held-out): {'met' if gain >= 20 else 'NOT met'} ({gain:+.1f} points)")
+
+
+def compare_dynamic_sampling(args: argparse.Namespace) -> None:
+    import json
+    from pathlib import Path
+
+    logging.basicConfig(level=logging.WARNING)
+    from rlvr.harness.config import load_recipe
+    from rlvr.harness.train import run
+
+    rows = []
+    for enabled in (False, True):
+        out = tempfile.mkdtemp(prefix="rlvr-ds-bench-")
+        config = load_recipe(args.recipe, [*args.set, f"output.dir={out}",
+                                           f"trainer.dynamic_sampling.enabled={str(enabled).lower()}"])
+        start = time.perf_counter()
+        summary = run(config)
+        minutes = (time.perf_counter() - start) / 60
+        metrics = [json.loads(line) for line in (Path(summary.run_dir) / "metrics.jsonl").read_text().splitlines()]
+        steps = [m for m in metrics if "reward" in m]
+        # the share of groups without signal in the batch actually trained on
+        key = "dynamic_sampling/zero_std_share_trained" if enabled else "frac_reward_zero_std"
+        zero = sum(m.get(key, 0.0) for m in steps) / max(1, len(steps))
+        kept = [m["dynamic_sampling/groups_kept_share"] for m in steps if "dynamic_sampling/groups_kept_share" in m]
+        batches = [m["dynamic_sampling/gen_batches"] for m in steps if "dynamic_sampling/gen_batches" in m]
+        k = config.eval.samples
+        rows.append((enabled, summary, minutes, zero, kept, batches, k))
+    print(f"# DAPO dynamic sampling, side by side: {args.recipe} ({rows[0][1].steps} GRPO steps each)\n")
+    print("| | off | on |\n|---|---|---|")
+    for key in ("pass@1", f"mean@{rows[0][6]}", f"maj@{rows[0][6]}"):
+        vals = [(r[1].after or {}).get(key) for r in rows]
+        befores = [(r[1].before or {}).get(key) for r in rows]
+        if all(v is not None for v in vals):
+            print(f"| held-out {key} (cold start -> GRPO) | {befores[0]:.1%} -> {vals[0]:.1%} | {befores[1]:.1%} -> {vals[1]:.1%} |")
+    print(f"| wall time (min) | {rows[0][2]:.1f} | {rows[1][2]:.1f} |")
+    print(f"| zero-variance share of the groups trained on (mean) | {rows[0][3]:.2f} | {rows[1][3]:.2f} |")
+    if rows[1][4]:
+        print(f"| groups with signal among those generated | | {sum(rows[1][4]) / len(rows[1][4]):.2f} |")
+        print(f"| generation batches per step (mean) | 1 | {sum(rows[1][5]) / len(rows[1][5]):.2f} |")
 
 
 if __name__ == "__main__":

@@ -80,6 +80,15 @@ class ColdStartConfig:
 
 
 @dataclass
+class DynamicSamplingSettings:
+    enabled: bool = _f(False, "DAPO dynamic sampling: drop groups whose rewards are all equal and sample more "
+                              "prompts until the batch is full (TRL has none; rlvr adds it)")
+    metric: str = _f("reward", "what must vary within a group to keep it: the combined reward (its advantages)")
+    max_gen_batches: int = _f(3, "generation batches per step at most; then the batch is topped up with dropped "
+                                 "groups (verl: max_num_gen_batches)")
+
+
+@dataclass
 class TrainerSettings:
     num_generations: int = _f(4, "completions sampled per prompt (the GRPO group)")
     per_device_train_batch_size: int = _f(8, "completions per device per step (prompts x generations)")
@@ -113,6 +122,8 @@ class TrainerSettings:
     use_vllm: bool = _f(False, "generate with vLLM (GPU only)")
     vllm_mode: str = _f("colocate", "colocate | server")
     report_to: list[str] = _f([], "tensorboard / wandb / swanlab (when installed)")
+    dynamic_sampling: DynamicSamplingSettings = field(default_factory=DynamicSamplingSettings,
+                                                      metadata={"help": "DAPO dynamic sampling"})
     extra: dict[str, Any] = _f({}, "any other GRPOConfig field, passed through")
 
 
@@ -248,6 +259,10 @@ def validate(config: RunConfig, check_hardware: bool = True) -> None:
         raise ConfigError("trainer.save_steps must be >= 1")
     if not 0 < t.temperature <= 5:
         raise ConfigError("trainer.temperature must be in (0, 5]")
+    if t.dynamic_sampling.metric != "reward":
+        raise ConfigError(f"trainer.dynamic_sampling.metric={t.dynamic_sampling.metric!r}; use 'reward'")
+    if t.dynamic_sampling.max_gen_batches < 1:
+        raise ConfigError("trainer.dynamic_sampling.max_gen_batches must be >= 1")
     if t.vllm_mode not in ("colocate", "server"):
         raise ConfigError(f"trainer.vllm_mode={t.vllm_mode!r}; use colocate or server")
     if check_hardware and (t.use_vllm or m.load_in_4bit or config.backend == "unsloth"):

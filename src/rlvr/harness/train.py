@@ -428,8 +428,14 @@ def run(config: RunConfig, resume: bool = False) -> RunSummary:
         logger.info("before GRPO: %s", before)
 
     args = _grpo_args(config, run_dir, rs.weights)
+    trainer_cls = GRPOTrainer
+    if config.trainer.dynamic_sampling.enabled:
+        from rlvr.harness.dynamic_sampling import dynamic_sampling_trainer
+
+        trainer_cls = dynamic_sampling_trainer(GRPOTrainer, config.trainer.dynamic_sampling.max_gen_batches,
+                                               config.trainer.seed)
     with library_deprecations_silenced():
-        trainer = GRPOTrainer(model=model, processing_class=tokenizer, reward_funcs=rs.funcs, args=args,
+        trainer = trainer_cls(model=model, processing_class=tokenizer, reward_funcs=rs.funcs, args=args,
                               train_dataset=train, peft_config=peft_config,
                               callbacks=[_callback(run_dir, rs, config.output.sample_completions)])
         quiet(trainer)
