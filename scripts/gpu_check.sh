@@ -31,4 +31,13 @@ print("backend:", pick_backend(config))
 start = time.perf_counter()
 summary = run(config)
 print(f"{summary.steps} steps in {summary.seconds:.1f}s on {summary.backend}; before {summary.before} after {summary.after}")
+ds = load_recipe("tiny-cpu-smoke", ["backend=trl", "model.name_or_path=/tmp/tiny-qwen2", "cold_start.enabled=false",
+                                    "trainer.max_steps=4", "trainer.save_steps=100", "output.dir=/tmp/rlvr-gpu-ds",
+                                    "eval.enabled=false", "trainer.dynamic_sampling.enabled=true"])
+summary = run(ds)
+print(f"dynamic sampling on GPU: {summary.steps} steps in {summary.seconds:.1f}s")
 PY
+if [ "$(nvidia-smi -L | wc -l)" -ge 2 ]; then  # the multi-process path on GPUs (DDP)
+  accelerate launch --multi_gpu --num_processes 2 -m rlvr train --recipe tiny-cpu-smoke \
+    --set model.name_or_path=/tmp/tiny-qwen2 --set cold_start.enabled=false --set output.dir=/tmp/rlvr-gpu-ddp
+fi

@@ -62,15 +62,18 @@ def build_local_tiny(config: RunConfig, corpus: list[str], out_dir: Path) -> tup
 
     from rlvr.harness.local_models import build_qwen2, build_tokenizer
 
-    if (out_dir / "config.json").is_file():
-        return AutoModelForCausalLM.from_pretrained(out_dir), AutoTokenizer.from_pretrained(out_dir)
-    m = config.model
-    tokenizer = build_tokenizer(corpus, vocab_size=m.vocab_size)
-    model = build_qwen2(tokenizer, hidden_size=m.hidden_size, num_layers=m.num_layers, num_heads=m.num_heads,
-                        seed=config.trainer.seed, max_position_embeddings=m.max_seq_length)
-    out_dir.mkdir(parents=True, exist_ok=True)
-    model.save_pretrained(out_dir)
-    tokenizer.save_pretrained(out_dir)
+    from rlvr.harness.distributed import process_state
+
+    dist = process_state()
+    if not (out_dir / "config.json").is_file() and dist.is_main_process:  # rank 0 builds; every rank loads
+        m = config.model
+        tokenizer = build_tokenizer(corpus, vocab_size=m.vocab_size)
+        model = build_qwen2(tokenizer, hidden_size=m.hidden_size, num_layers=m.num_layers, num_heads=m.num_heads,
+                            seed=config.trainer.seed, max_position_embeddings=m.max_seq_length)
+        out_dir.mkdir(parents=True, exist_ok=True)
+        model.save_pretrained(out_dir)
+        tokenizer.save_pretrained(out_dir)
+    dist.wait_for_everyone()
     # reload so the model's name_or_path is this folder: adapters saved later point at real weights
     return AutoModelForCausalLM.from_pretrained(out_dir), AutoTokenizer.from_pretrained(out_dir)
 

@@ -26,6 +26,10 @@ def train_command(args: argparse.Namespace) -> int:
         print(yaml.safe_dump(plan(config), sort_keys=False).rstrip())
         return 0
     summary = run(config, resume=args.resume)
+    from rlvr.harness.distributed import process_state
+
+    if not process_state().is_main_process:
+        return 0  # rank 0 reports for the whole run
     before = (summary.before or {}).get("pass@1")
     after = (summary.after or {}).get("pass@1")
     print(f"run: {summary.run_dir} ({summary.backend}, {summary.steps} GRPO steps, {summary.seconds:.0f}s)")
@@ -70,8 +74,27 @@ def eval_command(args: argparse.Namespace) -> int:
     ds = load(args.dataset, path=args.path, template=args.template, on_bad_gold="drop")
     if args.n:
         ds = ds.select(range(min(args.n, len(ds))))
-    result = evaluate(model, tokenizer, ds, args.max_new_tokens, samples=args.samples, batch_size=args.batch_size,
-                      out_path=out)
+    from rlvr.harness.distributed import process_state
+
+    dist = process_state()
+    if dist.num_processes > 1:  # each process generates for its shard; rank 0 verifies and writes everything
+        from accelerate.utils import gather_object
+
+        from rlvr.harness.evaluate import generate, score_completions, write_rows
+
+        mine = list(range(dist.process_index, len(ds), dist.num_processes))
+        shard = ds.select(mine)
+        completions = generate(model, tokenizer, list(shard["prompt"]), args.max_new_tokens, args.batch_size,
+                               args.samples)
+        gathered = gather_object([(i, ds[i].get("id", i), ds[i]["answer"], c) for i, c in zip(mine, completions)])
+        if not dist.is_main_process:
+            return 0
+        gathered = sorted(gathered, key=lambda t: t[0])
+        result = score_completions([g[2] for g in gathered], [g[3] for g in gathered], [g[1] for g in gathered])
+        write_rows(result.rows, out)
+    else:
+        result = evaluate(model, tokenizer, ds, args.max_new_tokens, samples=args.samples, batch_size=args.batch_size,
+                          out_path=out)
     print(json.dumps(result.summary(), indent=2), file=sys.stderr if out == "-" else sys.stdout)
     if out != "-":
         print(f"per-problem results: {out}")

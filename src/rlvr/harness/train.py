@@ -154,8 +154,12 @@ def _cold_start(config: RunConfig, model: Any, tokenizer: Any, train: Any, out_d
     losses = [h["loss"] for h in trainer.state.log_history if "loss" in h]
     logger.info("cold start: %d steps, loss %.3f -> %.3f", c.steps, losses[0] if losses else float("nan"),
                 losses[-1] if losses else float("nan"))
-    trainer.model.save_pretrained(out_dir)
-    tokenizer.save_pretrained(out_dir)
+    from rlvr.harness.distributed import process_state
+
+    if process_state().is_main_process:
+        trainer.model.save_pretrained(out_dir)
+        tokenizer.save_pretrained(out_dir)
+    process_state().wait_for_everyone()
     from transformers import AutoModelForCausalLM
 
     # reloaded from disk: a LoRA adapter trained on top records this folder as its base model
@@ -271,7 +275,8 @@ def _callback(run_dir: Path, reward_set: Any, samples: int) -> Any:
         def on_train_begin(self, args: Any, state: Any, control: Any, **kw: Any) -> None:
             from tqdm.auto import tqdm
 
-            self.bar = tqdm(total=state.max_steps, initial=state.global_step, desc="GRPO", unit="step", leave=False)
+            if state.is_world_process_zero:
+                self.bar = tqdm(total=state.max_steps, initial=state.global_step, desc="GRPO", unit="step", leave=False)
 
         def on_train_end(self, args: Any, state: Any, control: Any, **kw: Any) -> None:
             if self.bar is not None:
@@ -284,6 +289,8 @@ def _callback(run_dir: Path, reward_set: Any, samples: int) -> Any:
             self.last_step_s = time.perf_counter() - self.step_start
             if self.bar is not None:
                 self.bar.update(1)
+            if not state.is_world_process_zero:
+                return  # one writer for the run folder
             first = reward_set.funcs[0].last_call
             if not first or samples <= 0:
                 return
@@ -306,8 +313,8 @@ def _callback(run_dir: Path, reward_set: Any, samples: int) -> Any:
                                          "rewards": per_reward}, ensure_ascii=False) + "\n")
 
         def on_log(self, args: Any, state: Any, control: Any, logs: dict[str, Any] | None = None, **kw: Any) -> None:
-            if not logs:
-                return
+            if not logs or not state.is_world_process_zero:
+                return  # TRL already reduced the metrics across processes; rank 0 writes them
             row = {"step": state.global_step, "step_time_s": round(getattr(self, "last_step_s", 0.0), 4), **logs}
             with metrics_path.open("a", encoding="utf-8") as fh:
                 fh.write(json.dumps(row, default=float) + "\n")
@@ -359,6 +366,18 @@ def no_signal_message(logs: dict[str, Any], reward_names: list[str], steps: int)
             "all rewards are equal, so all advantages are 0). Likely: " + "; ".join(causes))
 
 
+def _agreed_path(dist: Any, path: Path) -> Path:
+    """The run folder rank 0 chose, on every process (a later rank could otherwise see rank 0's fresh
+    folder and pick the next free name)."""
+    if dist.num_processes <= 1:
+        return path
+    from accelerate.utils import broadcast_object_list
+
+    chosen = [str(path)]
+    broadcast_object_list(chosen, from_process=0)
+    return Path(chosen[0])
+
+
 def _finished_summary(run_dir: Path, config: RunConfig) -> RunSummary | None:
     """The summary of a run that already reached ``max_steps`` (so ``--resume`` leaves it alone)."""
     try:
@@ -377,6 +396,9 @@ def run(config: RunConfig, resume: bool = False) -> RunSummary:
     from rlvr.harness.backends import load_policy, pick_backend
     from rlvr.harness.evaluate import evaluate
 
+    from rlvr.harness.distributed import process_state
+
+    dist = process_state()  # one process unless started by `accelerate launch` (DDP / DeepSpeed; gloo on CPU)
     started = time.perf_counter()
     run_dir = Path(config.output.dir).expanduser().resolve()
     finished = _finished_summary(run_dir, config) if resume else None
@@ -397,12 +419,16 @@ def run(config: RunConfig, resume: bool = False) -> RunSummary:
         run_dir = run_dir.parent / f"{taken.name}-{n}"
         logger.warning("%s already holds a run; writing this one to %s (pass --resume to continue the old one)",
                        taken, run_dir)
-    run_dir.mkdir(parents=True, exist_ok=True)
+    run_dir = _agreed_path(dist, run_dir)  # every process writes into the folder rank 0 chose
     backend, why = pick_backend(config)
     logger.info("backend %s: %s", backend, why)
     rs = _reward_set(config)
-    (run_dir / "config.yaml").write_text(yaml.safe_dump(to_dict(config), sort_keys=False))
-    (run_dir / "versions.json").write_text(json.dumps({**_versions(), "reward_config_hash": rs.config_hash()}, indent=2))
+    if dist.is_main_process:
+        run_dir.mkdir(parents=True, exist_ok=True)
+        (run_dir / "config.yaml").write_text(yaml.safe_dump(to_dict(config), sort_keys=False))
+        (run_dir / "versions.json").write_text(json.dumps({**_versions(), "reward_config_hash": rs.config_hash(),
+                                                          "processes": dist.num_processes}, indent=2))
+    dist.wait_for_everyone()
     torch.manual_seed(config.trainer.seed)
 
     train, evalset = _load_data(config)
@@ -420,6 +446,8 @@ def run(config: RunConfig, resume: bool = False) -> RunSummary:
         before_path = run_dir / "eval_before.json"
         if before_path.is_file():
             before = json.loads(before_path.read_text())
+        elif not dist.is_main_process:
+            pass  # rank 0 evaluates; the others wait for it at the next barrier
         else:
             result = evaluate(model, tokenizer, evalset, max_new, config.eval.samples, config.eval.batch_size,
                               temperature=config.eval.temperature, out_path=run_dir / "eval_before.jsonl")
@@ -443,14 +471,19 @@ def run(config: RunConfig, resume: bool = False) -> RunSummary:
             logger.info("resuming from %s", checkpoint)
         trainer.train(resume_from_checkpoint=str(checkpoint) if checkpoint else None)
     final_dir = run_dir / "final"
-    trainer.save_model(str(final_dir))
-    tokenizer.save_pretrained(final_dir)
+    trainer.save_model(str(final_dir))  # the Trainer saves from rank 0 only
     policy = trainer.model
-    if config.output.save_merged and peft_config is not None:
-        policy.merge_and_unload().save_pretrained(run_dir / "merged")
-        tokenizer.save_pretrained(run_dir / "merged")
+    if dist.is_main_process:
+        tokenizer.save_pretrained(final_dir)
+        if config.output.save_merged and peft_config is not None:
+            policy.merge_and_unload().save_pretrained(run_dir / "merged")
+            tokenizer.save_pretrained(run_dir / "merged")
 
     after = None
+    if not dist.is_main_process:  # the run folder is rank 0's to finish
+        dist.wait_for_everyone()
+        return RunSummary(str(run_dir), backend, trainer.state.global_step, before, None, {},
+                          round(time.perf_counter() - started, 1))
     if evalset is not None:
         result = evaluate(policy, tokenizer, evalset, max_new, config.eval.samples, config.eval.batch_size,
                           temperature=config.eval.temperature, out_path=run_dir / "eval_after.jsonl")
@@ -471,4 +504,5 @@ def run(config: RunConfig, resume: bool = False) -> RunSummary:
         write_report([run_dir])
     except Exception:  # a report is a view of the run: it must never fail the run
         logger.warning("could not write %s/report.html", run_dir, exc_info=True)
+    dist.wait_for_everyone()
     return summary

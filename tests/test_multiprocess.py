@@ -1,0 +1,47 @@
+"""Two training processes on CPU (gloo), as `accelerate launch` starts them for DDP / DeepSpeed runs.
+
+accelerate's own ``--cpu`` flag always runs one process; ``--multi_gpu --num_processes N`` on a machine
+without CUDA starts N processes that rlvr joins over gloo (the same code path as N GPUs).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+
+@pytest.mark.slow
+def test_two_cpu_processes_share_one_run_folder(tmp_path):
+    out = tmp_path / "run"
+    cmd = [sys.executable, "-m", "accelerate.commands.launch", "--num_processes", "2", "--num_machines", "1",
+           "--multi_gpu", "--mixed_precision", "no", "--dynamo_backend", "no", "-m", "rlvr", "train",
+           "--recipe", "tiny-cpu-smoke", "--set", f"output.dir={out}"]
+    r = subprocess.run(cmd, capture_output=True, text=True, cwd=tmp_path, timeout=900)
+    assert r.returncode == 0, (r.stdout[-2000:], r.stderr[-4000:])
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith("run")) == ["run"]  # no run-2 race
+    versions = json.loads((out / "versions.json").read_text())
+    assert versions["processes"] == 2
+    steps = [json.loads(line) for line in (out / "metrics.jsonl").read_text().splitlines()]
+    assert [m["step"] for m in steps if "reward" in m] == [1, 2, 3, 4]  # one writer: no duplicated rows
+    assert (out / "final" / "adapter_config.json").is_file() and (out / "summary.json").is_file()
+    assert (out / "report.html").is_file()
+    assert r.stdout.count("held-out accuracy") == 1  # rank 0 reports for the run
+    # `rlvr eval` sharded over the same two processes: every problem once, in order, one writer
+    data = Path(__file__).parent / "data" / "datasets" / "math500.jsonl"
+    evals = tmp_path / "eval.jsonl"
+    cmd = [*cmd[:cmd.index("-m", 3) + 2], "eval", "--model", str(out / "final"), "--dataset", "math-500",
+           "--path", str(data), "--max-new-tokens", "8", "--samples", "2", "--out", str(evals)]
+    r = subprocess.run(cmd, capture_output=True, text=True, cwd=tmp_path, timeout=600)
+    assert r.returncode == 0, r.stderr[-3000:]
+    rows = [json.loads(line) for line in evals.read_text().splitlines()]
+    single = tmp_path / "eval-single.jsonl"
+    one = subprocess.run([sys.executable, "-m", "rlvr", "eval", *cmd[cmd.index("eval") + 1:-1], str(single)],
+                         capture_output=True, text=True, cwd=tmp_path, timeout=600)
+    assert one.returncode == 0, one.stderr[-2000:]
+    expected = [json.loads(line)["id"] for line in single.read_text().splitlines()]
+    assert [row["id"] for row in rows] == expected and all(len(row["completions"]) == 2 for row in rows)
+    assert r.stdout.count('"pass@1"') == 1
