@@ -61,3 +61,22 @@ def test_read_completions_refuses_inconsistent_rows(tmp_path):
     path.write_text('{"id": 1, "completion": "a"}\n')
     with pytest.raises(Exception, match="no 'answer'"):
         read_completions(str(path))
+
+
+def test_vllm_engine_without_vllm_says_how_to_get_it(tmp_path, capsys):
+    """On a machine without vLLM the engine fails with the install line, before loading anything."""
+    import importlib.util
+
+    from rlvr.harness.local_models import build_qwen2, build_tokenizer
+
+    if importlib.util.find_spec("vllm") is not None:
+        pytest.skip("vLLM is installed here")
+    tok = build_tokenizer(["What is 1 + 1? \\boxed{2}"], vocab_size=120)
+    model_dir = tmp_path / "model"
+    build_qwen2(tok, hidden_size=16, num_layers=1, num_heads=2).save_pretrained(model_dir)
+    tok.save_pretrained(model_dir)
+    data = tmp_path / "data.jsonl"
+    data.write_text('{"problem": "What is 1 + 1?", "answer": "2", "unique_id": "a"}\n')
+    code = main(["eval", "--model", str(model_dir), "--dataset", "math-500", "--path", str(data), "--engine", "vllm",
+                 "--out", str(tmp_path / "o.jsonl")])
+    assert code == 1 and "pip install 'rlvr[gpu]'" in capsys.readouterr().err

@@ -45,3 +45,45 @@ def test_two_cpu_processes_share_one_run_folder(tmp_path):
     expected = [json.loads(line)["id"] for line in single.read_text().splitlines()]
     assert [row["id"] for row in rows] == expected and all(len(row["completions"]) == 2 for row in rows)
     assert r.stdout.count('"pass@1"') == 1
+
+
+@pytest.mark.slow
+def test_resume_after_one_rank_is_killed(tmp_path):
+    """kill -9 of one rank ends the launch; --resume continues from the last whole checkpoint."""
+    import os
+    import signal
+    import time
+
+    out = tmp_path / "run"
+    launch = [sys.executable, "-m", "accelerate.commands.launch", "--multi_gpu", "--num_processes", "2",
+              "--num_machines", "1", "--mixed_precision", "no", "--dynamo_backend", "no", "-m", "rlvr", "train",
+              "--recipe", "tiny-cpu-smoke", "--set", f"output.dir={out}", "--set", "trainer.max_steps=40",
+              "--set", "trainer.save_steps=2", "--set", "eval.enabled=false"]
+    proc = subprocess.Popen(launch, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=tmp_path,
+                            start_new_session=True)
+    try:
+        deadline = time.monotonic() + 300
+        while not (out / "checkpoints" / "checkpoint-4").exists() and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert (out / "checkpoints" / "checkpoint-4").exists(), "no checkpoint appeared"
+        ranks = [int(p) for p in os.listdir("/proc") if p.isdigit() and _is_rank(int(p), out)]
+        assert len(ranks) == 2
+        os.kill(max(ranks), signal.SIGKILL)  # one rank dies mid-run
+        assert proc.wait(timeout=120) != 0
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    r = subprocess.run([*launch, "--resume"], capture_output=True, text=True, cwd=tmp_path, timeout=600)
+    assert r.returncode == 0, r.stderr[-3000:]
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["steps"] == 40
+    steps = [json.loads(line)["step"] for line in (out / "metrics.jsonl").read_text().splitlines()]
+    assert max(steps) == 40 and steps.count(1) == 1  # the second launch went on from a checkpoint, not from step 1
+
+
+def _is_rank(pid: int, out: Path) -> bool:
+    try:
+        cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+    except OSError:
+        return False
+    return b"rlvr" in cmdline and f"output.dir={out}".encode() in cmdline and b"accelerate.commands.launch" not in b" ".join(cmdline)

@@ -97,6 +97,8 @@ def _eval_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--template", default="boxed", help="prompt template (r1, working_out, boxed, dapo, plain)")
     p.add_argument("--max-new-tokens", type=_positive_int, default=512, help="tokens generated per sample")
     p.add_argument("--batch-size", type=_positive_int, default=16, help="prompts per generate call")
+    p.add_argument("--engine", choices=["hf", "vllm"], default="hf",
+                   help="hf: batched transformers generate (CPU or GPU); vllm: vLLM on a GPU (a merged model folder)")
     p.add_argument("--out", help="per-problem JSONL (default eval-DATASET.jsonl; '-' for stdout)")
     p.add_argument("--force", action="store_true", help="overwrite an existing --out file")
 

@@ -62,6 +62,8 @@ def eval_command(args: argparse.Namespace) -> int:
     check_output(out, [args.path], getattr(args, "force", False))
     model_path = Path(args.model).expanduser()
     check_model_path(args.model, "--model")
+    if getattr(args, "engine", "hf") == "vllm":
+        return _eval_vllm(args, out)
     if (model_path / "adapter_config.json").is_file():
         from peft import AutoPeftModelForCausalLM
 
@@ -95,6 +97,32 @@ def eval_command(args: argparse.Namespace) -> int:
     else:
         result = evaluate(model, tokenizer, ds, args.max_new_tokens, samples=args.samples, batch_size=args.batch_size,
                           out_path=out)
+    print(json.dumps(result.summary(), indent=2), file=sys.stderr if out == "-" else sys.stdout)
+    if out != "-":
+        print(f"per-problem results: {out}")
+    return 0
+
+
+def _eval_vllm(args: argparse.Namespace, out: str) -> int:
+    """``rlvr eval --engine vllm``: generation with vLLM, then the same scoring as every other path."""
+    from pathlib import Path
+
+    from transformers import AutoTokenizer
+
+    from rlvr.datasets import load
+    from rlvr.errors import ConfigError
+    from rlvr.harness.evaluate import generate_vllm, score_completions, write_rows
+
+    if (Path(args.model).expanduser() / "adapter_config.json").is_file():
+        raise ConfigError(f"--engine vllm needs a merged model, but {args.model} is a LoRA adapter: train with "
+                          "output.save_merged=true and pass RUN/merged")
+    tokenizer = AutoTokenizer.from_pretrained(args.model)
+    ds = load(args.dataset, path=args.path, template=args.template, on_bad_gold="drop")
+    if args.n:
+        ds = ds.select(range(min(args.n, len(ds))))
+    completions = generate_vllm(args.model, tokenizer, list(ds["prompt"]), args.max_new_tokens, args.samples)
+    result = score_completions(list(ds["answer"]), completions, [ds[i].get("id", i) for i in range(len(ds))])
+    write_rows(result.rows, out)
     print(json.dumps(result.summary(), indent=2), file=sys.stderr if out == "-" else sys.stdout)
     if out != "-":
         print(f"per-problem results: {out}")

@@ -150,6 +150,22 @@ def generate(model: Any, tokenizer: Any, prompts: list[list[dict[str, str]]], ma
     return outputs
 
 
+def generate_vllm(model_path: str, tokenizer: Any, prompts: list[list[dict[str, str]]], max_new_tokens: int,
+                  samples: int = 1, temperature: float = 1.0, gpu_memory_utilization: float = 0.8) -> list[list[str]]:
+    """``samples`` completions per chat prompt with vLLM (GPU; a merged model folder or hub id)."""
+    try:
+        from vllm import LLM, SamplingParams
+    except ImportError:
+        from rlvr.errors import DependencyMissingError
+
+        raise DependencyMissingError("--engine vllm needs vLLM on a CUDA machine: pip install 'rlvr[gpu]'") from None
+    texts = [tokenizer.apply_chat_template(p, tokenize=False, add_generation_prompt=True) for p in prompts]
+    llm = LLM(model=model_path, gpu_memory_utilization=gpu_memory_utilization)
+    params = SamplingParams(n=samples, max_tokens=max_new_tokens,
+                            temperature=temperature if samples > 1 else 0.0)
+    return [[o.text for o in request.outputs] for request in llm.generate(texts, params)]
+
+
 def evaluate(model: Any, tokenizer: Any, dataset: Any, max_new_tokens: int, samples: int = 1, batch_size: int = 32,
              temperature: float = 1.0, verifier_config: Any = None, out_path: str | Path | None = None) -> EvalResult:
     """Generate for ``dataset`` (rows with ``prompt`` and ``answer``), score, optionally write per-problem JSONL."""
