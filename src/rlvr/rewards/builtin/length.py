@@ -41,12 +41,6 @@ def _lengths(completions: list[str], columns: dict[str, Any], unit: str) -> tupl
     return [len(c) for c in completions], "chars"
 
 
-def _check_unit(unit: str) -> str:
-    if unit not in _UNITS:
-        raise ConfigError(f"length_unit={unit!r}; use one of {_UNITS}")
-    return unit
-
-
 @reward("overlong_penalty")
 class OverlongPenalty(Reward):
     """DAPO's soft overlong punishment: 0 up to ``max_length - cache_length``, then linear down to
@@ -102,8 +96,23 @@ class SoftOverlong(OverlongPenalty):
         self.max_length, self.cache_length = self.p.max_completion_len, self.p.soft_punish_cache
 
 
+class _VerifiedLength(Reward):
+    """A reward that combines the verifier's verdict with the completion's length."""
+
+    def setup(self) -> None:
+        self._config = VerifierConfig.from_dict(self.p.verifier) if self.p.verifier else VerifierConfig()
+
+    def reads(self) -> Reads:
+        return Reads(columns=(self.p.gold_column,), answer_sources=frozenset(self._config.sources))
+
+    def _verdicts_and_lengths(self, completions: list[str], columns: dict[str, Any]) -> tuple[list[Any], list[int], str]:
+        golds = column_values(columns, self.p.gold_column, len(completions))
+        lengths, unit = _lengths(completions, columns, self.p.length_unit)
+        return verify_batch(completions, ["" if g is None else str(g) for g in golds], self._config), lengths, unit
+
+
 @reward("len_reward")
-class LenReward(Reward):
+class LenReward(_VerifiedLength):
     """Kimi k1.5's length reward (as open-r1 implements it), relative within each group of completions
     of one prompt: ``lambda = 0.5 - (len - min_len) / (max_len - min_len)``; a correct answer earns
     ``lambda``, a wrong one ``min(0, lambda)``; 0 for every member when all lengths are equal.
@@ -117,16 +126,8 @@ class LenReward(Reward):
         length_unit: str = param("chars", "chars (as open-r1), tokens (TRL's completion_ids) or auto", choices=_UNITS)
         verifier: dict[str, Any] | None = param(None, "VerifierConfig fields for the correctness check")
 
-    def setup(self) -> None:
-        self._config = VerifierConfig.from_dict(self.p.verifier) if self.p.verifier else VerifierConfig()
-
-    def reads(self) -> Reads:
-        return Reads(columns=(self.p.gold_column,), answer_sources=frozenset(self._config.sources))
-
     def score(self, completions: list[str], prompts: Any, **columns: Any) -> list[RewardResult]:
-        golds = column_values(columns, self.gold_column, len(completions))
-        lengths, unit = _lengths(completions, columns, self.length_unit)
-        verdicts = verify_batch(completions, ["" if g is None else str(g) for g in golds], self._config)
+        verdicts, lengths, unit = self._verdicts_and_lengths(completions, columns)
         groups: dict[str, list[int]] = {}
         for i in range(len(completions)):
             key = repr(prompts[i]) if prompts is not None and i < len(prompts) else ""
@@ -148,7 +149,7 @@ class LenReward(Reward):
 
 
 @reward("cosine_scaled")
-class CosineScaled(Reward):
+class CosineScaled(_VerifiedLength):
     """Length-aware correctness (open-r1's cosine-scaled reward): correct answers earn more when
     short (``max_value_correct`` at length 0 down to ``min_value_correct`` at ``max_length``); wrong
     answers are penalised less when long (``min_value_wrong`` at 0 up to ``max_value_wrong``).
@@ -165,16 +166,8 @@ class CosineScaled(Reward):
         gold_column: str = param("answer", "dataset column with the gold answer")
         verifier: dict[str, Any] | None = param(None, "VerifierConfig fields for the correctness check")
 
-    def setup(self) -> None:
-        self._config = VerifierConfig.from_dict(self.p.verifier) if self.p.verifier else VerifierConfig()
-
-    def reads(self) -> Reads:
-        return Reads(columns=(self.p.gold_column,), answer_sources=frozenset(self._config.sources))
-
     def score(self, completions: list[str], prompts: Any, **columns: Any) -> list[RewardResult]:
-        golds = column_values(columns, self.gold_column, len(completions))
-        lengths, unit = _lengths(completions, columns, self.length_unit)
-        verdicts = verify_batch(completions, ["" if g is None else str(g) for g in golds], self._config)
+        verdicts, lengths, unit = self._verdicts_and_lengths(completions, columns)
         out = []
         for v, n in zip(verdicts, lengths):
             if v.status in ("unparseable_gold", "error"):
