@@ -103,6 +103,18 @@ def _eval_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--force", action="store_true", help="overwrite an existing --out file")
 
 
+def _serve_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--rewards", help="RewardSet config (YAML/TOML/JSON); default: math_equivalence")
+    p.add_argument("--host", default="127.0.0.1", help="address to bind (anything but loopback needs a token)")
+    p.add_argument("--port", type=int, default=8000, help="port")
+    p.add_argument("--token-file", help="file holding the bearer token (else RLVR_SERVE_TOKEN; none: open)")
+    p.add_argument("--insecure", action="store_true", help="allow a non-loopback address without a token")
+    p.add_argument("--max-rows", type=_positive_int, default=1024, help="rows per request")
+    p.add_argument("--max-body-mb", type=_positive_int, default=16, help="request body size limit")
+    p.add_argument("--deadline-s", type=float, default=60.0, help="per-request deadline (and shutdown drain time)")
+    p.add_argument("--max-concurrent", type=_positive_int, default=4, help="requests scored at once")
+
+
 def _report_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("run_dirs", nargs="+", metavar="RUN_DIR", help="run folders (output.dir of rlvr train); "
                                                                    "several are overlaid")
@@ -160,6 +172,9 @@ COMMANDS: tuple[Command, ...] = (
             "rlvr.harness.commands:eval_command", _eval_args,
             example="rlvr eval --model runs/default-cpu/final --dataset math-500 --path test.jsonl --samples 4 --n 50\n"
                     "  rlvr eval --completions vllm_samples.jsonl --out scored.jsonl"),
+    Command("serve", "Serve rewards over HTTP: OpenRLHF's /get_reward, /v1/score, /v1/verify, health and metrics.",
+            "rlvr.serve.commands:serve_command", _serve_args,
+            example="RLVR_SERVE_TOKEN=secret rlvr serve --rewards rewards.yaml --host 0.0.0.0 --port 5000"),
     Command("report", "Write one self-contained HTML report of a run (or several, overlaid): rewards, statuses, "
                       "lengths, eval before/after, samples.",
             "rlvr.harness.commands:report_command", _report_args,

@@ -1,0 +1,36 @@
+"""OpenRLHF's reward interface: translating its ``(queries, prompts, labels)`` into rlvr rows and back.
+
+OpenRLHF sends each *query* as the prompt and the response decoded together (special tokens
+included), with the *prompt* alone beside it, and the gold as the *label*; it expects
+``{"rewards", "scores", "extra_logs"}`` back. The same translation serves its remote reward URL
+(``rlvr serve``'s ``/get_reward``) and, later, its in-process ``reward_func`` file.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["response_of", "score_queries"]
+
+
+def response_of(query: str, prompt: str) -> str:
+    """The response part of an OpenRLHF query (the query minus its prompt prefix)."""
+    if prompt and query.startswith(prompt):
+        return query[len(prompt):]
+    at = query.rfind(prompt) if prompt else -1
+    return query[at + len(prompt):] if at >= 0 else query
+
+
+def score_queries(reward_set: Any, queries: list[str], prompts: list[str], labels: list[Any]) -> dict[str, Any]:
+    """OpenRLHF's response shape for a batch: the weighted total as reward and score (an abstaining
+    reward counts 0: OpenRLHF takes numbers only), each reward's value and status rates as extra logs."""
+    responses = [response_of(q, p) for q, p in zip(queries, prompts)]
+    rows = reward_set.explain(prompts=list(prompts), completions=responses, answer=list(labels))
+    totals = [0.0 if row["total"] is None else float(row["total"]) for row in rows]
+    extra: dict[str, list[float]] = {}
+    for name in reward_set.names:
+        extra[f"{name}/value"] = [0.0 if row["rewards"][name].value is None else float(row["rewards"][name].value)
+                                  for row in rows]
+        extra[f"{name}/correct"] = [1.0 if row["rewards"][name].status == "correct" else 0.0 for row in rows]
+    return {"rewards": totals, "scores": totals, "extra_logs": extra,
+            "statuses": [{name: row["rewards"][name].status for name in reward_set.names} for row in rows]}

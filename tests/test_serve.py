@@ -1,0 +1,165 @@
+"""`rlvr serve` as a real uvicorn server on loopback, called over HTTP (httpx and raw sockets)."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+
+httpx = pytest.importorskip("httpx")
+
+TOKEN = "s3cret-token"
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _start(tmp_path, *extra: str, token: str | None = TOKEN) -> tuple[subprocess.Popen, str]:
+    port = _free_port()
+    env = dict(os.environ)
+    env.pop("RLVR_SERVE_TOKEN", None)
+    if token:
+        env["RLVR_SERVE_TOKEN"] = token
+    proc = subprocess.Popen([sys.executable, "-m", "rlvr", "serve", "--port", str(port), *extra], env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=tmp_path)
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            if httpx.get(url + "/healthz", timeout=1).status_code == 200:
+                return proc, url
+        except httpx.TransportError:
+            time.sleep(0.2)
+    proc.kill()
+    raise AssertionError(proc.stderr.read().decode()[-2000:])
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    proc, url = _start(tmp_path_factory.mktemp("serve"), "--max-body-mb", "1", "--deadline-s", "3")
+    yield url
+    proc.send_signal(signal.SIGTERM)
+    proc.wait(timeout=30)
+
+
+AUTH = {"Authorization": f"Bearer {TOKEN}"}
+
+
+def test_health_is_open_everything_else_needs_the_token(server):
+    assert httpx.get(server + "/healthz").json() == {"status": "ok"}
+    r = httpx.get(server + "/readyz")
+    assert r.status_code == 401 and TOKEN not in r.text and r.headers["x-request-id"]
+    assert httpx.get(server + "/readyz", headers={"Authorization": "Bearer wrong"}).status_code == 401
+    ready = httpx.get(server + "/readyz", headers=AUTH, timeout=60)
+    assert ready.status_code == 200 and ready.json()["rewards"] == ["math_equivalence"]
+
+
+def test_openrlhf_protocol(server):
+    prompt = "<|im_start|>user\nWhat is 1+1?<|im_end|>\n<|im_start|>assistant\n"
+    body = {"query": [prompt + "So \\boxed{2}<|im_end|>", prompt + "It is \\boxed{3}<|im_end|>"],
+            "prompts": [prompt, prompt], "labels": ["2", "2"]}
+    r = httpx.post(server + "/get_reward", json=body, headers=AUTH, timeout=60)
+    assert r.status_code == 200, r.text
+    out = r.json()
+    assert out["rewards"] == [1.0, 0.0] and out["scores"] == [1.0, 0.0]
+    assert out["extra_logs"]["math_equivalence/correct"] == [1.0, 0.0]
+
+
+def test_score_and_verify(server):
+    rows = [{"id": "a", "prompt": "q", "completion": "\\boxed{0.5}", "answer": "\\frac{1}{2}"},
+            {"id": "b", "prompt": "q", "completion": [{"role": "user", "content": "no answer"}], "answer": "2"}]
+    r = httpx.post(server + "/v1/score", json={"rows": rows}, headers=AUTH, timeout=60)
+    assert r.status_code == 200, r.text
+    scored = r.json()["rows"]
+    assert scored[0]["total"] == 1.0 and scored[0]["rewards"]["math_equivalence"]["status"] == "correct"
+    assert scored[1]["rewards"]["math_equivalence"]["status"] == "error"  # one bad row, not a 500
+    v = httpx.post(server + "/v1/verify", json={"items": [{"completion": "\\boxed{15\\%}", "gold": "15"}],
+                                                "config": {"percent": "strict"}}, headers=AUTH, timeout=60)
+    assert v.status_code == 200 and v.json()["verdicts"][0]["status"] == "incorrect"
+
+
+@pytest.mark.parametrize("body,code,fragment", [
+    (b"{not json", 400, "not valid JSON"),
+    (json.dumps({"rows": "x"}).encode(), 422, "'rows' must be a list"),
+    (json.dumps({"nothing": 1}).encode(), 422, "missing field 'rows'"),
+    (json.dumps({"rows": [{"completion": 5}]}).encode(), 422, "rows[0].completion"),
+    (json.dumps({"rows": [{"completion": "x" * 300_000}]}).encode(), 413, "characters"),
+    (b"[" + b"1," * 700_000 + b"1]", 413, "bytes"),
+])
+def test_bad_requests_get_typed_errors(server, body, code, fragment):
+    r = httpx.post(server + "/v1/score", content=body, headers={**AUTH, "content-type": "application/json"}, timeout=60)
+    assert r.status_code == code and fragment in r.json()["error"], r.text
+
+
+def test_a_slow_client_hits_the_deadline(server):
+    host, port = server.removeprefix("http://").split(":")
+    with socket.create_connection((host, int(port)), timeout=10) as s:
+        s.sendall(f"POST /v1/score HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {TOKEN}\r\n"
+                  "Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"rows\": [".encode())
+        reply = b""
+        while b"not received" not in reply:  # the server answers after its 3 s deadline
+            chunk = s.recv(4096)
+            if not chunk:
+                break
+            reply += chunk
+        reply = reply.decode()
+    assert reply.startswith("HTTP/1.1 408") and "not received within" in reply
+
+
+def test_metrics_count_requests_and_statuses(server):
+    text = httpx.get(server + "/metrics", headers=AUTH).text
+    assert 'rlvr_requests_total{endpoint="score",code="200"}' in text
+    assert 'rlvr_verdicts_total{status="correct"}' in text and "rlvr_request_seconds_bucket" in text
+
+
+def test_client_and_remote_reward(server, monkeypatch):
+    from rlvr.client import RemoteError, RewardClient
+    from rlvr.rewards import get_reward
+
+    client = RewardClient(server, token=TOKEN)
+    assert client.score([{"completion": "\\boxed{4}", "answer": "4"}])["rows"][0]["total"] == 1.0
+    with pytest.raises(RemoteError, match="401"):
+        RewardClient(server, token="wrong").score([{"completion": "x"}])
+    with pytest.raises(RemoteError, match="after 3 attempts"):
+        RewardClient(f"http://127.0.0.1:{_free_port()}", retries=2, backoff_s=0.01).score([{"completion": "x"}])
+    monkeypatch.setenv("RLVR_SERVE_TOKEN", TOKEN)
+    remote = get_reward("remote", url=server)
+    assert remote(prompts=["q", "q"], completions=["\\boxed{4}", "\\boxed{5}"], answer=["4", "4"]) == [1.0, 0.0]
+
+
+def test_sigterm_drains_a_request_in_flight(tmp_path):
+    proc, url = _start(tmp_path, token=None)
+    result = {}
+
+    def call() -> None:
+        rows = [{"completion": f"\\boxed{{x^{{{i}}} + {i}}}", "answer": f"x^{{{i}}}+{i}"} for i in range(300)]
+        start = time.monotonic()
+        result["r"] = httpx.post(url + "/v1/score", json={"rows": rows}, timeout=120)
+        result["seconds"] = time.monotonic() - start
+
+    t = threading.Thread(target=call)
+    t.start()
+    time.sleep(0.5)
+    proc.send_signal(signal.SIGTERM)
+    t.join(timeout=120)
+    assert proc.wait(timeout=60) in (0, -signal.SIGTERM)  # uvicorn re-raises the signal after draining
+    assert result["r"].status_code == 200 and len(result["r"].json()["rows"]) == 300
+    assert result["seconds"] > 0.5  # the request was still running when SIGTERM arrived
+
+
+def test_refuses_a_public_address_without_a_token(monkeypatch, capsys):
+    from rlvr.cli import main
+
+    monkeypatch.delenv("RLVR_SERVE_TOKEN", raising=False)
+    assert main(["serve", "--host", "0.0.0.0"]) == 2
+    assert "without a token" in capsys.readouterr().err
