@@ -112,7 +112,9 @@ def _serve_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--max-rows", type=_positive_int, default=1024, help="rows per request")
     p.add_argument("--max-body-mb", type=_positive_int, default=16, help="request body size limit")
     p.add_argument("--deadline-s", type=float, default=60.0, help="per-request deadline (and shutdown drain time)")
-    p.add_argument("--max-concurrent", type=_positive_int, default=4, help="requests scored at once")
+    p.add_argument("--max-concurrent", type=_positive_int, default=1,
+                   help="requests scored at once (1 is fastest: one batch already uses every sandbox worker)")
+    p.add_argument("--max-queue", type=_positive_int, default=32, help="requests waiting at most; more get 503")
 
 
 def _report_args(p: argparse.ArgumentParser) -> None:

@@ -36,8 +36,8 @@ class Limits:
     max_rows: int = 1024
     max_completion_chars: int = 200_000
     deadline_s: float = 60.0
-    max_concurrent: int = 4
-    max_queue: int = 16
+    max_concurrent: int = 1
+    max_queue: int = 32
 
 
 class HTTPProblem(Exception):

@@ -47,7 +47,7 @@ def serve_command(args: argparse.Namespace) -> int:
         raise ConfigError(f"refusing to serve on {args.host} without a token: set RLVR_SERVE_TOKEN or --token-file, "
                           "or pass --insecure on a trusted network")
     limits = Limits(max_rows=args.max_rows, max_body_bytes=args.max_body_mb * 1024 * 1024,
-                    deadline_s=args.deadline_s, max_concurrent=args.max_concurrent)
+                    deadline_s=args.deadline_s, max_concurrent=args.max_concurrent, max_queue=args.max_queue)
     app = create_app(args.rewards, token=token, limits=limits)
     logger.info("serving %s on http://%s:%d (token %s)", args.rewards or "math_equivalence", args.host, args.port,
                 "required" if token else "off")
