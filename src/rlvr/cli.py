@@ -74,6 +74,9 @@ def _score_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--out", help="write per-row scores and reasons as JSONL here ('-': stdout); "
                                  "the terminal then gets a summary instead of the table")
     p.add_argument("--force", action="store_true", help="overwrite an existing --out file")
+    p.add_argument("--ray", nargs="?", const="local", metavar="ADDRESS",
+                   help="score on Ray: a local instance (no ADDRESS) or a cluster (auto, ray://head:10001)")
+    p.add_argument("--actors", type=_positive_int, default=2, help="Ray actors (one RewardSet and verifier pool each)")
 
 
 def _recipe_args(p: argparse.ArgumentParser) -> None:

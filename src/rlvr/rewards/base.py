@@ -170,7 +170,7 @@ class Reward:
         if len(results) != len(texts):
             raise RuntimeError(f"reward {self.__name__!r} returned {len(results)} results for {len(texts)} completions")
         for i, why in unreadable.items():
-            results[i] = RewardResult(None, "error", f"completion {i} cannot be read: {why}")
+            results[i] = RewardResult(None, "error", f"the completion cannot be read: {why}")
         return _memo_put(self, prompts, completions, columns, _finite_or_error(results, self.__name__))
 
     def __call__(self, prompts: Sequence[Any] | None = None, completions: Sequence[Any] | None = None,

@@ -81,6 +81,8 @@ def score_command(args: argparse.Namespace) -> int:
     check_output(args.out, [args.input, args.rewards], getattr(args, "force", False))
     rs = RewardSet.from_config(args.rewards)
     rows = _read_jsonl(args.input)
+    if getattr(args, "ray", None):
+        return _score_on_ray(args, rs, rows)
     if "answer" not in rows[0] and "gold" in rows[0]:
         for r in rows:
             r.setdefault("answer", r.get("gold"))
@@ -128,4 +130,56 @@ def score_command(args: argparse.Namespace) -> int:
         console.print(f"mean total: {sum(totals) / len(totals):.4g} over {len(totals)} rows with a score")
     if args.out and args.out != "-":
         console.print(f"wrote {len(rows)} rows to {args.out}")
+    return 0
+
+
+def _score_on_ray(args: argparse.Namespace, rs: Any, rows: list[dict[str, Any]]) -> int:
+    """``rlvr score --ray``: the same rows and output as the local path, scored by Ray actors."""
+    from collections import Counter as _Counter
+
+    from rich.console import Console
+
+    from rlvr.errors import DependencyMissingError
+    from rlvr.files import atomic_output
+    from rlvr.integrations.ray import rows_dataset, score_dataset
+
+    try:
+        import ray
+    except ImportError:
+        raise DependencyMissingError("rlvr score --ray needs pip install 'rlvr[ray]'") from None
+    if not ray.is_initialized():
+        if args.ray == "local":
+            ray.init(include_dashboard=False, log_to_driver=False)
+        else:
+            ray.init(address=args.ray, log_to_driver=False)
+    ds = rows_dataset(rows)
+    statuses: dict[str, Counter] = {name: _Counter() for name in rs.names}
+    totals = []
+    sink = atomic_output(args.out) if args.out else None
+    fh = sink.__enter__() if sink else None
+    try:
+        for out in score_dataset(ds, rs.to_config(), actors=args.actors).iter_rows():
+            rewards = json.loads(out["rewards"])
+            for name, r in rewards.items():
+                statuses[name][r["status"]] += 1
+            if out["total"] is not None:
+                totals.append(out["total"])
+            if fh is not None:
+                row = rows[out["_index"]]
+                record = {"id": row.get("id", out["_index"]), **{k: row[k] for k in ("prompt", "completion", "answer", "gold")
+                                                                  if k in row}, "total": out["total"], "rewards": rewards}
+                fh.write(json.dumps(record, ensure_ascii=False, default=str) + "\n")
+    except BaseException as exc:
+        if sink:
+            sink.__exit__(type(exc), exc, exc.__traceback__)
+        raise
+    if sink:
+        sink.__exit__(None, None, None)
+    console = Console(stderr=args.out == "-")
+    for name, counts in statuses.items():
+        console.print(f"{name}: " + ", ".join(f"{k}={v}" for k, v in sorted(counts.items())))
+    if totals:
+        console.print(f"mean total: {sum(totals) / len(totals):.4g} over {len(totals)} rows with a score")
+    if args.out and args.out != "-":
+        console.print(f"wrote {len(rows)} rows to {args.out} (Ray, {args.actors} actors)")
     return 0
