@@ -165,3 +165,46 @@ def test_refuses_a_public_address_without_a_token(monkeypatch, capsys):
     monkeypatch.delenv("RLVR_SERVE_TOKEN", raising=False)
     assert main(["serve", "--host", "0.0.0.0"]) == 2
     assert "without a token" in capsys.readouterr().err
+
+
+def test_a_verifier_worker_killed_mid_request_costs_no_500(tmp_path):
+    proc, url = _start(tmp_path, token=None)
+    try:
+        assert httpx.get(url + "/readyz", timeout=60).status_code == 200  # the sandbox pool is up
+        workers = [int(p) for p in os.listdir("/proc") if p.isdigit() and _is_worker_of(int(p), proc.pid)]
+        assert workers
+        result = {}
+
+        def call() -> None:
+            rows = [{"completion": f"\\boxed{{(x+{i})^3}}", "answer": f"x^3+{3 * i}x^2+{3 * i * i}x+{i ** 3}"}
+                    for i in range(1, 301)]
+            result["r"] = httpx.post(url + "/v1/score", json={"rows": rows}, timeout=120)
+
+        t = threading.Thread(target=call)
+        t.start()
+        time.sleep(0.3)
+        for pid in workers:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        t.join(timeout=120)
+        r = result["r"]
+        assert r.status_code == 200  # the batch is answered: lost comparisons are retried or reported per row
+        statuses = {row["rewards"]["math_equivalence"]["status"] for row in r.json()["rows"]}
+        assert statuses <= {"correct", "error", "timeout"} and "correct" in statuses
+        assert httpx.get(url + "/healthz").status_code == 200  # and the server stays up
+        again = httpx.post(url + "/v1/verify", json={"items": [{"completion": "\\boxed{2x}", "gold": "x+x"}]}, timeout=60)
+        assert again.json()["verdicts"][0]["status"] == "correct"
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(timeout=60)
+
+
+def _is_worker_of(pid: int, server_pid: int) -> bool:
+    try:
+        stat = open(f"/proc/{pid}/stat").read()
+        cmdline = open(f"/proc/{pid}/cmdline", "rb").read()
+    except OSError:
+        return False
+    return b"rlvr.verifiers._worker" in cmdline and int(stat.rsplit(")", 1)[1].split()[1]) == server_pid
