@@ -42,7 +42,7 @@ def golds_of(case: dict) -> list[str]:
     return [str(g) for g in gold] if isinstance(gold, list) else [str(gold)]
 
 
-def run_rlvr(cases: list[dict]) -> tuple[list[bool], list[str], float]:
+def run_rlvr(cases: list[dict], config: dict | None = None) -> tuple[list[bool], list[str], float]:
     from rlvr.verifiers import verify_batch
 
     preds, golds, owner = [], [], []
@@ -52,7 +52,7 @@ def run_rlvr(cases: list[dict]) -> tuple[list[bool], list[str], float]:
             golds.append(gold)
             owner.append(i)
     t0 = time.perf_counter()
-    verdicts = verify_batch(preds, golds)
+    verdicts = verify_batch(preds, golds, config)
     elapsed = time.perf_counter() - t0
     ok = [False] * len(cases)
     why = [""] * len(cases)
@@ -101,13 +101,14 @@ def _row(name: str, labels: list[bool], rl: list[bool], mv: list[bool]) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cases", type=Path, default=DEFAULT_CASES)
+    parser.add_argument("--config", help="VerifierConfig fields as inline JSON, e.g. '{\"list_order\": \"given\"}'")
     parser.add_argument("--all-disagreements", action="store_true",
                         help="also print disagreements in the config and format_contract groups")
     args = parser.parse_args()
     cases = [json.loads(line) for line in args.cases.read_text(encoding="utf-8").splitlines() if line.strip()]
     labels = [bool(c["expected"]) for c in cases]
 
-    rl, why, rl_time = run_rlvr(cases)
+    rl, why, rl_time = run_rlvr(cases, json.loads(args.config) if args.config else None)
     mv, mv_time = run_math_verify(cases)
     groups = [group_of(c) for c in cases]
 

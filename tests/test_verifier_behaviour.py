@@ -223,3 +223,15 @@ def test_validate_golds_reads_worked_solutions_and_reports_bad_golds():
     # the bad gold found at load time is what verify reports, without a second sandbox parse
     assert verify("\\boxed{0.66}", "np.arcsin(10/13)").status == "unparseable_gold"
     assert verify("\\boxed{-2, 1}", golds[2]).correct and verify("\\boxed{10080}", golds[1]).correct
+
+
+def test_list_order_policy():
+    """Bare comma lists are sets by default; list_order=given compares them in order (as MATH's grader)."""
+    from rlvr.verifiers import verify
+
+    given = {"list_order": "given"}
+    assert verify("\\boxed{10, 4, -2}", "4, 10, -2").correct
+    assert not verify("\\boxed{10, 4, -2}", "4, 10, -2", given).correct
+    assert verify("\\boxed{4, 10, -2}", "4, 10, -2", given).correct
+    assert verify("\\boxed{\\{2, 1\\}}", "\\{1, 2\\}", given).correct  # a set stays a set
+    assert not verify("\\boxed{(2, 1)}", "(1, 2)").correct  # a tuple stays ordered

@@ -30,6 +30,7 @@ from rlvr.verifiers.normalize import (
     assignment_rhs,
     gold_answer,
     normalize_answer,
+    split_top_level,
     value_key,
 )
 from rlvr.verifiers.numbers import matches_at_float_precision, numbers_match, parse_number
@@ -201,7 +202,15 @@ def _sandbox_texts(answer: NormalizedAnswer, gold: _Gold, config: VerifierConfig
     if config.percent == "fraction":
         a = f"\\frac{{{a}}}{{100}}" if answer.percent else a
         g = f"\\frac{{{g}}}{{100}}" if gold.norm.percent else g
+    if config.list_order == "given" and _bare_list(a) and _bare_list(g):
+        a, g = f"({a})", f"({g})"  # a tuple compares in order; math-verify reads a bare list as a set
     return a, g
+
+
+def _bare_list(text: str) -> bool:
+    """A top-level comma list not written as a set, tuple or interval (``2, 3`` but not ``\\{2, 3\\}``)."""
+    t = text.strip()
+    return len(split_top_level(t, ",")) > 1 and not t.startswith(("(", "[", "\\{", "\\left"))
 
 
 def _compare_keys(extraction: Extraction, gold: str, config: VerifierConfig) -> tuple[Any, ...]:
