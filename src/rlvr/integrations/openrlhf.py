@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["response_of", "score_queries"]
+__all__ = ["response_of", "score_queries", "reward_func"]
 
 
 def response_of(query: str, prompt: str) -> str:
@@ -34,3 +34,25 @@ def score_queries(reward_set: Any, queries: list[str], prompts: list[str], label
         extra[f"{name}/correct"] = [1.0 if row["rewards"][name].status == "correct" else 0.0 for row in rows]
     return {"rewards": totals, "scores": totals, "extra_logs": extra,
             "statuses": [{name: row["rewards"][name].status for name in reward_set.names} for row in rows]}
+
+
+def reward_func(queries: list[str], prompts: list[str], labels: list[Any], **kwargs: Any) -> dict[str, Any]:
+    """OpenRLHF's in-process reward file entry (``--reward.remote_url path/to/openrlhf.py``): the
+    RewardSet named by ``RLVR_REWARDS`` (default ``math_equivalence``), results as tensors."""
+    import os
+
+    import torch
+
+    from rlvr.rewards import RewardSet
+
+    global _SET
+    if _SET is None:
+        spec = os.environ.get("RLVR_REWARDS")
+        _SET = RewardSet.from_config(spec) if spec else RewardSet.from_config([{"name": "math_equivalence"}])
+    out = score_queries(_SET, list(queries), list(prompts), ["" if x is None else str(x) for x in labels])
+    return {"rewards": torch.tensor(out["rewards"], dtype=torch.float32),
+            "scores": torch.tensor(out["scores"], dtype=torch.float32),
+            "extra_logs": {k: torch.tensor(v, dtype=torch.float32) for k, v in out["extra_logs"].items()}}
+
+
+_SET: Any = None

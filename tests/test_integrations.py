@@ -1,0 +1,48 @@
+"""verl's and OpenRLHF's reward entry points, called with the signatures those frameworks use."""
+
+from __future__ import annotations
+
+import asyncio
+import pickle
+
+import torch
+
+from rlvr.integrations import openrlhf, verl
+
+HUGE = "9" * 5000
+
+
+def test_verl_compute_score_is_a_dict_with_stable_keys_and_never_raises():
+    right = verl.compute_score("math_dapo", "so \\boxed{12}", "12", {"prompt": "q", "index": 3})
+    wrong = verl.compute_score("math_dapo", "so \\boxed{13}", "12")
+    odd = verl.compute_score("math_dapo", f"\\boxed{{{HUGE}}}", "12", None)
+    abstain = verl.compute_score("math_dapo", "\\boxed{3}", "The answer cannot be determined from the data")
+    assert right["score"] == 1.0 and right["acc"] == 1.0 and wrong["score"] == 0.0
+    assert set(right) == set(wrong) == set(odd) == set(abstain)  # verl averages the same keys every call
+    assert abstain["score"] == verl.ABSTAIN_SCORE and abstain["rlvr_abstained"] == 1.0
+    assert all(isinstance(v, float) for v in right.values())
+
+
+def test_verl_batch_async_and_reward_kwargs(tmp_path):
+    config = tmp_path / "r.yaml"
+    config.write_text("rewards:\n  - {name: math_equivalence, params: {preset: dapo}}\n  - {name: think_format, weight: 0.1}\n")
+    out = verl.compute_score_batch(["a", "a"], ["<think>x</think>\\boxed{2}", "\\boxed{3}"], ["2", "2"], [{}, {}],
+                                   rewards=str(config))
+    assert [o["score"] for o in out] == [1.1, -1.0] and "think_format" in out[0]
+    single = asyncio.run(verl.compute_score_async("a", "\\boxed{2}", "2", {}, rewards=str(config)))
+    assert single["score"] == 1.0
+    broken = verl.compute_score("a", "\\boxed{2}", "2", rewards=str(tmp_path / "missing.yaml"))
+    assert broken["score"] == verl.ABSTAIN_SCORE and broken["rlvr_error"] == 1.0  # a bad config never raises
+    assert pickle.loads(pickle.dumps(verl.compute_score)) is verl.compute_score  # Ray ships it by reference
+
+
+def test_openrlhf_reward_func_strips_the_prompt_and_returns_tensors(monkeypatch):
+    monkeypatch.delenv("RLVR_REWARDS", raising=False)
+    prompt = "<|im_start|>user\\nWhat is 2+2?<|im_end|>\\n<|im_start|>assistant\\n"
+    out = openrlhf.reward_func([prompt + "\\boxed{4}<|im_end|>", prompt + "\\boxed{5}<|im_end|>"], [prompt, prompt],
+                               ["4", "4"])
+    assert torch.equal(out["rewards"], torch.tensor([1.0, 0.0])) and torch.equal(out["scores"], out["rewards"])
+    assert torch.equal(out["extra_logs"]["math_equivalence/correct"], torch.tensor([1.0, 0.0]))
+    # the prompt is not graded: a box in the prompt does not answer for the response
+    tricky = "Show your answer like \\boxed{4}.\\n"
+    assert openrlhf.reward_func([tricky + "I do not know."], [tricky], ["4"])["rewards"].tolist() == [0.0]
