@@ -46,3 +46,25 @@ def test_openrlhf_reward_func_strips_the_prompt_and_returns_tensors(monkeypatch)
     # the prompt is not graded: a box in the prompt does not answer for the response
     tricky = "Show your answer like \\boxed{4}.\\n"
     assert openrlhf.reward_func([tricky + "I do not know."], [tricky], ["4"])["rewards"].tolist() == [0.0]
+
+
+def test_exported_verl_lines_load_and_score(tmp_path, capsys):
+    """The printed path/name/reward_kwargs load the way a file path is loaded by a trainer, and score."""
+    import importlib.util
+
+    import yaml
+
+    from rlvr.cli import main
+
+    rewards = tmp_path / "r.yaml"
+    rewards.write_text("rewards:\n  - {name: math_equivalence, params: {preset: dapo}}\n")
+    assert main(["rewards", "export", "--framework", "verl", str(rewards)]) == 0
+    cfg = yaml.safe_load(capsys.readouterr().out)["reward"]["custom_reward_function"]
+    spec = importlib.util.spec_from_file_location("custom_module", cfg["path"])
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    fn = getattr(module, cfg["name"])
+    assert fn("math_dapo", "\\boxed{7}", "7", {}, **cfg["reward_kwargs"])["score"] == 1.0
+    assert fn("math_dapo", "\\boxed{8}", "7", {}, **cfg["reward_kwargs"])["score"] == -1.0
+    assert main(["rewards", "export", "--framework", "openrlhf", str(rewards)]) == 0
+    assert "/get_reward" in capsys.readouterr().out

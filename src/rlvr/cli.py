@@ -141,6 +141,11 @@ def _rewards_test_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("paths", nargs="+", help="fixture files (YAML/JSONL) or folders")
 
 
+def _rewards_export_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("rewards", help="RewardSet config file (YAML/TOML/JSON)")
+    p.add_argument("--framework", choices=["verl", "openrlhf", "trl"], required=True, help="the trainer to plug it into")
+
+
 def _rewards_audit_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("name", help="registered reward name")
     p.add_argument("--params", help="reward parameters as inline JSON, e.g. '{\"preset\": \"dapo\"}'")
@@ -199,6 +204,9 @@ COMMANDS: tuple[Command, ...] = (
                         "rlvr.testing.commands:test_command", _rewards_test_args,
             example="rlvr rewards test reward_fixtures/ --import my_rewards.py",
                         exit_codes="0 every case passed; 1 a case failed; 2 bad usage or bad fixture file"),
+                Command("export", "Print the config lines that use a RewardSet file in verl, OpenRLHF or TRL.",
+                        "rlvr.rewards.commands:export_command", _rewards_export_args,
+                        example="rlvr rewards export --framework verl rewards.yaml"),
                 Command("audit", "Run the adversarial suite against a reward and flag exploitable attacks.",
                         "rlvr.testing.commands:audit_command", _rewards_audit_args,
             example="rlvr rewards audit math_equivalence --params '{\"preset\": \"dapo\"}' --strict",

@@ -124,12 +124,7 @@ def score_command(args: argparse.Namespace) -> int:
     elif not args.out:
         console.print(f"{len(rows)} rows scored with {rs!r} (more than {_TABLE_ROWS}: summary only; "
                       "write every row with --out FILE)")
-    for name, counts in statuses.items():
-        console.print(f"{name}: " + ", ".join(f"{k}={v}" for k, v in sorted(counts.items())))
-    if totals:
-        console.print(f"mean total: {sum(totals) / len(totals):.4g} over {len(totals)} rows with a score")
-    if args.out and args.out != "-":
-        console.print(f"wrote {len(rows)} rows to {args.out}")
+    _print_summary(console, statuses, totals, len(rows), args.out, "")
     return 0
 
 
@@ -175,11 +170,51 @@ def _score_on_ray(args: argparse.Namespace, rs: Any, rows: list[dict[str, Any]])
         raise
     if sink:
         sink.__exit__(None, None, None)
-    console = Console(stderr=args.out == "-")
+    _print_summary(Console(stderr=args.out == "-"), statuses, totals, len(rows), args.out,
+                   f" (Ray, {args.actors} actors)")
+    return 0
+
+
+def _print_summary(console: Any, statuses: dict[str, Counter], totals: list[float], n: int, out: str | None,
+                   where: str) -> None:
+    """Each reward's status counts, the mean total, and where the rows went."""
     for name, counts in statuses.items():
         console.print(f"{name}: " + ", ".join(f"{k}={v}" for k, v in sorted(counts.items())))
     if totals:
         console.print(f"mean total: {sum(totals) / len(totals):.4g} over {len(totals)} rows with a score")
-    if args.out and args.out != "-":
-        console.print(f"wrote {len(rows)} rows to {args.out} (Ray, {args.actors} actors)")
+    if out and out != "-":
+        console.print(f"wrote {n} rows to {out}{where}")
+
+
+def export_command(args: argparse.Namespace) -> int:
+    """Print the config lines that plug a RewardSet file into a trainer (verl, OpenRLHF, TRL)."""
+    from pathlib import Path as _Path
+
+    import rlvr.integrations as integrations
+    from rlvr.rewards import RewardSet
+
+    rs = RewardSet.from_config(args.rewards)  # validates the file (and its plugins) before printing anything
+    config = str(_Path(args.rewards).resolve())
+    here = _Path(integrations.__file__).parent
+    if args.framework == "verl":
+        print(f"""# verl (reward_loop / naive / dapo reward managers): {rs!r}
+reward:
+  custom_reward_function:
+    path: {here / 'verl.py'}
+    name: compute_score          # compute_score_batch for the batch reward manager
+    reward_kwargs:
+      rewards: {config}""")
+    elif args.framework == "openrlhf":
+        print(f"""# OpenRLHF: {rs!r}
+# in process (a reward function file):
+RLVR_REWARDS={config} --reward.remote_url {here / 'openrlhf.py'}
+# or as a service (several URLs: comma-separated):
+RLVR_SERVE_TOKEN=... rlvr serve --rewards {config} --host 0.0.0.0 --port 5000
+--reward.remote_url http://HOST:5000/get_reward""")
+    else:
+        print(f"""# TRL GRPOTrainer: {rs!r}
+from trl import GRPOConfig, GRPOTrainer
+from rlvr.rewards import RewardSet
+rs = RewardSet.from_config({config!r})
+trainer = GRPOTrainer(model=..., reward_funcs=rs.funcs, args=GRPOConfig(..., reward_weights=rs.weights), train_dataset=...)""")
     return 0
