@@ -41,7 +41,8 @@ def main() -> None:
 
     from rlvr.datasets import load
     from rlvr.harness.config import load_recipe
-    from rlvr.harness.train import _callback, _grpo_args, _reward_set
+    from rlvr.harness.run_log import run_logger
+    from rlvr.harness.train import _grpo_args, _reward_set
     from rlvr.harness.local_models import build_qwen2, build_tokenizer
 
     work = Path(tempfile.mkdtemp(prefix="rlvr-harness-bench-"))
@@ -78,7 +79,7 @@ def main() -> None:
             grpo_args = _grpo_args(config, work / "rlvr", rs.weights)
             grpo_args.disable_tqdm = True
             trainer = GRPOTrainer(model=model, processing_class=tokenizer, reward_funcs=timed, args=grpo_args,
-                                  train_dataset=data, callbacks=[_callback(work / "rlvr", rs, 2)])
+                                  train_dataset=data, callbacks=[run_logger(work / "rlvr", rs, 2)])
         start = time.perf_counter()
         trainer.train()
         total = time.perf_counter() - start

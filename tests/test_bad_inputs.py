@@ -179,7 +179,7 @@ def test_verify_exit_codes(capsys):
 
 
 def test_no_signal_warning_names_causes():
-    from rlvr.harness.train import no_signal_message
+    from rlvr.harness.run_log import no_signal_message
 
     message = no_signal_message({"reward": 0.0, "rewards/math_equivalence/mean": 0.0,
                                  "rewards/math_equivalence/status/no_answer": 0.9,
