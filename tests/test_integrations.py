@@ -49,8 +49,9 @@ def test_openrlhf_reward_func_strips_the_prompt_and_returns_tensors(monkeypatch)
 
 
 def test_exported_verl_lines_load_and_score(tmp_path, capsys):
-    """The printed path/name/reward_kwargs load the way a file path is loaded by a trainer, and score."""
-    import importlib.util
+    """The printed path/name/reward_kwargs load as verl's ``pkg://`` loader does, and score (verl's own
+    loader runs them in tests/test_framework_parity.py)."""
+    import importlib
 
     import yaml
 
@@ -60,11 +61,39 @@ def test_exported_verl_lines_load_and_score(tmp_path, capsys):
     rewards.write_text("rewards:\n  - {name: math_equivalence, params: {preset: dapo}}\n")
     assert main(["rewards", "export", "--framework", "verl", str(rewards)]) == 0
     cfg = yaml.safe_load(capsys.readouterr().out)["reward"]["custom_reward_function"]
-    spec = importlib.util.spec_from_file_location("custom_module", cfg["path"])
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    fn = getattr(module, cfg["name"])
+    assert cfg["path"].startswith("pkg://")
+    fn = getattr(importlib.import_module(cfg["path"][len("pkg://"):].replace("/", ".")), cfg["name"])
     assert fn("math_dapo", "\\boxed{7}", "7", {}, **cfg["reward_kwargs"])["score"] == 1.0
     assert fn("math_dapo", "\\boxed{8}", "7", {}, **cfg["reward_kwargs"])["score"] == -1.0
     assert main(["rewards", "export", "--framework", "openrlhf", str(rewards)]) == 0
-    assert "/get_reward" in capsys.readouterr().out
+    assert "/get_reward?access_token=" in capsys.readouterr().out
+    assert main(["rewards", "export", "--framework", "verifiers", str(rewards)]) == 0
+    assert "legacy_reward_funcs" in capsys.readouterr().out
+
+
+def test_verifiers_legacy_funcs_are_per_rollout_and_need_no_verifiers_install():
+    import inspect
+
+    from rlvr.integrations import vf
+
+    funcs, weights = vf.legacy_reward_funcs('{"rewards": [{"name": "math_equivalence"}, '
+                                            '{"name": "think_format", "weight": 0.1}]}')
+    group_names = {"states", "prompts", "completions", "answers", "tasks", "infos"}
+    assert [f.__name__ for f in funcs] == ["math_equivalence", "think_format"] and weights == [1.0, 0.1]
+    assert all(not set(inspect.signature(f).parameters) & group_names for f in funcs)  # the Rubric's group test
+    chat = [{"role": "assistant", "content": "\\boxed{4}", "reasoning_content": "2+2"}]
+    assert funcs[0](completion=chat, answer="4") == 1.0 and funcs[1](completion=chat, answer="4") == 1.0
+    assert funcs[0](completion="no answer at all", answer="4") == 0.0  # abstain/incorrect: a float, never None
+
+
+def test_verl_overlong_entry_maps_dapo_config():
+    import pytest
+
+    from rlvr.errors import ConfigError
+
+    assert verl.overlong_entry({"enable": False, "len": 4}, 16) is None
+    entry = verl.overlong_entry({"enable": True, "len": 4, "penalty_factor": 0.5}, 16)
+    assert entry["name"] == "soft_overlong" and entry["weight"] == 0.5
+    assert entry["params"] == {"max_completion_len": 16, "soft_punish_cache": 4, "length_unit": "tokens"}
+    with pytest.raises(ConfigError, match="max_resp_len"):
+        verl.overlong_entry({"enable": True, "len": 40}, 16)

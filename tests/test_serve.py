@@ -62,6 +62,9 @@ def test_health_is_open_everything_else_needs_the_token(server):
     assert httpx.get(server + "/readyz", headers={"Authorization": "Bearer wrong"}).status_code == 401
     ready = httpx.get(server + "/readyz", headers=AUTH, timeout=60)
     assert ready.status_code == 200 and ready.json()["rewards"] == ["math_equivalence"]
+    # OpenRLHF sends no headers: the token may ride in the URL instead
+    assert httpx.get(server + "/readyz?access_token=wrong").status_code == 401
+    assert httpx.get(server + f"/readyz?access_token={TOKEN}", timeout=60).status_code == 200
 
 
 def test_openrlhf_protocol(server):

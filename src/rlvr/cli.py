@@ -143,7 +143,7 @@ def _rewards_test_args(p: argparse.ArgumentParser) -> None:
 
 def _rewards_export_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("rewards", help="RewardSet config file (YAML/TOML/JSON)")
-    p.add_argument("--framework", choices=["verl", "openrlhf", "trl"], required=True, help="the trainer to plug it into")
+    p.add_argument("--framework", choices=["verl", "openrlhf", "verifiers", "trl"], required=True, help="the trainer to plug it into")
 
 
 def _rewards_audit_args(p: argparse.ArgumentParser) -> None:
@@ -204,7 +204,7 @@ COMMANDS: tuple[Command, ...] = (
                         "rlvr.testing.commands:test_command", _rewards_test_args,
             example="rlvr rewards test reward_fixtures/ --import my_rewards.py",
                         exit_codes="0 every case passed; 1 a case failed; 2 bad usage or bad fixture file"),
-                Command("export", "Print the config lines that use a RewardSet file in verl, OpenRLHF or TRL.",
+                Command("export", "Print the config lines that use a RewardSet file in verl, OpenRLHF, verifiers or TRL.",
                         "rlvr.rewards.commands:export_command", _rewards_export_args,
                         example="rlvr rewards export --framework verl rewards.yaml"),
                 Command("audit", "Run the adversarial suite against a reward and flag exploitable attacks.",

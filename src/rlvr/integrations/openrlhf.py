@@ -3,12 +3,16 @@
 OpenRLHF sends each *query* as the prompt and the response decoded together (special tokens
 included), with the *prompt* alone beside it, and the gold as the *label*; it expects
 ``{"rewards", "scores", "extra_logs"}`` back. The same translation serves its remote reward URL
-(``rlvr serve``'s ``/get_reward``) and, later, its in-process ``reward_func`` file.
+(``rlvr serve``'s ``/get_reward``) and its in-process ``reward_func`` file.
 """
 
 from __future__ import annotations
 
+import logging
+import threading
 from typing import Any
+
+logger = logging.getLogger(__name__)
 
 __all__ = ["response_of", "score_queries", "reward_func"]
 
@@ -38,21 +42,36 @@ def score_queries(reward_set: Any, queries: list[str], prompts: list[str], label
 
 def reward_func(queries: list[str], prompts: list[str], labels: list[Any], **kwargs: Any) -> dict[str, Any]:
     """OpenRLHF's in-process reward file entry (``--reward.remote_url path/to/openrlhf.py``): the
-    RewardSet named by ``RLVR_REWARDS`` (default ``math_equivalence``), results as tensors."""
-    import os
-
+    RewardSet named by ``RLVR_REWARDS`` (default ``math_equivalence``), results as tensors. OpenRLHF
+    calls it from worker threads; it never raises (a broken config scores 0.0 with ``rlvr_error`` 1)."""
     import torch
+
+    try:
+        out = score_queries(_reward_set(), list(queries), list(prompts),
+                            ["" if x is None else str(x) for x in labels])
+        extra = dict(out["extra_logs"])
+        extra["rlvr_error"] = [1.0 if "error" in s.values() else 0.0 for s in out["statuses"]]
+    except Exception:  # OpenRLHF logs a raised error and leaves the sample without a reward
+        logger.exception("rlvr reward_func failed; scoring the batch 0.0 with rlvr_error = 1")
+        zeros = [0.0] * len(queries)
+        out, extra = {"rewards": zeros, "scores": zeros}, {"rlvr_error": [1.0] * len(queries)}
+    return {"rewards": torch.tensor(out["rewards"], dtype=torch.float32),
+            "scores": torch.tensor(out["scores"], dtype=torch.float32),
+            "extra_logs": {k: torch.tensor(v, dtype=torch.float32) for k, v in extra.items()}}
+
+
+def _reward_set() -> Any:
+    import os
 
     from rlvr.rewards import RewardSet
 
     global _SET
-    if _SET is None:
-        spec = os.environ.get("RLVR_REWARDS")
-        _SET = RewardSet.from_config(spec) if spec else RewardSet.from_config([{"name": "math_equivalence"}])
-    out = score_queries(_SET, list(queries), list(prompts), ["" if x is None else str(x) for x in labels])
-    return {"rewards": torch.tensor(out["rewards"], dtype=torch.float32),
-            "scores": torch.tensor(out["scores"], dtype=torch.float32),
-            "extra_logs": {k: torch.tensor(v, dtype=torch.float32) for k, v in out["extra_logs"].items()}}
+    with _LOCK:
+        if _SET is None:
+            spec = os.environ.get("RLVR_REWARDS")
+            _SET = RewardSet.from_config(spec) if spec else RewardSet.from_config([{"name": "math_equivalence"}])
+        return _SET
 
 
 _SET: Any = None
+_LOCK = threading.Lock()

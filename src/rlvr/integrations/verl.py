@@ -1,9 +1,11 @@
 """verl's custom reward function interface, backed by an rlvr RewardSet.
 
-Point verl at this file (``reward.custom_reward_function.path: <site-packages>/rlvr/integrations/verl.py``,
-``name: compute_score``, or ``compute_score_batch`` for the batch reward managers) and name the
-RewardSet in ``reward.custom_reward_function.reward_kwargs: {rewards: rewards.yaml}`` (or the
-``RLVR_REWARDS`` environment variable; with neither, ``math_equivalence`` scores).
+Point verl at this module (``reward.custom_reward_function.path: pkg://rlvr.integrations.verl``, or
+the file path of this module for a verl that takes only files; ``name: compute_score``, or
+``compute_score_batch`` for the batch reward managers) and name the RewardSet in
+``reward.custom_reward_function.reward_kwargs: {rewards: rewards.yaml}`` (or the ``RLVR_REWARDS``
+environment variable; with neither, ``math_equivalence`` scores). ``verl_manager.RlvrRewardManager``
+is the reward manager that also hands rlvr the prompt and the response's token ids.
 
 verl gives no prompt to a reward; the prompt and any dataset column come from ``extra_info``. verl
 accepts neither ``None`` nor an exception from a reward: a row where every reward abstains scores
@@ -22,21 +24,44 @@ from typing import Any
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["compute_score", "compute_score_batch", "compute_score_async", "ABSTAIN_SCORE"]
+__all__ = ["compute_score", "compute_score_batch", "compute_score_async", "ABSTAIN_SCORE", "overlong_entry"]
 
 ABSTAIN_SCORE = 0.0  # verl needs a number: a row no reward has an opinion on scores this
 _SETS: dict[str, Any] = {}
 _LOCK = threading.Lock()
 
 
-def _reward_set(rewards: str | None) -> Any:
+def overlong_entry(overlong_buffer_cfg: Any, max_resp_len: int | None) -> dict[str, Any] | None:
+    """The RewardSet entry that gives the same numbers as verl's DAPO reward manager's overlong buffer
+    (``reward.reward_kwargs.overlong_buffer_cfg`` {enable, len, penalty_factor} and ``max_resp_len``):
+    verl adds ``min(-(length - (max_resp_len - len)) / len * penalty_factor, 0)``, which is rlvr's
+    ``soft_overlong`` in tokens with weight ``penalty_factor``. None when the buffer is off."""
+    if not overlong_buffer_cfg or not overlong_buffer_cfg.get("enable"):
+        return None
+    width, factor = overlong_buffer_cfg.get("len"), overlong_buffer_cfg.get("penalty_factor", 1.0)
+    if not max_resp_len or not width or width <= 0 or max_resp_len < width:
+        from rlvr.errors import ConfigError
+
+        raise ConfigError(f"overlong_buffer_cfg needs 0 < len <= max_resp_len; got len={width}, "
+                          f"max_resp_len={max_resp_len} (verl's DAPO manager asserts the same)")
+    return {"name": "soft_overlong", "alias": "overlong_reward", "weight": float(factor),
+            "params": {"max_completion_len": int(max_resp_len), "soft_punish_cache": int(width), "length_unit": "tokens"}}
+
+
+def _reward_set(rewards: str | None, extra: dict[str, Any] | None = None) -> Any:
     from rlvr.rewards import RewardSet
 
     key = rewards or os.environ.get("RLVR_REWARDS") or ""
+    cache_key = key + ("" if extra is None else repr(sorted(extra.items())))
     with _LOCK:
-        if key not in _SETS:
-            _SETS[key] = RewardSet.from_config(key) if key else RewardSet.from_config([{"name": "math_equivalence"}])
-        return _SETS[key]
+        if cache_key not in _SETS:
+            rs = RewardSet.from_config(key) if key else RewardSet.from_config([{"name": "math_equivalence"}])
+            if extra is not None:
+                config = rs.to_config()
+                config["rewards"].append(extra)
+                rs = RewardSet.from_config(config)
+            _SETS[cache_key] = rs
+        return _SETS[cache_key]
 
 
 def _scores(rs: Any, solution_strs: list[str], ground_truths: list[Any], extra_infos: list[Any]) -> list[dict]:
@@ -72,11 +97,12 @@ def _failed(rs_names: list[str], exc: BaseException) -> dict[str, Any]:
 
 
 def compute_score_batch(data_sources: list[str], solution_strs: list[str], ground_truths: list[Any],
-                        extra_infos: list[Any] | None = None, rewards: str | None = None, **kwargs: Any) -> list[dict]:
+                        extra_infos: list[Any] | None = None, rewards: str | None = None,
+                        _extra_reward: dict[str, Any] | None = None, **kwargs: Any) -> list[dict]:
     """verl's batch signature: one dict per row, never None, never raises."""
     extra_infos = extra_infos if extra_infos is not None else [None] * len(solution_strs)
     try:
-        rs = _reward_set(rewards)
+        rs = _reward_set(rewards, _extra_reward)
     except Exception as exc:  # a broken config: every row says so in its metrics, the run goes on
         return [_failed([], exc) for _ in solution_strs]
     try:

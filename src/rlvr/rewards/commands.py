@@ -187,7 +187,7 @@ def _print_summary(console: Any, statuses: dict[str, Counter], totals: list[floa
 
 
 def export_command(args: argparse.Namespace) -> int:
-    """Print the config lines that plug a RewardSet file into a trainer (verl, OpenRLHF, TRL)."""
+    """Print the config lines that plug a RewardSet file into a trainer (verl, OpenRLHF, verifiers, TRL)."""
     from pathlib import Path as _Path
 
     import rlvr.integrations as integrations
@@ -197,20 +197,36 @@ def export_command(args: argparse.Namespace) -> int:
     config = str(_Path(args.rewards).resolve())
     here = _Path(integrations.__file__).parent
     if args.framework == "verl":
-        print(f"""# verl (reward_loop / naive / dapo reward managers): {rs!r}
+        print(f"""# verl >= 0.9 (reward loop; naive or dapo reward manager): {rs!r}
+# (a verl that takes only file paths: path: {here / 'verl.py'})
 reward:
   custom_reward_function:
-    path: {here / 'verl.py'}
-    name: compute_score          # compute_score_batch for the batch reward manager
+    path: pkg://rlvr.integrations.verl
+    name: compute_score          # or compute_score_async; compute_score_batch for a batch manager
     reward_kwargs:
-      rewards: {config}""")
+      rewards: {config}
+# optional: rlvr's manager also passes the prompt and the response token ids, and reads DAPO's
+# reward_kwargs.overlong_buffer_cfg / max_resp_len as the same penalty
+#  reward_manager:
+#    source: importlib
+#    name: RlvrRewardManager
+#    module:
+#      path: pkg://rlvr.integrations.verl_manager""")
     elif args.framework == "openrlhf":
         print(f"""# OpenRLHF: {rs!r}
 # in process (a reward function file):
 RLVR_REWARDS={config} --reward.remote_url {here / 'openrlhf.py'}
-# or as a service (several URLs: comma-separated):
+# or as a service (OpenRLHF sends no headers: the token rides in the URL; several URLs: comma-separated)
 RLVR_SERVE_TOKEN=... rlvr serve --rewards {config} --host 0.0.0.0 --port 5000
---reward.remote_url http://HOST:5000/get_reward""")
+--reward.remote_url "http://HOST:5000/get_reward?access_token=..." """)
+    elif args.framework == "verifiers":
+        print(f"""# verifiers 0.4 (v1): {rs!r}
+from rlvr.integrations.vf import RlvrMathTaskset, RlvrTasksetConfig, RlvrTaskConfig, reward_hooks
+taskset = RlvrMathTaskset(RlvrTasksetConfig(dataset="dapo-math", path="...", task=RlvrTaskConfig(rlvr_rewards={config!r})))
+# or, on your own vf.Task: hooks = reward_hooks({config!r})  (async @vf.reward functions, RewardSet weights)
+# legacy verifiers <= 0.3:
+from rlvr.integrations.vf import legacy_reward_funcs
+funcs, weights = legacy_reward_funcs({config!r}); rubric = vf.Rubric(funcs=funcs, weights=weights)""")
     else:
         print(f"""# TRL GRPOTrainer: {rs!r}
 from trl import GRPOConfig, GRPOTrainer

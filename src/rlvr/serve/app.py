@@ -112,7 +112,11 @@ def create_app(rewards: Any = None, token: str | None = None, limits: Limits | N
             return True
         given = request.headers.get("authorization", "")
         scheme, _, value = given.partition(" ")
-        return scheme.lower() == "bearer" and hmac.compare_digest(value.strip().encode(), token.encode())
+        if scheme.lower() == "bearer":
+            return hmac.compare_digest(value.strip().encode(), token.encode())
+        # OpenRLHF's remote reward client posts to the URL as given, with no headers: the token may ride
+        # in it (``.../get_reward?access_token=...``); keep such URLs out of shared logs
+        return hmac.compare_digest(request.query_params.get("access_token", "").encode(), token.encode())
 
     def endpoint(name: str, work: Any, open_: bool = False) -> Any:
         async def handle(request: Request) -> Response:

@@ -1,0 +1,197 @@
+"""One RewardSet, scored through each framework's own calling code, gives the same numbers.
+
+TRL: ``GRPOTrainer._calculate_rewards`` on a real trainer (tiny local model). verl 0.9.1:
+``RewardLoopWorker`` with the custom ``compute_score`` and with ``RlvrRewardManager``. OpenRLHF
+0.11.2: ``SingleTurnAgentExecutor`` with the reward file and with ``rlvr serve`` as its remote URL.
+verifiers 0.4.0 (``Task.score`` on v1 traces) and 0.3.1 (the legacy ``Rubric``). Each framework runs
+in its own overlay venv (tests/frameworks/envs.py) because its pins clash with ours.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import math
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import yaml
+
+pytestmark = pytest.mark.slow
+
+_spec = importlib.util.spec_from_file_location("framework_envs", Path(__file__).parent / "frameworks" / "envs.py")
+envs = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(envs)
+
+REWARDS = """rewards:
+  - {name: math_equivalence}
+  - {name: think_format, weight: 0.1}
+  - {name: overlong_penalty, weight: 0.5, params: {max_length: 60, cache_length: 20, length_unit: chars}}
+"""
+PROMPTS = ["Solve the problem. Put the final answer in \\boxed{}.", "What is the value? Think first.",
+           "Answer the question below.", "计算并给出答案。"]
+
+
+def _chatml(question: str) -> str:
+    return f"<|im_start|>user\n{question}<|im_end|>\n<|im_start|>assistant\n"
+
+
+@pytest.fixture(scope="module")
+def rows() -> list[dict]:
+    """200 labelled completions from the verifier table (numbers, LaTeX, sets, traps, Unicode),
+    every third one with a reasoning block so the format reward varies too."""
+    table = yaml.safe_load((Path(__file__).parent / "data" / "verifier_cases.yaml").read_text(encoding="utf-8"))
+    cases = [c for section in table.values() for c in section]
+    out = []
+    for i, (gold, completion, _expected, _why) in enumerate(cases[:200]):
+        text = f"<think>checking step {i}</think> {completion}" if i % 3 == 0 else completion
+        out.append({"prompt": _chatml(PROMPTS[i % len(PROMPTS)]), "completion": text, "gold": str(gold),
+                    "data_source": "math_dapo"})
+    assert len(out) == 200
+    return out
+
+
+@pytest.fixture(scope="module")
+def setup(tmp_path_factory, rows):
+    """The RewardSet file and a tokenizer saved where every framework loads it from."""
+    from rlvr.harness.local_models import build_tokenizer
+
+    home = tmp_path_factory.mktemp("parity")
+    (home / "rewards.yaml").write_text(REWARDS)
+    tok = build_tokenizer([r["prompt"] + r["completion"] for r in rows], vocab_size=600)
+    tok.save_pretrained(home / "tok")
+    return home, tok
+
+
+@pytest.fixture(scope="module")
+def trl_totals(setup, rows, tmp_path_factory):
+    """TRL's own reward call: weighted nansum of each reward function's output."""
+    import torch
+    from datasets import Dataset
+    from trl import GRPOConfig, GRPOTrainer
+
+    from rlvr.harness.local_models import build_qwen2
+    from rlvr.rewards import RewardSet
+
+    home, tok = setup
+    rs = RewardSet.from_config(str(home / "rewards.yaml"))
+    args = GRPOConfig(output_dir=str(tmp_path_factory.mktemp("trl")), per_device_train_batch_size=2,
+                      num_generations=2, max_completion_length=8, use_cpu=True, bf16=False, report_to=[],
+                      reward_weights=rs.weights, save_strategy="no")
+    trainer = GRPOTrainer(model=build_qwen2(tok, hidden_size=16, num_layers=1, num_heads=2), processing_class=tok,
+                          reward_funcs=rs.funcs, args=args,
+                          train_dataset=Dataset.from_list([{"prompt": r["prompt"], "answer": r["gold"]} for r in rows]))
+    inputs = [{"prompt": r["prompt"], "answer": r["gold"]} for r in rows]
+    ids = [tok(r["completion"], add_special_tokens=False)["input_ids"] for r in rows]
+    per_func = trainer._calculate_rewards(inputs, [r["prompt"] for r in rows], [r["completion"] for r in rows], ids)
+    totals = (per_func * trainer.reward_weights.unsqueeze(0)).nansum(dim=1)
+    return [float(x) for x in totals], {n: [float(v) for v in per_func[:, i]] for i, n in enumerate(rs.names)}, \
+        torch.isnan(per_func).any().item()
+
+
+def _same(name: str, got: list[float], want: list[float], rows: list[dict]) -> None:
+    bad = [(i, g, w, rows[i]["completion"][:60], rows[i]["gold"]) for i, (g, w) in enumerate(zip(got, want))
+           if not math.isclose(g, w, abs_tol=1e-6)]  # TRL sums in float32
+    assert not bad, f"{name}: {len(bad)} of {len(want)} rows differ from TRL, e.g. {bad[:5]}"
+
+
+def test_all_frameworks_score_200_rows_the_same(setup, rows, trl_totals, tmp_path):
+    home, _ = setup
+    want, per_reward, _ = trl_totals
+    assert len(set(want)) >= 5, "the rows must exercise different reward values for parity to mean something"
+
+    verl_job = {"rows": rows, "tokenizer_dir": str(home / "tok"),
+                "custom_reward_function": {"path": "pkg://rlvr.integrations.verl", "name": "compute_score",
+                                           "reward_kwargs": {"rewards": str(home / "rewards.yaml")}}}
+    verl_out = envs.run_driver("verl", "verl_driver.py", verl_job, tmp_path)
+    assert [o["decoded"] for o in verl_out] == [r["completion"] for r in rows]  # the same text reached the reward
+    _same("verl compute_score", [o["reward_score"] for o in verl_out], want, rows)
+    _same("verl per-reward math", [o["extra"]["math_equivalence"] for o in verl_out],
+          [0.0 if math.isnan(v) else v for v in per_reward["math_equivalence"]], rows)
+
+    managed = dict(verl_job, reward_manager={"source": "importlib", "name": "RlvrRewardManager",
+                                             "module": {"path": "pkg://rlvr.integrations.verl_manager"}})
+    _same("verl RlvrRewardManager", [o["reward_score"] for o in envs.run_driver("verl", "verl_driver.py", managed,
+                                                                                 tmp_path)], want, rows)
+
+    orl_job = {"rows": rows, "tokenizer_dir": str(home / "tok"), "remote": str(_module_file("openrlhf"))}
+    orl_out = envs.run_driver("openrlhf", "openrlhf_driver.py", orl_job, tmp_path,
+                              env={"RLVR_REWARDS": str(home / "rewards.yaml")})
+    _same("OpenRLHF reward_func", [o["reward"] for o in orl_out], want, rows)
+
+    vf_job = {"rows": rows, "rewards": str(home / "rewards.yaml")}
+    v1 = envs.run_driver("verifiers", "verifiers_driver.py", vf_job, tmp_path)
+    assert v1["version"] == "0.4.0"
+    _same("verifiers v1 Task.score", [o["reward"] for o in v1["rows"]], want, rows)
+    assert all(set(o["info"]) == {"math_equivalence", "think_format", "overlong_penalty"} for o in v1["rows"])
+    assert all(o["info"]["math_equivalence"]["reason"] for o in v1["rows"])  # every score says why
+    legacy = envs.run_driver("verifiers-legacy", "verifiers_driver.py", vf_job, tmp_path)
+    assert legacy["version"].startswith("0.3")
+    _same("verifiers legacy Rubric", [o["reward"] for o in legacy["rows"]], want, rows)
+
+
+def _module_file(name: str) -> Path:
+    import rlvr.integrations
+
+    return Path(rlvr.integrations.__file__).parent / f"{name}.py"
+
+
+def test_verl_dapo_recipe_keeps_its_numbers_with_rlvr_manager(setup, rows, tmp_path):
+    """verl's DAPO manager (its overlong buffer on top of rlvr's compute_score) and RlvrRewardManager
+    (the same buffer read as rlvr's soft_overlong in tokens) give every row the same reward."""
+    home, tok = setup
+    (home / "math.yaml").write_text("rewards:\n  - {name: math_equivalence, params: {preset: dapo}}\n")
+    lengths = sorted(len(tok(r["completion"], add_special_tokens=False)["input_ids"]) for r in rows)
+    # verl's rollout never returns more than max_resp_len tokens: the longest row is the limit, and the
+    # buffer starts where the longest quarter of the rows begins
+    max_resp_len = lengths[-1]
+    dapo_cfg = {"overlong_buffer_cfg": {"enable": True, "len": max(2, max_resp_len - lengths[len(lengths) * 3 // 4]),
+                                        "penalty_factor": 0.7,
+                                        "log": True}, "max_resp_len": max_resp_len}
+    job = {"rows": rows, "tokenizer_dir": str(home / "tok"), "reward_kwargs": dapo_cfg,
+           "custom_reward_function": {"path": "pkg://rlvr.integrations.verl", "name": "compute_score",
+                                      "reward_kwargs": {"rewards": str(home / "math.yaml")}}}
+    verl_dapo = envs.run_driver("verl", "verl_driver.py", dict(job, reward_manager={"name": "dapo"}), tmp_path)
+    ours = envs.run_driver("verl", "verl_driver.py", dict(job, reward_manager={
+        "source": "importlib", "name": "RlvrRewardManager", "module": {"path": "pkg://rlvr.integrations.verl_manager"}}),
+        tmp_path)
+    penalised = [o for o in verl_dapo if o["extra"].get("overlong_reward", 0) < 0]
+    assert len(penalised) >= 20, "the buffer must bite for the comparison to mean something"
+    _same("RlvrRewardManager vs verl dapo", [o["reward_score"] for o in ours],
+          [o["reward_score"] for o in verl_dapo], rows)
+
+
+def test_openrlhf_remote_url_is_rlvr_serve(setup, rows, trl_totals, tmp_path):
+    """OpenRLHF's executor posting to ``rlvr serve``'s /get_reward (token in the URL: OpenRLHF sends no
+    headers) scores as TRL does."""
+    home, _ = setup
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    env = {**os.environ, "RLVR_SERVE_TOKEN": "parity-secret"}
+    proc = subprocess.Popen([sys.executable, "-m", "rlvr", "serve", "--port", str(port), "--rewards",
+                             str(home / "rewards.yaml")], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        import httpx
+
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200:
+                    break
+            except httpx.TransportError:
+                assert time.monotonic() < deadline, proc.stderr.read().decode()[-2000:]
+                time.sleep(0.2)
+        subset = rows[:40]
+        out = envs.run_driver("openrlhf", "openrlhf_driver.py",
+                              {"rows": subset, "tokenizer_dir": str(home / "tok"),
+                               "remote": f"http://127.0.0.1:{port}/get_reward?access_token=parity-secret"}, tmp_path)
+        _same("OpenRLHF remote_url → rlvr serve", [o["reward"] for o in out], trl_totals[0][:40], subset)
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(timeout=30)
