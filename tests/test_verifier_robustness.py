@@ -144,3 +144,12 @@ def test_arbitrary_input_never_raises_and_is_bounded(completion, gold):
     (v,) = verify_batch([completion], [gold], VerifierConfig())
     assert time.monotonic() - start < 1.5 + 1.0  # 1.5 s budget plus a worker restart on this 2-core box
     assert v.reason
+
+
+def test_a_comparison_sympy_cannot_decide_is_a_verdict_not_an_error():
+    """Found by the property test: ``\\frac11%\\frac`` leaves a symbol in the tolerance comparison;
+    sympy's undecidable relational once surfaced as status 'error'."""
+    from rlvr.verifiers import verify
+
+    v = verify("\\frac11%\\frac", "1")
+    assert v.status == "incorrect" and v.reason
