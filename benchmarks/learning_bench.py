@@ -7,6 +7,11 @@ on 2 CPU cores.
     python benchmarks/learning_bench.py [--recipe default-cpu] [--set KEY=VALUE ...]
     python benchmarks/learning_bench.py --compare-dynamic-sampling   # the same run with and without DAPO
                                                                      # dynamic sampling, side by side
+    python benchmarks/learning_bench.py --compare-expert-iteration [--minutes 30]
+        # SmolLM2-135M-Instruct (rlvr models prepare smollm2-135m): expert iteration (sample -> select ->
+        # sft -> GRPO, r1-pipeline-smollm2-cpu) vs GRPO alone, the same training-time budget each, both
+        # scored on the same held-out problems (greedy) as the base model. Target: >= +10 points for the
+        # pipeline, and ahead of GRPO alone.
 """
 
 from __future__ import annotations
@@ -23,7 +28,13 @@ def main() -> None:
     parser.add_argument("--set", action="append", default=[])
     parser.add_argument("--compare-dynamic-sampling", action="store_true",
                         help="run twice, without and with trainer.dynamic_sampling, and print both")
+    parser.add_argument("--compare-expert-iteration", action="store_true",
+                        help="SmolLM2: expert iteration vs GRPO alone for the same wall-clock budget")
+    parser.add_argument("--minutes", type=float, default=30.0, help="training budget per arm (expert iteration)")
     args = parser.parse_args()
+    if args.compare_expert_iteration:
+        compare_expert_iteration(args)
+        return
     if args.compare_dynamic_sampling:
         compare_dynamic_sampling(args)
         return
@@ -86,6 +97,68 @@ def compare_dynamic_sampling(args: argparse.Namespace) -> None:
     if rows[1][4]:
         print(f"| groups with signal among those generated | | {sum(rows[1][4]) / len(rows[1][4]):.2f} |")
         print(f"| generation batches per step (mean) | 1 | {sum(rows[1][5]) / len(rows[1][5]):.2f} |")
+
+
+def compare_expert_iteration(args: argparse.Namespace) -> None:
+    """Both arms from the same base model, training time capped at ``--minutes`` each (evaluations
+    outside the budget, run identically for the base and both results)."""
+    import json
+    from pathlib import Path
+
+    logging.basicConfig(level=logging.WARNING)
+    from rlvr.harness.config import load_recipe
+    from rlvr.harness.evaluate import evaluate
+    from rlvr.harness.pipeline import Stage, load_pipeline, run_pipeline, stage_config
+    from rlvr.harness.sampling import load_model
+    from rlvr.harness.train import _load_data, run
+
+    recipe = load_pipeline("r1-pipeline-smollm2-cpu", ["eval.enabled=false", *args.set])
+    out = Path(tempfile.mkdtemp(prefix="rlvr-ei-bench-"))
+    budget = args.minutes
+    eval_config = load_recipe(recipe.base, [f"{k}={json.dumps(v)}" for k, v in recipe.set.items()] + ["eval.enabled=true"])
+    _, heldout = _load_data(eval_config)
+    e = eval_config.eval
+    max_new = e.max_new_tokens or eval_config.trainer.max_completion_length
+
+    def held_out(model_dir: str) -> float:
+        model, tok = load_model(model_dir)
+        return evaluate(model, tok, heldout, max_new, 1, e.batch_size).pass_at_1
+
+    base = held_out(eval_config.model.name_or_path)
+    # expert iteration: sample -> select -> sft, then GRPO for the rest of the budget
+    t0 = time.perf_counter()
+    recipe.output = str(out / "expert-iteration")
+    grpo_stage = recipe.stages[-1]
+    recipe.stages = recipe.stages[:-1]
+    ei = run_pipeline(recipe)
+    stage_minutes = {s["name"]: s["seconds"] / 60 for s in ei["stages"]}
+    left = budget - (time.perf_counter() - t0) / 60
+    grpo_stage.set.update({"trainer.max_steps": 1000, "trainer.max_minutes": max(left, 0.5)})
+    recipe.stages.append(grpo_stage)
+    ei = run_pipeline(recipe)
+    ei_minutes = (time.perf_counter() - t0) / 60
+    ei_steps = ei["stages"][-1]["summary"]["steps"]
+    kept = ei["stages"][1]["report"]["kept"]
+    ei_score = held_out(ei["model"])
+    # GRPO alone, the same budget
+    t0 = time.perf_counter()
+    alone = Stage("grpo-alone", "grpo", {**grpo_stage.set, "trainer.max_minutes": budget})
+    config = stage_config(recipe, alone, {"output.dir": str(out / "grpo-alone"), "output.save_merged": True})
+    summary = run(config)
+    grpo_minutes = (time.perf_counter() - t0) / 60
+    grpo_score = held_out(str(Path(summary.run_dir) / "merged"))
+    print(f"# expert iteration vs GRPO alone: SmolLM2-135M-Instruct, {len(heldout)} held-out problems "
+          f"(synthetic arithmetic, test split), greedy pass@1, budget {budget:g} min of training each\n")
+    print("| arm | training (min) | what ran | held-out pass@1 | vs base |")
+    print("|---|---|---|---|---|")
+    print(f"| base model | 0 | - | {base:.1%} | |")
+    stages = ", ".join(f"{n} {m:.1f}" for n, m in stage_minutes.items())
+    print(f"| expert iteration | {ei_minutes:.1f} | {stages} min, {kept} SFT rows, then {ei_steps} GRPO steps | "
+          f"{ei_score:.1%} | {(ei_score - base) * 100:+.1f} pt |")
+    print(f"| GRPO alone | {grpo_minutes:.1f} | {summary.steps} GRPO steps | {grpo_score:.1%} | "
+          f"{(grpo_score - base) * 100:+.1f} pt |")
+    met = ei_score - base >= 0.10 and ei_score > grpo_score
+    print(f"\ntarget (>= +10 points and ahead of GRPO alone): {'met' if met else 'NOT met'}; runs in {out}")
 
 
 if __name__ == "__main__":

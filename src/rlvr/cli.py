@@ -79,13 +79,14 @@ def _score_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--actors", type=_positive_int, default=2, help="Ray actors (one RewardSet and verifier pool each)")
 
 
-def _recipe_args(p: argparse.ArgumentParser) -> None:
+def _recipe_args(p: argparse.ArgumentParser, backend: bool = True) -> None:
     p.add_argument("--recipe", help="YAML recipe (default: the embedded CPU default)")
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="override a field")
     p.add_argument("--dry-run", action="store_true", help="print the resolved config and plan only")
     p.add_argument("--resume", action="store_true", help="continue from the last checkpoint")
-    p.add_argument("--backend", choices=["auto", "trl", "unsloth"],
-                   help="override the recipe's backend (auto: unsloth only with CUDA and unsloth installed)")
+    if backend:
+        p.add_argument("--backend", choices=["auto", "trl", "unsloth"],
+                       help="override the recipe's backend (auto: unsloth only with CUDA and unsloth installed)")
 
 
 def _eval_args(p: argparse.ArgumentParser) -> None:
@@ -104,6 +105,59 @@ def _eval_args(p: argparse.ArgumentParser) -> None:
                    help="hf: batched transformers generate (CPU or GPU); vllm: vLLM on a GPU (a merged model folder)")
     p.add_argument("--out", help="per-problem JSONL (default eval-DATASET.jsonl; '-' for stdout)")
     p.add_argument("--force", action="store_true", help="overwrite an existing --out file")
+
+
+def _sample_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--model", help="model folder (full or LoRA adapter) or hub id to sample from")
+    p.add_argument("--dataset", help="data set name (dapo-math, math-500, gsm8k, ...) or file")
+    p.add_argument("--path", help="local copy of the data set")
+    p.add_argument("--template", default="boxed", help="prompt template (r1, working_out, boxed, dapo, plain)")
+    p.add_argument("--problems", type=_positive_int, help="sample only the first N problems")
+    p.add_argument("--completions", metavar="JSONL", help="score completions made elsewhere (id, answer, "
+                                                           "completion(s)) instead of generating")
+    p.add_argument("-n", type=_positive_int, default=8, help="completions per problem")
+    p.add_argument("--rewards", help="RewardSet config that scores each sample (default: math_equivalence)")
+    p.add_argument("--max-new-tokens", type=_positive_int, default=512, help="tokens generated per sample")
+    p.add_argument("--temperature", type=float, default=1.0, help="sampling temperature")
+    p.add_argument("--batch-size", type=_positive_int, default=16, help="prompts per generate call")
+    p.add_argument("--engine", choices=["hf", "vllm"], default="hf", help="hf: transformers generate; vllm: GPU")
+    p.add_argument("--out", required=True, help="folder for samples.jsonl, problems.jsonl and the plots")
+
+
+def _select_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("samples", help="samples.jsonl written by rlvr sample")
+    p.add_argument("--out", required=True, help="the SFT set (JSONL, TRL prompt/completion chat rows)")
+    p.add_argument("-k", type=_positive_int, default=1, help="samples kept per problem at most (best by total)")
+    p.add_argument("--min-total", type=float, help="keep only samples whose total reward reaches this")
+    p.add_argument("--keep-unverified", action="store_true", help="do not require the verifier's 'correct'")
+    p.add_argument("--min-chars", type=int, default=1, help="drop completions shorter than this")
+    p.add_argument("--max-chars", type=_positive_int, help="drop completions longer than this")
+    p.add_argument("--max-tokens", type=_positive_int, help="drop completions longer than this many tokens")
+    p.add_argument("--tokenizer", help="tokenizer for --max-tokens (the model's folder or id)")
+    p.add_argument("--no-dedupe", action="store_true", help="keep identical completions of one problem")
+    p.add_argument("--shortest-correct", action="store_true", help="prefer the shortest verified sample")
+
+
+def _sft_args(p: argparse.ArgumentParser) -> None:
+    _recipe_args(p, backend=False)
+    p.add_argument("--data", help="SFT set (rlvr select writes one); default: the recipe data's worked solutions")
+    p.add_argument("--model", help="model to fine-tune (default: the recipe's)")
+    p.add_argument("--out", help="run folder (default: the recipe's output.dir)")
+
+
+def _distill_args(p: argparse.ArgumentParser) -> None:
+    _recipe_args(p, backend=False)
+    p.add_argument("--teacher", required=True, help="teacher model sharing the student's tokenizer")
+    p.add_argument("--student", help="student model (default: the recipe's model)")
+    p.add_argument("--data", help="prompt/completion set (the teacher's selected samples)")
+    p.add_argument("--out", help="run folder (default: the recipe's output.dir)")
+
+
+def _pipeline_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--recipe", required=True, help="pipeline recipe (file or shipped name, e.g. r1-pipeline-tiny-cpu)")
+    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="override a field in every stage")
+    p.add_argument("--from-stage", help="re-run this stage and every later one (earlier folders are kept)")
+    p.add_argument("--dry-run", action="store_true", help="check every stage's config and list the stages")
 
 
 def _serve_args(p: argparse.ArgumentParser) -> None:
@@ -182,6 +236,21 @@ COMMANDS: tuple[Command, ...] = (
             "rlvr.harness.commands:eval_command", _eval_args,
             example="rlvr eval --model runs/default-cpu/final --dataset math-500 --path test.jsonl --samples 4 --n 50\n"
                     "  rlvr eval --completions vllm_samples.jsonl --out scored.jsonl"),
+    Command("sample", "Sample N completions per problem and score each (values, statuses, reasons, pass rates).",
+            "rlvr.harness.stage_commands:sample_command", _sample_args,
+            example="rlvr sample --model runs/default-cpu/final --dataset synthetic -n 8 --out runs/samples"),
+    Command("select", "Rejection sampling: keep verified samples (best-of-N, k per problem) as an SFT set.",
+            "rlvr.harness.stage_commands:select_command", _select_args,
+            example="rlvr select runs/samples/samples.jsonl -k 2 --out runs/samples/sft.jsonl"),
+    Command("sft", "Supervised fine-tuning on an SFT set (completion-only loss), with run folders and --resume.",
+            "rlvr.harness.stage_commands:sft_command", _sft_args,
+            example="rlvr sft --data runs/samples/sft.jsonl --model runs/default-cpu/final --out runs/sft"),
+    Command("distill", "Logit distillation (TRL's GKD) from a teacher that shares the student's tokenizer.",
+            "rlvr.harness.stage_commands:distill_command", _distill_args,
+            example="rlvr distill --teacher runs/big/final --student runs/small/final --data sft.jsonl --out runs/kd"),
+    Command("pipeline", "Run an R1-style multi-stage recipe (sft, grpo, sample, select, ...), resumable per stage.",
+            "rlvr.harness.stage_commands:pipeline_command", _pipeline_args,
+            example="rlvr pipeline --recipe r1-pipeline-tiny-cpu"),
     Command("serve", "Serve rewards over HTTP: OpenRLHF's /get_reward, /v1/score, /v1/verify, health and metrics.",
             "rlvr.serve.commands:serve_command", _serve_args,
             example="RLVR_SERVE_TOKEN=secret rlvr serve --rewards rewards.yaml --host 0.0.0.0 --port 5000"),

@@ -94,3 +94,27 @@ def set_aside_broken_checkpoints(run_dir: Path, kept: Path | None) -> None:
             target.parent.mkdir(parents=True, exist_ok=True)
             path.rename(target)
             logger.warning("moved the unfinished %s to %s", path.name, target)
+
+
+def resume_point(run_dir: Path, resume: bool) -> tuple[Path, Path | None]:
+    """The run folder to write and the checkpoint to continue from (``rlvr train``, ``rlvr sft``).
+
+    ``resume``: the newest whole checkpoint of ``run_dir`` (newer broken ones set aside), or None with a
+    warning. Otherwise a folder that already holds checkpoints is left alone and the run goes to
+    ``<name>-2`` (``-3``, ...), so a repeated command never mixes two runs' checkpoints.
+    """
+    if resume:
+        checkpoint = last_checkpoint(run_dir)
+        set_aside_broken_checkpoints(run_dir, checkpoint)
+        if checkpoint is None:
+            logger.warning("--resume: no checkpoint in %s/checkpoints; starting from the beginning", run_dir)
+        return run_dir, checkpoint
+    if (run_dir / "checkpoints").exists() and any((run_dir / "checkpoints").iterdir()):
+        n = 2
+        while (run_dir.parent / f"{run_dir.name}-{n}").exists():
+            n += 1
+        chosen = run_dir.parent / f"{run_dir.name}-{n}"
+        logger.warning("%s already holds a run; writing this one to %s (pass --resume to continue the old one)",
+                       run_dir, chosen)
+        return chosen, None
+    return run_dir, None

@@ -21,7 +21,7 @@ from rlvr.errors import ConfigError
 from rlvr.typed import build
 
 __all__ = ["RunConfig", "ModelConfig", "LoraSettings", "DataConfig", "ColdStartConfig", "TrainerSettings",
-           "EvalSettings", "OutputConfig", "load_recipe", "apply_overrides", "validate", "to_dict",
+           "EvalSettings", "OutputConfig", "SftSettings", "SampleSettings", "SelectSettings", "DistillSettings", "load_recipe", "apply_overrides", "validate", "to_dict",
            "DEFAULT_RECIPE"]
 
 DEFAULT_RECIPE = "default-cpu"
@@ -115,6 +115,8 @@ class TrainerSettings:
     mask_truncated_completions: bool = _f(False, "exclude truncated completions from the loss (DAPO)")
     num_iterations: int = _f(1, "policy updates per generation batch (mu)")
     max_steps: int = _f(50, "GRPO optimizer steps")
+    max_minutes: float | None = _f(None, "stop GRPO (with a checkpoint) after this much training time, even "
+                                         "before max_steps: equal wall-clock budgets for comparisons")
     logging_steps: int = _f(1, "log every N steps")
     save_steps: int = _f(25, "checkpoint every N steps")
     save_total_limit: int | None = _f(2, "keep at most this many checkpoints")
@@ -149,6 +151,52 @@ class OutputConfig:
 
 
 @dataclass
+class SftSettings:
+    data: str | None = _f(None, "SFT set in TRL's prompt/completion chat format (rlvr select writes one); "
+                                "unset: worked solutions of the recipe's data (a 'reasoning' column: R1's cold start)")
+    max_steps: int = _f(200, "optimizer steps (-1: run num_epochs over the set)")
+    num_epochs: float = _f(1.0, "passes over the set when max_steps is -1")
+    batch_size: int = _f(16, "examples per step")
+    learning_rate: float = _f(2e-4, "peak learning rate (full fine-tunes of real models want ~1e-5)")
+    lr_scheduler_type: str = _f("cosine", "learning-rate schedule")
+    warmup_ratio: float = _f(0.05, "share of steps spent warming up")
+    save_steps: int = _f(100, "checkpoint every N steps (--resume continues from the last)")
+    examples: int | None = _f(None, "use at most this many training rows")
+
+
+@dataclass
+class SampleSettings:
+    n: int = _f(8, "completions per problem")
+    problems: int | None = _f(None, "sample at most this many problems of the recipe's data")
+    temperature: float = _f(1.0, "sampling temperature")
+    max_new_tokens: int | None = _f(None, "default: trainer.max_completion_length")
+    batch_size: int = _f(32, "prompts per generate call")
+    engine: str = _f("hf", "hf (transformers generate, CPU or GPU) | vllm (GPU)")
+    completions: str | None = _f(None, "score this JSONL of completions made elsewhere instead of generating")
+
+
+@dataclass
+class SelectSettings:
+    k: int = _f(1, "verified samples kept per problem at most (best-of-N by total reward)")
+    require_correct: bool = _f(True, "keep only samples the verifier accepts")
+    min_total: float | None = _f(None, "keep only samples whose total reward reaches this")
+    min_chars: int = _f(1, "drop completions shorter than this")
+    max_chars: int | None = _f(None, "drop completions longer than this many characters")
+    max_tokens: int | None = _f(None, "drop completions longer than this many tokens (the model's tokenizer)")
+    dedupe: bool = _f(True, "drop a completion identical (whitespace aside) to a kept one of the same problem")
+    shortest_correct: bool = _f(False, "rank the shortest verified sample first instead of the highest total")
+
+
+@dataclass
+class DistillSettings:
+    teacher: str | None = _f(None, "teacher model (a folder or hub id) sharing the student's tokenizer")
+    lmbda: float = _f(0.5, "share of on-policy (student-generated) batches (GKD's lambda; 0: the teacher's data only)")
+    beta: float = _f(0.5, "generalised JSD interpolation (0: forward KL, 1: reverse KL)")
+    temperature: float = _f(0.9, "sampling temperature of on-policy generations")
+    max_new_tokens: int = _f(64, "tokens generated per on-policy sample")
+
+
+@dataclass
 class RunConfig:
     backend: str = _f("auto", "auto | trl | unsloth (auto: unsloth only with CUDA and unsloth installed)")
     model: ModelConfig = field(default_factory=ModelConfig, metadata={"help": "the policy model"})
@@ -158,6 +206,13 @@ class RunConfig:
     trainer: TrainerSettings = field(default_factory=TrainerSettings, metadata={"help": "GRPO settings"})
     eval: EvalSettings = field(default_factory=EvalSettings, metadata={"help": "evaluation"})
     output: OutputConfig = field(default_factory=OutputConfig, metadata={"help": "outputs"})
+    sft: SftSettings = field(default_factory=SftSettings, metadata={"help": "rlvr sft: supervised fine-tuning"})
+    sample: SampleSettings = field(default_factory=SampleSettings, metadata={"help": "rlvr sample: N completions "
+                                                                                     "per problem, scored"})
+    select: SelectSettings = field(default_factory=SelectSettings, metadata={"help": "rlvr select: rejection "
+                                                                                     "sampling into an SFT set"})
+    distill: DistillSettings = field(default_factory=DistillSettings, metadata={"help": "rlvr distill: logit "
+                                                                                        "distillation (GKD)"})
     recipe: str | None = _f(None, "where this config came from")
     plugins: list[str] = _f([], "modules or .py files imported first (your own @reward functions and loaders)")
 

@@ -23,7 +23,7 @@ from typing import Any
 import yaml
 
 from rlvr.errors import ConfigError
-from rlvr.harness.checkpoints import last_checkpoint, set_aside_broken_checkpoints
+from rlvr.harness.checkpoints import last_checkpoint, resume_point
 from rlvr.harness.config import RunConfig, to_dict
 from rlvr.harness.run_log import plot_reward_curve, run_logger
 
@@ -132,16 +132,10 @@ def _cold_start(config: RunConfig, model: Any, tokenizer: Any, train: Any, out_d
     from datasets import Dataset
     from trl import SFTConfig, SFTTrainer
 
-    from rlvr.datasets import get_template
+    from rlvr.harness.sft import worked_solution_rows
 
-    if "reasoning" not in train.column_names:
-        raise ConfigError("cold_start needs worked solutions (a 'reasoning' column, as synthetic data has); "
-                          "set cold_start.enabled=false for this data set")
     c = config.cold_start
-    template = get_template(config.data.template)
-    n = min(c.examples, len(train))
-    rows = [{"prompt": p, "completion": [{"role": "assistant", "content": template.format_solution(r, a)}]}
-            for p, r, a in zip(train["prompt"][:n], train["reasoning"][:n], train["answer"][:n])]
+    rows = worked_solution_rows(config, train, c.examples)
     cuda = torch.cuda.is_available()
     args = SFTConfig(output_dir=str(out_dir / "tmp"), max_steps=c.steps, per_device_train_batch_size=c.batch_size,
                      learning_rate=c.learning_rate, lr_scheduler_type="cosine", warmup_steps=0.05, logging_steps=max(1, c.steps // 10),
@@ -230,6 +224,23 @@ def _grpo_args(config: RunConfig, run_dir: Path, weights: list[float]) -> Any:
         raise ConfigError(f"TRL rejected the trainer settings: {exc}") from exc
 
 
+def _time_budget(minutes: float) -> Any:
+    """A callback that ends training (saving a checkpoint) once ``minutes`` of it have passed."""
+    from transformers import TrainerCallback
+
+    class TimeBudget(TrainerCallback):
+        def on_train_begin(self, args: Any, state: Any, control: Any, **kwargs: Any) -> None:
+            self.started = time.monotonic()
+
+        def on_step_end(self, args: Any, state: Any, control: Any, **kwargs: Any) -> None:
+            if time.monotonic() - self.started >= minutes * 60:
+                logger.info("time budget of %g min reached at step %d; stopping", minutes, state.global_step)
+                control.should_training_stop = True
+                control.should_save = True
+
+    return TimeBudget()
+
+
 def _agreed_path(dist: Any, path: Path) -> Path:
     """The run folder rank 0 chose, on every process (a later rank could otherwise see rank 0's fresh
     folder and pick the next free name)."""
@@ -270,19 +281,7 @@ def run(config: RunConfig, resume: bool = False) -> RunSummary:
         logger.info("%s is complete (%d of %d steps, summary.json written); nothing to resume", run_dir,
                     finished.steps, config.trainer.max_steps)
         return finished
-    checkpoint = last_checkpoint(run_dir) if resume else None
-    if resume:
-        set_aside_broken_checkpoints(run_dir, checkpoint)
-    if resume and checkpoint is None:
-        logger.warning("--resume: no checkpoint in %s/checkpoints; starting from the beginning", run_dir)
-    if not resume and (run_dir / "checkpoints").exists() and any((run_dir / "checkpoints").iterdir()):
-        taken = run_dir
-        n = 2
-        while (run_dir.parent / f"{taken.name}-{n}").exists():
-            n += 1
-        run_dir = run_dir.parent / f"{taken.name}-{n}"
-        logger.warning("%s already holds a run; writing this one to %s (pass --resume to continue the old one)",
-                       taken, run_dir)
+    run_dir, checkpoint = resume_point(run_dir, resume)
     run_dir = _agreed_path(dist, run_dir)  # every process writes into the folder rank 0 chose
     backend, why = pick_backend(config)
     logger.info("backend %s: %s", backend, why)
@@ -329,7 +328,8 @@ def run(config: RunConfig, resume: bool = False) -> RunSummary:
     with library_deprecations_silenced():
         trainer = trainer_cls(model=model, processing_class=tokenizer, reward_funcs=rs.funcs, args=args,
                               train_dataset=train, peft_config=peft_config,
-                              callbacks=[run_logger(run_dir, rs, config.output.sample_completions)])
+                              callbacks=[run_logger(run_dir, rs, config.output.sample_completions)]
+                              + ([_time_budget(config.trainer.max_minutes)] if config.trainer.max_minutes else []))
         quiet(trainer)
         if checkpoint is not None:
             logger.info("resuming from %s", checkpoint)
