@@ -39,14 +39,17 @@ def test_select_keeps_the_best_verified_samples_and_says_why_others_went():
         _sample(4, "b", "<answer>9</answer>", False, 0.0),
         _sample(5, "c", "x" * 500 + "<answer>4</answer>", True, 1.0),
         _sample(6, "c", "<answer>4</answer> short", True, 0.4),
+        {**_sample(7, "c", "<answer>4</answer> and then we multiply by", True, 2.0), "truncated": True},
     ]
     kept, report = select(rows, SelectOptions(k=1, max_chars=200))
     assert [(r["id"], r["sample"]) for r in kept] == [("a", 1), ("c", 6)]  # highest total; too-long dropped
     assert kept[0]["prompt"] == [{"role": "user", "content": "q a"}]
     assert kept[0]["completion"] == [{"role": "assistant", "content": "<answer>4</answer>"}]
-    assert report.dropped == {"not_verified": 2, "below_min_total": 0, "too_short": 0, "too_long": 1,
-                              "duplicate": 1, "over_k": 1}
-    assert (report.samples, report.kept, report.problems, report.problems_kept) == (7, 2, 3, 2)
+    assert report.dropped == {"truncated": 1, "not_verified": 2, "below_min_total": 0, "too_short": 0,
+                              "too_long": 1, "duplicate": 1, "over_k": 1}
+    assert (report.samples, report.kept, report.problems, report.problems_kept) == (8, 2, 3, 2)
+    # kept on request, the cut-off sample's high total puts it first
+    assert select(rows, SelectOptions(k=1, max_chars=200, drop_truncated=False))[0][1]["sample"] == 7
     shortest, _ = select(rows, SelectOptions(k=2, shortest_correct=True))
     assert [r["sample"] for r in shortest if r["id"] == "a"] == [1, 0]
     assert [r["sample"] for r in select(rows, SelectOptions(k=3, min_total=1.1))[0]] == [1]
@@ -106,6 +109,7 @@ def test_pipeline_runs_every_stage_resumes_and_reruns_from_a_stage(tmp_path):
         stages["cold"]["summary"]["after"]  # the same model is not evaluated twice
     samples = [json.loads(x) for x in Path(stages["sample"]["samples"]).read_text().splitlines()]
     assert len(samples) == 24 * 4 and all("rewards" in s and "reason" in s for s in samples)
+    assert all(isinstance(s["truncated"], bool) for s in samples)  # generation knows where it stopped
     sft_rows = [json.loads(x) for x in Path(stages["select"]["sft_data"]).read_text().splitlines()]
     assert 0 < len(sft_rows) <= 48 and stages["select"]["report"]["kept"] == len(sft_rows)
     sft2 = (tmp_path / "pipe" / "05-sft2" / "config.yaml").read_text()

@@ -130,6 +130,7 @@ def _select_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("-k", type=_positive_int, default=1, help="samples kept per problem at most (best by total)")
     p.add_argument("--min-total", type=float, help="keep only samples whose total reward reaches this")
     p.add_argument("--keep-unverified", action="store_true", help="do not require the verifier's 'correct'")
+    p.add_argument("--keep-truncated", action="store_true", help="keep samples cut off at the token limit")
     p.add_argument("--min-chars", type=int, default=1, help="drop completions shorter than this")
     p.add_argument("--max-chars", type=_positive_int, help="drop completions longer than this")
     p.add_argument("--max-tokens", type=_positive_int, help="drop completions longer than this many tokens")

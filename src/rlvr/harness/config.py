@@ -178,6 +178,8 @@ class SampleSettings:
 @dataclass
 class SelectSettings:
     k: int = _f(1, "verified samples kept per problem at most (best-of-N by total reward)")
+    drop_truncated: bool = _f(True, "drop samples cut off at the token limit (their last sentence may state the "
+                                    "gold by chance)")
     require_correct: bool = _f(True, "keep only samples the verifier accepts")
     min_total: float | None = _f(None, "keep only samples whose total reward reaches this")
     min_chars: int = _f(1, "drop completions shorter than this")

@@ -119,9 +119,17 @@ def write_rows(rows: list[dict[str, Any]], out_path: str | Path) -> None:
 
 
 def generate(model: Any, tokenizer: Any, prompts: list[list[dict[str, str]]], max_new_tokens: int,
-             batch_size: int = 32, samples: int = 1, temperature: float = 1.0) -> list[list[str]]:
-    """``samples`` completions per chat prompt (greedy when samples == 1)."""
+             batch_size: int = 32, samples: int = 1, temperature: float = 1.0,
+             truncated: list[list[bool]] | None = None) -> list[list[str]]:
+    """``samples`` completions per chat prompt (greedy when samples == 1). Pass a list as
+    ``truncated`` to get, per prompt, whether each completion stopped at ``max_new_tokens`` without
+    an end-of-sequence token (cut off, not finished)."""
     import torch
+
+    eos = {tokenizer.eos_token_id}
+    config_eos = getattr(getattr(model, "generation_config", None), "eos_token_id", None)
+    eos |= set(config_eos) if isinstance(config_eos, (list, tuple)) else {config_eos}
+    eos.discard(None)
 
     was_training = model.training
     model.eval()
@@ -144,6 +152,9 @@ def generate(model: Any, tokenizer: Any, prompts: list[list[dict[str, str]]], ma
             new = out[:, batch["input_ids"].shape[1]:]
             decoded = tokenizer.batch_decode(new, skip_special_tokens=True)
             outputs += [decoded[i * samples:(i + 1) * samples] for i in range(len(chunk))]
+            if truncated is not None:
+                cut = [new.shape[1] >= max_new_tokens and not eos & set(row.tolist()) for row in new]
+                truncated += [cut[i * samples:(i + 1) * samples] for i in range(len(chunk))]
     finally:
         tokenizer.padding_side = side
         model.train(was_training)
@@ -151,8 +162,10 @@ def generate(model: Any, tokenizer: Any, prompts: list[list[dict[str, str]]], ma
 
 
 def generate_vllm(model_path: str, tokenizer: Any, prompts: list[list[dict[str, str]]], max_new_tokens: int,
-                  samples: int = 1, temperature: float = 1.0, gpu_memory_utilization: float = 0.8) -> list[list[str]]:
-    """``samples`` completions per chat prompt with vLLM (GPU; a merged model folder or hub id)."""
+                  samples: int = 1, temperature: float = 1.0, gpu_memory_utilization: float = 0.8,
+                  truncated: list[list[bool]] | None = None) -> list[list[str]]:
+    """``samples`` completions per chat prompt with vLLM (GPU; a merged model folder or hub id);
+    ``truncated`` as in :func:`generate` (vLLM's ``finish_reason == "length"``)."""
     try:
         from vllm import LLM, SamplingParams
     except ImportError:
@@ -163,7 +176,10 @@ def generate_vllm(model_path: str, tokenizer: Any, prompts: list[list[dict[str, 
     llm = LLM(model=model_path, gpu_memory_utilization=gpu_memory_utilization)
     params = SamplingParams(n=samples, max_tokens=max_new_tokens,
                             temperature=temperature if samples > 1 else 0.0)
-    return [[o.text for o in request.outputs] for request in llm.generate(texts, params)]
+    results = llm.generate(texts, params)
+    if truncated is not None:
+        truncated += [[o.finish_reason == "length" for o in request.outputs] for request in results]
+    return [[o.text for o in request.outputs] for request in results]
 
 
 def evaluate(model: Any, tokenizer: Any, dataset: Any, max_new_tokens: int, samples: int = 1, batch_size: int = 32,

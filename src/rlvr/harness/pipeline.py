@@ -13,6 +13,7 @@ A model stage's "before" evaluation is the previous stage's "after" (the same mo
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import logging
 import shutil
@@ -173,10 +174,7 @@ def _run_stage(recipe: PipelineRecipe, stage: Stage, stage_dir: Path, state: dic
             from transformers import AutoTokenizer
 
             tokenizer = AutoTokenizer.from_pretrained(model)
-        report = select_file(state["samples"], out, SelectOptions(
-            k=s.k, require_correct=s.require_correct, min_total=s.min_total, min_chars=s.min_chars,
-            max_chars=s.max_chars, max_tokens=s.max_tokens, dedupe=s.dedupe, shortest_correct=s.shortest_correct),
-            tokenizer)
+        report = select_file(state["samples"], out, SelectOptions(**dataclasses.asdict(s)), tokenizer)
         record.update(sft_data=str(out), report=report.__dict__)
         return record
     if after.is_file():

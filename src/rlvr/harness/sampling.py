@@ -60,8 +60,10 @@ def load_model(path: str) -> tuple[Any, Any]:
 
 
 def score_samples(ids: list[Any], prompts: list[Any], golds: list[str], completions: list[list[Any]],
-                  rewards: Any = None, verifier_config: Any = None) -> tuple[list[dict], list[dict]]:
-    """(sample rows, problem rows) for ``completions[i]`` = the samples of problem ``i``."""
+                  rewards: Any = None, verifier_config: Any = None,
+                  truncated: list[list[bool]] | None = None) -> tuple[list[dict], list[dict]]:
+    """(sample rows, problem rows) for ``completions[i]`` = the samples of problem ``i``;
+    ``truncated[i][j]``: sample j of problem i was cut off at the token limit (None: unknown)."""
     from rlvr.harness.evaluate import score_completions
     from rlvr.rewards import RewardSet
 
@@ -80,6 +82,7 @@ def score_samples(ids: list[Any], prompts: list[Any], golds: list[str], completi
             samples.append({
                 "id": row["id"], "sample": j, "prompt": prompts[i], "completion": row["completions"][j],
                 "answer": golds[i], "correct": bool(row["correct"][j]), "status": row["statuses"][j],
+                "truncated": truncated[i][j] if truncated is not None else None,
                 "reason": row["reasons"][j], "extracted": row["answers"][j], "total": scored["total"],
                 "rewards": {n: {"value": r.value, "status": r.status, "reason": r.reason}
                             for n, r in scored["rewards"].items()}})
@@ -134,6 +137,7 @@ def sample(out_dir: str | Path, *, model: str | None = None, dataset: Any = None
     started = time.perf_counter()
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
+    truncated: list[list[bool]] | None = None
     if completions_file:
         ids, golds, groups = read_completions(completions_file)
         prompts: list[Any] = [""] * len(ids)
@@ -148,14 +152,17 @@ def sample(out_dir: str | Path, *, model: str | None = None, dataset: Any = None
         if engine == "vllm":
             from transformers import AutoTokenizer
 
+            truncated = []
             groups = generate_vllm(str(model), AutoTokenizer.from_pretrained(model), prompts, max_new_tokens, n,
-                                   temperature)
+                                   temperature, truncated=truncated)
         elif engine == "hf":
             policy, tokenizer = model_and_tokenizer or load_model(str(model))
-            groups = generate(policy, tokenizer, prompts, max_new_tokens, batch_size, n, temperature)
+            truncated = []
+            groups = generate(policy, tokenizer, prompts, max_new_tokens, batch_size, n, temperature,
+                              truncated=truncated)
         else:
             raise ConfigError(f"engine must be hf or vllm, got {engine!r}")
-    samples, problems = score_samples(ids, prompts, golds, groups, rewards, verifier_config)
+    samples, problems = score_samples(ids, prompts, golds, groups, rewards, verifier_config, truncated)
     k = problems[0]["samples"]
     curve = {str(j): sum(pass_at_k(k, p["correct"], j) for p in problems) / len(problems) for j in _ks(k)}
     _write_jsonl(samples, out / "samples.jsonl")

@@ -3,9 +3,10 @@
 Reads the ``samples.jsonl`` that ``rlvr sample`` writes and keeps, per problem, at most ``k``
 samples that pass every filter, best first (highest RewardSet total; ``shortest_correct`` ranks the
 shortest verified sample first, the R1 recipe's preference for concise solutions). Filters, in order,
-each with its own drop reason in the report: not verified, total below ``min_total``, shorter than
-``min_chars``, longer than ``max_chars`` (or ``max_tokens`` with a tokenizer), a duplicate of a kept
-completion (whitespace-normalised), beyond ``k`` for its problem. The output is TRL's conversational
+each with its own drop reason in the report: cut off at the token limit (a truncated sample whose
+last sentence happens to state the gold is not a solution to imitate), not verified, total below
+``min_total``, shorter than ``min_chars``, longer than ``max_chars`` (or ``max_tokens`` with a
+tokenizer), a duplicate of a kept completion (whitespace-normalised), beyond ``k`` for its problem. The output is TRL's conversational
 prompt-completion format, so ``SFTTrainer`` trains on the completion only.
 """
 
@@ -24,12 +25,13 @@ logger = logging.getLogger(__name__)
 
 __all__ = ["SelectOptions", "SelectReport", "select", "select_file"]
 
-DROP_REASONS = ("not_verified", "below_min_total", "too_short", "too_long", "duplicate", "over_k")
+DROP_REASONS = ("truncated", "not_verified", "below_min_total", "too_short", "too_long", "duplicate", "over_k")
 
 
 @dataclass
 class SelectOptions:
     k: int = 1
+    drop_truncated: bool = True
     require_correct: bool = True
     min_total: float | None = None
     min_chars: int = 1
@@ -87,7 +89,9 @@ def select(samples: list[dict], options: SelectOptions | None = None, tokenizer:
         order.setdefault(key)
         text = _text(s["completion"])
         total = s.get("total")
-        if o.require_correct and not s.get("correct"):
+        if o.drop_truncated and s.get("truncated"):
+            dropped["truncated"] += 1
+        elif o.require_correct and not s.get("correct"):
             dropped["not_verified"] += 1
         elif o.min_total is not None and (total is None or total < o.min_total):
             dropped["below_min_total"] += 1

@@ -47,7 +47,8 @@ def select_command(args: argparse.Namespace) -> int:
         from transformers import AutoTokenizer
 
         tokenizer = AutoTokenizer.from_pretrained(args.tokenizer)
-    options = SelectOptions(k=args.k, require_correct=not args.keep_unverified, min_total=args.min_total,
+    options = SelectOptions(k=args.k, drop_truncated=not args.keep_truncated, require_correct=not args.keep_unverified,
+                            min_total=args.min_total,
                             min_chars=args.min_chars, max_chars=args.max_chars, max_tokens=args.max_tokens,
                             dedupe=not args.no_dedupe, shortest_correct=args.shortest_correct)
     report = select_file(args.samples, args.out, options, tokenizer)
