@@ -196,3 +196,15 @@ def test_openrlhf_remote_url_is_rlvr_serve(setup, rows, trl_totals, tmp_path):
     finally:
         proc.send_signal(signal.SIGTERM)
         proc.wait(timeout=30)
+
+
+def test_verifiers_taskset_loads_dapo_rows_and_scores_them(setup, tmp_path):
+    """``RlvrMathTaskset`` iterated as verifiers iterates a taskset (idx set, prompts as v1 messages)."""
+    home, _ = setup
+    data = Path(__file__).parent / "data" / "datasets" / "dapo_processed.jsonl"
+    out = envs.run_driver("verifiers", "verifiers_driver.py", {"taskset": str(data), "rewards": str(home / "rewards.yaml")},
+                          tmp_path)
+    # the fourth row repeats the first (whitespace and case aside): rlvr's loader drops it
+    assert [t["idx"] for t in out["rows"]] == [0, 1, 2] and [t["answer"] for t in out["rows"]] == ["5", "5", "42"]
+    assert all(t["roles"] == ["user"] for t in out["rows"])
+    assert all(t["right"] == 1.0 and t["wrong"] <= 0.0 for t in out["rows"]), out["rows"]

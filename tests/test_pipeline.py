@@ -170,3 +170,27 @@ def test_shipped_pipeline_recipes_resolve_every_stage():
         assert "output: runs/" in r.stdout
     bad = rlvr("pipeline", "--recipe", "r1-pipeline-tiny-cpu", "--from-stage", "nope")
     assert bad.returncode == 2 and "not a stage" in bad.stderr
+
+
+def test_sample_and_select_from_the_command_line(tmp_path):
+    """Completions made elsewhere, matched to the data set's prompts by id, then rejection-sampled."""
+    from rlvr.datasets import load
+
+    ds = load("synthetic", n=3, template="boxed")
+    rows = [{"id": ds[i]["id"], "answer": ds[i]["answer"],
+             "completions": [f"\\boxed{{{ds[i]['answer']}}}", "\\boxed{-1}", f"So it is \\boxed{{{ds[i]['answer']}}}."]}
+            for i in range(3)]
+    (tmp_path / "c.jsonl").write_text("\n".join(json.dumps(r) for r in rows) + "\n")
+    r = rlvr("sample", "--completions", str(tmp_path / "c.jsonl"), "--dataset", "synthetic", "--problems", "3",
+             "--out", str(tmp_path / "s"))
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert "pass@1 66.7%" in r.stdout and "pass@3 100.0%" in r.stdout
+    r = rlvr("select", str(tmp_path / "s" / "samples.jsonl"), "-k", "1", "--out", str(tmp_path / "sft.jsonl"))
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert "kept 3 of 9 samples, covering 3 of 3 problems" in r.stdout and "not_verified" in r.stdout
+    kept = [json.loads(x) for x in (tmp_path / "sft.jsonl").read_text().splitlines()]
+    assert [k["prompt"] for k in kept] == [list(ds[i]["prompt"]) for i in range(3)]
+    assert json.loads((tmp_path / "sft.report.json").read_text())["dropped"]["not_verified"] == 3
+    for command in (["sft", "--data", str(tmp_path / "sft.jsonl")], ["distill", "--teacher", "t", "--student", "s"]):
+        dry = rlvr(*command, "--dry-run")
+        assert dry.returncode == 0 and "output:" in dry.stdout, dry.stderr[-1000:]

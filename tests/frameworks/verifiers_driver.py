@@ -37,6 +37,33 @@ async def score_v1(job: dict) -> list[dict]:
     return out
 
 
+async def score_taskset(job: dict) -> list[dict]:
+    """Load ``RlvrMathTaskset`` from a data file as verifiers iterates a taskset, then score each task
+    with its gold boxed and with a wrong answer."""
+    import verifiers.v1 as vf
+    from verifiers.v1.graph import MessageNode
+    from verifiers.v1.trace import AgentInfo, Trace, TraceTask
+    from verifiers.v1.types import AssistantMessage
+
+    from rlvr.integrations import vf as rlvr_vf
+
+    config = rlvr_vf.RlvrTasksetConfig(dataset="dapo-math", path=job["taskset"], template="boxed",
+                                       task=rlvr_vf.RlvrTaskConfig(rlvr_rewards=job["rewards"]))
+    out = []
+    for task in rlvr_vf.RlvrMathTaskset(config):
+        scores = []
+        for reply in (f"So \\boxed{{{task.data.answer}}}.", "So \\boxed{-12345}."):
+            nodes = [MessageNode(message=m) for m in task.data.prompt]
+            nodes.append(MessageNode(parent=len(nodes) - 1, message=AssistantMessage(content=reply), sampled=True))
+            trace = Trace(task=TraceTask(type=type(task).__name__, data=task.data, key=task.key, hash=task.hash),
+                          agent=AgentInfo(config=vf.AgentConfig(), name="solver"), nodes=nodes)
+            await task.score(trace)
+            scores.append(trace.reward)
+        out.append({"idx": task.data.idx, "answer": task.data.answer, "roles": [m.role for m in task.data.prompt],
+                    "right": scores[0], "wrong": scores[1]})
+    return out
+
+
 async def score_legacy(job: dict) -> list[dict]:
     import verifiers as vf
 
@@ -59,7 +86,10 @@ def main(job_path: str, out_path: str) -> None:
 
     job = json.loads(open(job_path, encoding="utf-8").read())
     legacy = int(verifiers.__version__.split(".")[0]) == 0 and int(verifiers.__version__.split(".")[1]) < 4
-    result = asyncio.run(score_legacy(job) if legacy else score_v1(job))
+    if "taskset" in job:
+        result = asyncio.run(score_taskset(job))
+    else:
+        result = asyncio.run(score_legacy(job) if legacy else score_v1(job))
     with open(out_path, "w", encoding="utf-8") as f:
         json.dump({"version": verifiers.__version__, "rows": result}, f)
 
