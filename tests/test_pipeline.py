@@ -176,13 +176,13 @@ def test_sample_and_select_from_the_command_line(tmp_path):
     """Completions made elsewhere, matched to the data set's prompts by id, then rejection-sampled."""
     from rlvr.datasets import load
 
-    ds = load("synthetic", n=3, template="boxed")
+    ds = load("synthetic", n=3, level=2, template="boxed")  # not the default level: --option must reach the loader
     rows = [{"id": ds[i]["id"], "answer": ds[i]["answer"],
              "completions": [f"\\boxed{{{ds[i]['answer']}}}", "\\boxed{-1}", f"So it is \\boxed{{{ds[i]['answer']}}}."]}
             for i in range(3)]
     (tmp_path / "c.jsonl").write_text("\n".join(json.dumps(r) for r in rows) + "\n")
     r = rlvr("sample", "--completions", str(tmp_path / "c.jsonl"), "--dataset", "synthetic", "--problems", "3",
-             "--out", str(tmp_path / "s"))
+             "--option", "level=2", "--option", "n=3", "--out", str(tmp_path / "s"))
     assert r.returncode == 0, r.stderr[-2000:]
     assert "pass@1 66.7%" in r.stdout and "pass@3 100.0%" in r.stdout
     r = rlvr("select", str(tmp_path / "s" / "samples.jsonl"), "-k", "1", "--out", str(tmp_path / "sft.jsonl"))

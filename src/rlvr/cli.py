@@ -96,6 +96,8 @@ def _eval_args(p: argparse.ArgumentParser) -> None:
                         "completion (or a completions list); rows sharing an id are one problem's samples")
     p.add_argument("--dataset", help="eval set name, e.g. math-500, aime-2024, gsm8k")
     p.add_argument("--path", help="local copy of the eval set")
+    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                   help="a loader option, e.g. --option level=1 --option split=test (synthetic); repeatable")
     p.add_argument("--samples", type=_positive_int, default=1, help="samples per problem (pass@k / maj@k)")
     p.add_argument("--n", type=_positive_int, help="evaluate only the first N problems")
     p.add_argument("--template", default="boxed", help="prompt template (r1, working_out, boxed, dapo, plain)")
@@ -111,6 +113,8 @@ def _sample_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--model", help="model folder (full or LoRA adapter) or hub id to sample from")
     p.add_argument("--dataset", help="data set name (dapo-math, math-500, gsm8k, ...) or file")
     p.add_argument("--path", help="local copy of the data set")
+    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                   help="a loader option, e.g. --option level=1 --option split=test (synthetic); repeatable")
     p.add_argument("--template", default="boxed", help="prompt template (r1, working_out, boxed, dapo, plain)")
     p.add_argument("--problems", type=_positive_int, help="sample only the first N problems")
     p.add_argument("--completions", metavar="JSONL", help="score completions made elsewhere (id, answer, "

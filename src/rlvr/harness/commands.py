@@ -73,7 +73,7 @@ def eval_command(args: argparse.Namespace) -> int:
     tokenizer = AutoTokenizer.from_pretrained(model_path)
     if tokenizer.pad_token is None:
         tokenizer.pad_token = tokenizer.eos_token
-    ds = load(args.dataset, path=args.path, template=args.template, on_bad_gold="drop")
+    ds = load(args.dataset, path=args.path, template=args.template, on_bad_gold="drop", **loader_options(args))
     if args.n:
         ds = ds.select(range(min(args.n, len(ds))))
     from rlvr.harness.distributed import process_state
@@ -117,7 +117,7 @@ def _eval_vllm(args: argparse.Namespace, out: str) -> int:
         raise ConfigError(f"--engine vllm needs a merged model, but {args.model} is a LoRA adapter: train with "
                           "output.save_merged=true and pass RUN/merged")
     tokenizer = AutoTokenizer.from_pretrained(args.model)
-    ds = load(args.dataset, path=args.path, template=args.template, on_bad_gold="drop")
+    ds = load(args.dataset, path=args.path, template=args.template, on_bad_gold="drop", **loader_options(args))
     if args.n:
         ds = ds.select(range(min(args.n, len(ds))))
     completions = generate_vllm(args.model, tokenizer, list(ds["prompt"]), args.max_new_tokens, args.samples)
@@ -146,6 +146,15 @@ def _eval_completions(args: argparse.Namespace) -> int:
     if out and out != "-":
         print(f"per-problem results: {out}")
     return 0
+
+
+def loader_options(args: argparse.Namespace) -> dict:
+    """``--option KEY=VALUE`` pairs (values read as YAML: numbers, booleans, lists) for a data loader."""
+    from rlvr.harness.config import apply_overrides
+
+    options: dict = {}
+    apply_overrides(options, list(getattr(args, "option", None) or []))
+    return options
 
 
 def check_model_path(name: str, what: str, must_exist: bool = False) -> None:

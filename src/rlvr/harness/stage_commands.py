@@ -16,11 +16,13 @@ logger = logging.getLogger(__name__)
 def sample_command(args: argparse.Namespace) -> int:
     """N completions per problem, each scored and explained; per-problem pass rates."""
     from rlvr.datasets import load
+    from rlvr.harness.commands import loader_options
     from rlvr.harness.sampling import sample
 
     dataset = None
     if args.dataset:
-        dataset = load(args.dataset, path=args.path, template=args.template, on_bad_gold="drop")
+        dataset = load(args.dataset, path=args.path, template=args.template, on_bad_gold="drop",
+                       **loader_options(args))
         if args.problems:
             dataset = dataset.select(range(min(args.problems, len(dataset))))
     if not args.completions and not (args.model and dataset is not None):

@@ -35,7 +35,9 @@ def overlong_entry(overlong_buffer_cfg: Any, max_resp_len: int | None) -> dict[s
     """The RewardSet entry that gives the same numbers as verl's DAPO reward manager's overlong buffer
     (``reward.reward_kwargs.overlong_buffer_cfg`` {enable, len, penalty_factor} and ``max_resp_len``):
     verl adds ``min(-(length - (max_resp_len - len)) / len * penalty_factor, 0)``, which is rlvr's
-    ``soft_overlong`` in tokens with weight ``penalty_factor``. None when the buffer is off."""
+    ``soft_overlong`` in tokens with weight ``penalty_factor``. None when the buffer is off. The two
+    differ only past ``max_resp_len`` (verl's keeps falling, rlvr's stays at ``-penalty_factor``), which a
+    verl rollout, cut at its response length, never reaches."""
     if not overlong_buffer_cfg or not overlong_buffer_cfg.get("enable"):
         return None
     width, factor = overlong_buffer_cfg.get("len"), overlong_buffer_cfg.get("penalty_factor", 1.0)
