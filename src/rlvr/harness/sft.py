@@ -91,7 +91,7 @@ def worked_solution_rows(config: RunConfig, train: Any, limit: int | None) -> li
             for p, r, a in zip(train["prompt"][:n], train["reasoning"][:n], train["answer"][:n])]
 
 
-def _prepare(config: RunConfig, resume: bool) -> tuple[Path, Path | None, Any]:
+def _prepare(config: RunConfig, resume: bool) -> tuple[Path, Path | None]:
     from rlvr.harness.checkpoints import resume_point
     from rlvr.harness.train import _versions
 
@@ -99,7 +99,7 @@ def _prepare(config: RunConfig, resume: bool) -> tuple[Path, Path | None, Any]:
     run_dir.mkdir(parents=True, exist_ok=True)
     (run_dir / "config.yaml").write_text(yaml.safe_dump(to_dict(config), sort_keys=False))
     (run_dir / "versions.json").write_text(json.dumps(_versions(), indent=2))
-    return run_dir, checkpoint, None
+    return run_dir, checkpoint
 
 
 def _training_rows(config: RunConfig) -> tuple[list[dict[str, Any]], Any]:
@@ -192,7 +192,7 @@ def run_sft(config: RunConfig, resume: bool = False) -> SftSummary:
     from rlvr.harness.train import library_deprecations_silenced, quiet
 
     started = time.perf_counter()
-    run_dir, checkpoint, _ = _prepare(config, resume)
+    run_dir, checkpoint = _prepare(config, resume)
     torch.manual_seed(config.trainer.seed)
     rows, evalset = _training_rows(config)
     model, tokenizer, peft_config = _load_student(config, rows, evalset, run_dir)
@@ -236,7 +236,7 @@ def run_distill(config: RunConfig, resume: bool = False) -> SftSummary:
         from trl.experimental.gkd import GKDConfig, GKDTrainer
 
     started = time.perf_counter()
-    run_dir, checkpoint, _ = _prepare(config, resume)
+    run_dir, checkpoint = _prepare(config, resume)
     torch.manual_seed(config.trainer.seed)
     rows, evalset = _training_rows(config)
     model, tokenizer, peft_config = _load_student(config, rows, evalset, run_dir)
