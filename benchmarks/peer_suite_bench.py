@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import ast
 import collections
+import json
 import subprocess
 import sys
 import tarfile
@@ -64,14 +65,17 @@ def read_cases(tests: Path) -> list[dict]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tests", type=Path, help="math-verify's tests folder (default: download the sdist)")
+    parser.add_argument("--config", help="VerifierConfig fields as inline JSON, e.g. '{\"list_order\": \"any\"}'")
     args = parser.parse_args()
 
-    from rlvr.verifiers import verify_batch
+    from rlvr.verifiers import VerifierConfig, verify_batch
+
+    config = VerifierConfig.from_dict(json.loads(args.config)) if args.config else VerifierConfig()
 
     with tempfile.TemporaryDirectory() as tmp:
         tests = args.tests or fetch_tests(Path(tmp))
         cases = read_cases(tests)
-    verdicts = verify_batch([c["pred"] for c in cases], [c["gold"] for c in cases])
+    verdicts = verify_batch([c["pred"] for c in cases], [c["gold"] for c in cases], config)
     agree = [v.correct == c["expected"] for c, v in zip(cases, verdicts)]
     fp = [(c, v) for c, v in zip(cases, verdicts) if v.correct and not c["expected"]]
     fn = [(c, v) for c, v in zip(cases, verdicts) if not v.correct and c["expected"]]

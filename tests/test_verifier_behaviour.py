@@ -226,12 +226,27 @@ def test_validate_golds_reads_worked_solutions_and_reports_bad_golds():
 
 
 def test_list_order_policy():
-    """Bare comma lists are sets by default; list_order=given compares them in order (as MATH's grader)."""
+    """Bare comma lists: a set when written in increasing order on either side, else in order (auto)."""
     from rlvr.verifiers import verify
 
-    given = {"list_order": "given"}
-    assert verify("\\boxed{10, 4, -2}", "4, 10, -2").correct
-    assert not verify("\\boxed{10, 4, -2}", "4, 10, -2", given).correct
+    given, any_order = {"list_order": "given"}, {"list_order": "any"}
+    # MATH-500's golds list solution sets in any order: an increasing list on either side is a set
+    assert verify("\\boxed{-2, 1}", "1,-2").correct and verify("\\boxed{1, -2}", "-2,1").correct
+    assert verify("\\boxed{7, 3, 5}", "3, 5, 7").correct
+    assert verify("\\boxed{-2} and \\boxed{1}", "1,-2").correct  # one box per solution
+    # neither side increasing: both chose an order, and it counts (MATH's grader tests assert this)
+    order = verify("\\boxed{10, 4, -2}", "4, 10, -2")
+    assert order.status == "incorrect" and "another order" in order.reason and "list_order='auto'" in order.reason
+    assert not verify("\\boxed{0.1, 4, 2}", "4, .1, 2").correct
+    assert verify("\\boxed{4, 10, -2}", "4, 10, -2").correct and verify("\\boxed{4, 0.1, 2}", "4, .1, 2").correct
+    assert not verify("\\boxed{10, 4, -3}", "4, 10, -2").correct  # other values: wrong in any order
+    # labelled items match by label; lists of expressions are sets
+    assert verify("\\boxed{a_{37} = 19, a_3 = 2}", "a_3 = 2, a_{37} = 19").correct
+    assert verify("\\boxed{a_{37} = 19, a_3 = 2}", "a_3 = 2, a_{37} = 19", given).correct
+    assert verify("\\boxed{x+1, x^2}", "x^2, x+1").correct
+    # the two fixed policies
+    assert verify("\\boxed{10, 4, -2}", "4, 10, -2", any_order).correct
+    assert not verify("\\boxed{-2, 1}", "1,-2", given).correct
     assert verify("\\boxed{4, 10, -2}", "4, 10, -2", given).correct
     assert verify("\\boxed{\\{2, 1\\}}", "\\{1, 2\\}", given).correct  # a set stays a set
     assert not verify("\\boxed{(2, 1)}", "(1, 2)").correct  # a tuple stays ordered

@@ -44,9 +44,13 @@ class VerifierConfig:
       abs_tol / rel_tol: numeric tolerance (default 0: exact).
       percent: ``either`` (default: 10% equals 10 and 0.1, as the field's graders accept), ``strict``
         (10% only equals 10%), ``ignore`` (10% equals 10, never 0.1), ``fraction`` (10% equals 0.1 only).
-      list_order: ``any`` (default: a bare comma list such as ``1, -2`` is a set, as math-verify and
-        MATH's own unsorted "find all" golds read it) or ``given`` (order matters, as the MATH/lm-eval
-        string graders compare); sets in ``\\{…\\}`` are unordered and tuples ordered either way.
+      list_order: how a bare comma list (``1, -2``, no brackets) is compared. ``auto`` (default): as a
+        set when either side lists numbers in increasing order (how "find all solutions" answers are
+        written; MATH's golds list such sets in any order) or holds expressions, in the given order
+        when both sides list numbers in some other order (``4, 10, -2`` vs ``10, 4, -2``, as MATH's
+        reference grader's tests assert); ``any``: always a set (math-verify); ``given``: always in
+        order. Labelled items (``a = 1, b = 2``) match by label, sets in ``\\{…\\}`` are unordered
+        and tuples ordered under every policy.
       integer_answers: when the gold is an integer, an answer that is not a plain number is
         incorrect without symbolic comparison (fast and strict; for integer-answer sets like DAPO).
       symbolic: compare expressions, sets, intervals, equations through math-verify in the sandbox.
@@ -70,7 +74,7 @@ class VerifierConfig:
     abs_tol: float = 0.0
     rel_tol: float = 0.0
     percent: Literal["strict", "ignore", "fraction", "either"] = "either"
-    list_order: Literal["any", "given"] = "any"
+    list_order: Literal["auto", "any", "given"] = "auto"
     integer_answers: bool = False
     symbolic: bool = True
     timeout_s: float = 1.0
@@ -95,8 +99,8 @@ class VerifierConfig:
             raise ConfigError(f"VerifierConfig.think_tags must be two non-empty strings (open, close), got {self.think_tags!r}")
         if self.multiple_answers not in _MULTIPLE:
             raise ConfigError(f"VerifierConfig.multiple_answers={self.multiple_answers!r}; use one of {_MULTIPLE}")
-        if self.list_order not in ("any", "given"):
-            raise ConfigError(f"VerifierConfig.list_order={self.list_order!r}; use 'any' or 'given'")
+        if self.list_order not in ("auto", "any", "given"):
+            raise ConfigError(f"VerifierConfig.list_order={self.list_order!r}; use 'auto', 'any' or 'given'")
         if self.percent not in _PERCENT:
             raise ConfigError(f"VerifierConfig.percent={self.percent!r}; use one of {_PERCENT}")
         for name in ("abs_tol", "rel_tol"):

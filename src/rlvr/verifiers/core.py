@@ -191,6 +191,15 @@ def _fast_decision(answer: NormalizedAnswer, gold: _Gold, config: VerifierConfig
         return "incorrect", f"{answer.clean!r} offers alternatives joined by 'or'; one final answer is required", "extraction"
     if gold.number is not None and "," in answer.clean and "," not in g.clean and not answer.clean.startswith(("(", "[", "\\{", "\\begin")):
         return "incorrect", f"{answer.clean!r} lists several candidates but the gold {gold.raw!r} is one number", "extraction"
+    if _bare_list(answer.clean) and _bare_list(g.clean) and _compare_in_order(answer.clean, g.clean, config.list_order):
+        a_items = [value_key(x) for x in split_top_level(answer.clean, ",")]
+        g_items = [value_key(x) for x in split_top_level(g.clean, ",")]
+        if all(isinstance(v, Fraction) for v in a_items + g_items) and a_items != g_items \
+                and sorted(a_items) == sorted(g_items):
+            why = ("neither list is written in increasing order, so the order counts" if config.list_order == "auto"
+                   else "the order counts")
+            return "incorrect", (f"{answer.clean!r} has the gold's values in another order; {why} "
+                                 f"(list_order={config.list_order!r})"), "number"
     return None
 
 
@@ -202,9 +211,29 @@ def _sandbox_texts(answer: NormalizedAnswer, gold: _Gold, config: VerifierConfig
     if config.percent == "fraction":
         a = f"\\frac{{{a}}}{{100}}" if answer.percent else a
         g = f"\\frac{{{g}}}{{100}}" if gold.norm.percent else g
-    if config.list_order == "given" and _bare_list(a) and _bare_list(g):
+    if _bare_list(a) and _bare_list(g) and _compare_in_order(a, g, config.list_order):
         a, g = f"({a})", f"({g})"  # a tuple compares in order; math-verify reads a bare list as a set
     return a, g
+
+
+def _compare_in_order(answer: str, gold: str, policy: str) -> bool:
+    """Whether two bare comma lists are compared position by position rather than as sets.
+
+    Labelled items (``a_3 = 2, a_{37} = 19``) are matched by their labels under every policy. Under
+    ``auto`` a list of numbers written in increasing order on either side is a set written the usual
+    way ("find all solutions": ``-2, 1``), so any order of the same values answers it; when neither
+    side is increasing, both chose an order and it counts (``4, 10, -2`` vs ``10, 4, -2``). Lists of
+    expressions stay sets: their order carries no such sign.
+    """
+    items = [split_top_level(answer, ","), split_top_level(gold, ",")]
+    if any("=" in item for side in items for item in side):
+        return False
+    if policy != "auto":
+        return policy == "given"
+    values = [[value_key(item) for item in side] for side in items]
+    if not all(isinstance(v, Fraction) for side in values for v in side):
+        return False
+    return not any(all(x < y for x, y in zip(side, side[1:])) for side in values)
 
 
 def _bare_list(text: str) -> bool:

@@ -41,7 +41,7 @@ _GLUED_UNITS = (r"(?:ft|feet|foot|in|inch(?:es)?|cm|mm|km|kg|mg|lbs?|oz|mph|kph|
 _MAGNITUDE = r"(?:hundred|thousand|million|billion|trillion|dozen|and|or)s?\b"
 # \text{i} / \mathrm{e} are the imaginary unit and Euler's number, never a unit
 _TRAILING_UNIT_RE = regex.compile(
-    r"(?<=[0-9}])\s*\\(?:text|mbox|mathrm|textrm)\s*\{\s*"
+    r"(?<=[0-9}])\s*\\(?:text|mbox|mathrm|textrm|textbf|textit|textnormal)\s*\{\s*"
     r"(?!" + _MAGNITUDE + r")([A-Za-z]{2,15}(?:[ ]+[A-Za-z]{2,15})?)\.?\s*\}(?:\^\{?[23]\}?)?\s*$", regex.IGNORECASE)
 # a unit written as plain words after a number: 2 dollars, 30 inches, 12 pommes (only after a number)
 _TRAILING_WORD_UNIT_RE = regex.compile(

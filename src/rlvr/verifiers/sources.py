@@ -72,7 +72,8 @@ def answer_line(text: str, timeout: float) -> list[Candidate]:
         group = 1 if clean(m[1]) else 2  # "**Answer:**" alone on its line: the value is on the next one
         if m[group] is None or not clean(m[group]):
             continue
-        content = _MINERVA_TRAILER_RE.sub("", m[group], timeout=timeout)
+        content = _display_math(text, m.start(group), m[group]) or m[group]
+        content = _MINERVA_TRAILER_RE.sub("", content, timeout=timeout)
         answer, end = content, len(m[group])
         inner = final_answer_phrase(content, timeout)  # "Final Answer: The final answer is $3$. I hope…"
         if inner:
@@ -82,12 +83,29 @@ def answer_line(text: str, timeout: float) -> list[Candidate]:
             value = _SENTENCE_VALUE_RE.match(sentence, timeout=timeout) if len(sentence) < _SENTENCE_SCAN else None
             if value:
                 answer, end = value[1], len(sentence)
+        elif stated := _prose_value(_first_sentence(content[:_SENTENCE_SCAN], timeout), timeout):
+            answer, end = stated  # "Final Answer: Jane started growing Sphere 3 hours ago."
         # the candidate ends where the answer does: what follows on the line is checked for retractions
         found.append((answer, m.start(group), m.start(group) + end))
     return found
 
 
 _SENTENCE_SCAN = 2000  # an answer line's first sentence longer than this is not read for "… is X"
+_DISPLAY_MATH = (("\\[", "\\]"), ("$$", "$$"))  # display math spans lines; inline math does not
+
+
+def _display_math(text: str, start: int, line: str) -> str | None:
+    """An answer line that opens display math and closes it on a later line: the whole block.
+
+    ``Answer \\[`` / ``9`` / ``\\]`` states 9; the line alone would be the bare delimiter.
+    """
+    stripped = line.strip()
+    for open_, close in _DISPLAY_MATH:
+        if stripped.startswith(open_) and close not in stripped[len(open_):]:
+            offset = start + line.index(open_) + len(open_)
+            end = text.find(close, offset, offset + _SENTENCE_SCAN)
+            return text[start:end + len(close)] if end >= 0 else None
+    return None
 _MINERVA_TRAILER_RE = regex.compile(r"(?i)(?<=\.)\s*I hope it is correct\.?\s*$")
 _HASHES_RE = regex.compile(r"(?m)(?:^|(?<=[ \t:]))####[ \t]*([^\n#]+)")
 
@@ -165,7 +183,7 @@ _PROSE_NUMBER_RE = regex.compile(
     r"(?<![A-Za-z0-9])\([A-E]\)(?![A-Za-z0-9])|(?<![A-Za-z0-9.,/^_])[-+−]?(?>[0-9]+(?:,[0-9]{3})*(?:\.[0-9]+)?)(?:/[0-9]+)?(?:[ ]?%)?(?![0-9^_]|\.[0-9]|/[0-9]|[A-Za-z](?![A-Za-z²³]))")
 _PROSE_VALUE_HINT_RE = regex.compile(r"[0-9$]|\\\(|\\\[|\([A-E]\)")
 _UNSURE_RE = regex.compile(
-    r"(?i)\b(?:not|never|no|maybe|perhaps|possibly|might|guess|unsure|uncertain|unclear|approximately|about|"
+    r"(?i)\b(?:not|never|no|maybe|perhaps|possibly|probably|presumably|might|guess|unsure|uncertain|unclear|approximately|about|"
     r"roughly|around|either)\b|n't\b|不是|也许|可能|大约")
 _BROKEN_SLOT_RE = regex.compile(r"\\boxed|\\fbox|(?i:<answer>|<solution>)|####")
 _SENTENCE_BREAK_RE = regex.compile(r"(?<=[.!?])\s+|(?<=[。！？।])\s*|\n+")
@@ -206,13 +224,54 @@ def prose_answer(text: str, timeout: float) -> list[Candidate]:
             continue  # no value here ("I hope it is correct."): look one sentence back
         if sentence.rstrip().endswith(("?", "？")) or _UNSURE_RE.search(sentence, timeout=timeout):
             return []  # a question, a hedge or a negation states no answer ("Maybe 12?", "It is not 12.")
-        found = []
-        for m in _MATH_SPAN_RE.finditer(sentence, timeout=timeout):
-            content = next(g for g in m.groups() if g is not None)
-            found.append((content, base + start + m.start(), base + start + m.end()))
-        if not found:
-            for m in _PROSE_NUMBER_RE.finditer(sentence, timeout=timeout):
-                found.append((m[0].replace("−", "-"), base + start + m.start(), base + start + m.end()))
+        found = _sentence_values(sentence, base + start, timeout)
+        if len({content for content, _s, _e in found}) > 1:
+            # "…P(A) = 1/2 (3/4) P(A) = 1/2 Therefore, the probability … is 2/3.": one "is" states it
+            verb = _single_is(sentence, timeout)
+            stated = _sentence_values(sentence[verb:], base + start + verb, timeout) if verb else []
+            found = stated or found
         if found:
             return found
     return []
+
+
+_IS_RE = regex.compile(r"(?i)\bis\b")
+
+
+def _prose_value(sentence: str, timeout: float) -> tuple[str, int] | None:
+    """(value, end) when ``sentence`` is prose that states exactly one value; ``None`` otherwise.
+
+    An answer line that is a sentence ("Jane started growing Sphere 3 hours ago") answers with its
+    one number; math-only content, a sentence with several values or a hedge is left as it is.
+    """
+    if len(_PROSE_WORD_RE.findall(_MATH_SPAN_RE.sub(" ", sentence), timeout=timeout)) < 2 \
+            or _UNSURE_RE.search(sentence, timeout=timeout):
+        return None
+    values = _sentence_values(sentence, 0, timeout)
+    if len({content for content, _s, _e in values}) != 1:
+        return None
+    return values[-1][0], len(sentence)
+
+
+def _sentence_values(sentence: str, offset: int, timeout: float) -> list[Candidate]:
+    """The values a prose sentence states: its math spans, or without any, its numbers."""
+    found = []
+    for m in _MATH_SPAN_RE.finditer(sentence, timeout=timeout):
+        content = next(g for g in m.groups() if g is not None)
+        found.append((content, offset + m.start(), offset + m.end()))
+    if not found:
+        for m in _PROSE_NUMBER_RE.finditer(sentence, timeout=timeout):
+            found.append((m[0].replace("−", "-"), offset + m.start(), offset + m.end()))
+    return found
+
+
+def _single_is(sentence: str, timeout: float) -> int | None:
+    """Where the text after a sentence's only "is" (outside math) begins; ``None`` for zero or several.
+
+    Several "is" may state several values ("x is 5 and y is 6"), so only a single one names the
+    value the sentence concludes with.
+    """
+    math = [m.span() for m in _MATH_SPAN_RE.finditer(sentence, timeout=timeout)]
+    verbs = [m.end() for m in _IS_RE.finditer(sentence, timeout=timeout)
+             if not any(a <= m.start() < b for a, b in math)]
+    return verbs[0] if len(verbs) == 1 else None
