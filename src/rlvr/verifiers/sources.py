@@ -9,6 +9,7 @@ timeout on capped text.
 from __future__ import annotations
 
 from collections.abc import Callable
+from fractions import Fraction
 
 import regex
 
@@ -56,7 +57,7 @@ _ANSWER_LINE_RE = regex.compile(
     r"(?:[ \t*_]*[:：=]|[ \t]*(?=\$|\\\(|\\\[))[ \t*_]*([^\n]*)(?:\n[ \t]*([^\n]+))?")
 # "Final Answer: The volume of $ABCD$ is 120." -> the value after the sentence's last "is"
 _SENTENCE_VALUE_RE = regex.compile(r"(?i)^(?:[^$]|\$[^$]*\$)*\bis[ \t]+((?:[^$\s]|\$[^$]*\$)(?:[^$]|\$[^$]*\$)*)$")
-_PHRASE_RE = regex.compile(r"(?i)\bthe[ \t]+(?:final[ \t]+)?answer[ \t]+is[ \t]*:?[ \t]*([^\n]+)")
+_PHRASE_RE = regex.compile(r"(?i)\bthe[ \t]+(?:(?:final|correct|right)[ \t]+)?answer[ \t]+is[ \t]*:?[ \t]*([^\n]+)")
 
 
 _ANSWER_HINTS = ("answer", "result", "réponse", "respuesta", "antwort", "risposta", "resposta", "答", "उत्तर",
@@ -133,6 +134,7 @@ _BARE_RE = regex.compile(r"[0-9A-Za-z\\{}()\[\]^_+\-*/.,=<>|!%' ]{1,60}")
 _BARE_MATH_RE = regex.compile(r"[0-9A-Za-z\\{}()\[\]^_+\-*/.,=<>|!&:;'% \n]{1,300}")
 _TEXT_WRAPPER_RE = regex.compile(r"\\(?:text|textbf|textit|textrm|mathrm|mbox)\s*\{([^{}]*)\}")
 _ENVIRONMENT_RE = regex.compile(r"\\(?:begin|end)\{[A-Za-z*]+\}")
+_ENVIRONMENT_ONLY_RE = regex.compile(r"(?s)\\begin\{([A-Za-z*]+)\}(?:(?!\\begin\{|\\end\{).)*\\end\{\1\}")
 _PROSE_WORD_RE = regex.compile(r"(?<![\\A-Za-z])[A-Za-z]{4,}")
 _WORD_RE = regex.compile(r"(?<![\\A-Za-z])[A-Za-z]{2,}")
 _ASSIGNMENT_RE = regex.compile(r"[A-Za-z](?:_\{?[A-Za-z0-9]+\}?)?\s*=\s*[^=]+")
@@ -159,6 +161,8 @@ def bare_answer(text: str, timeout: float) -> list[Candidate]:
             s = s[len(open_):len(s) - len(close)].strip()
             delimited = "$" not in s  # one math span, not "$a$ and $b$"
             break
+    if not delimited and _ENVIRONMENT_ONLY_RE.fullmatch(s, timeout=timeout):
+        delimited = True  # a lone \begin{pmatrix}…\end{pmatrix} is math without delimiters
     pattern = _BARE_MATH_RE if delimited else _BARE_RE
     if not s or "\\boxed" in s or "\\fbox" in s or not pattern.fullmatch(s, timeout=timeout):
         return []
@@ -224,15 +228,43 @@ def prose_answer(text: str, timeout: float) -> list[Candidate]:
             continue  # no value here ("I hope it is correct."): look one sentence back
         if sentence.rstrip().endswith(("?", "？")) or _UNSURE_RE.search(sentence, timeout=timeout):
             return []  # a question, a hedge or a negation states no answer ("Maybe 12?", "It is not 12.")
-        found = _sentence_values(sentence, base + start, timeout)
-        if len({content for content, _s, _e in found}) > 1:
-            # "…P(A) = 1/2 (3/4) P(A) = 1/2 Therefore, the probability … is 2/3.": one "is" states it
-            verb = _single_is(sentence, timeout)
-            stated = _sentence_values(sentence[verb:], base + start + verb, timeout) if verb else []
-            found = stated or found
+        found = _stated_values(sentence, base + start, timeout)
         if found:
             return found
     return []
+
+
+# words that open a sentence's conclusion: "…, so 3 + 10 = 13", "因此…", "لذا…", "इसलिए…", "donc…"
+_CONCLUSION_RE = regex.compile(
+    r"(?i)\b(?:therefore|thus|hence|so|in conclusion|finally|donc|ainsi|en conclusion|por lo tanto|entonces|"
+    r"also|daher|somit|поэтому|итак|следовательно)\b|所以|因此|因而|综上|故|したがって|よって|لذا|لذلك|إذن|इसलिए|अतः")
+_BOLD_RE = regex.compile(r"\*\*([^*\n]{1,80})\*\*")
+_OPERATOR_GAP_RE = regex.compile(r"\s*(?:[-+*/×÷·=]|\\times|\\cdot|\\div)\s*")
+
+
+def _stated_values(sentence: str, offset: int, timeout: float) -> list[Candidate]:
+    """The values a prose sentence states as its result, narrowed step by step while several remain.
+
+    The clause after the last conclusion word ("so", "因此", "لذا") if it holds a value; there, the
+    result of a worked chain ("3 + 10 = 13" states 13); then a single bold value ("**92**"); then
+    what follows a single "is". What is still several values is several answers.
+    """
+    clause_start = 0
+    for m in _CONCLUSION_RE.finditer(sentence, timeout=timeout):
+        if _PROSE_VALUE_HINT_RE.search(sentence, m.end(), timeout=timeout):
+            clause_start = m.end()
+    clause = sentence[clause_start:]
+    offset += clause_start
+    found = _sentence_values(clause, offset, timeout)
+    if len({content for content, _s, _e in found}) > 1:
+        bold = [c for m in _BOLD_RE.finditer(clause, timeout=timeout)
+                for c in _sentence_values(m[1], offset + m.start(1), timeout)]
+        if len({content for content, _s, _e in bold}) == 1:
+            return bold
+        verb = _single_is(clause, timeout)
+        stated = _sentence_values(clause[verb:], offset + verb, timeout) if verb else []
+        found = stated or found
+    return found
 
 
 _IS_RE = regex.compile(r"(?i)\bis\b")
@@ -260,9 +292,90 @@ def _sentence_values(sentence: str, offset: int, timeout: float) -> list[Candida
         content = next(g for g in m.groups() if g is not None)
         found.append((content, offset + m.start(), offset + m.end()))
     if not found:
-        for m in _PROSE_NUMBER_RE.finditer(sentence, timeout=timeout):
+        numbers = list(_PROSE_NUMBER_RE.finditer(sentence, timeout=timeout))
+        for i, m in enumerate(numbers):
+            if _operand_of_chain(sentence, numbers, i, timeout):
+                continue  # "3 + 10 = 13": 3 and 10 are worked steps, 13 is the stated value
             found.append((m[0].replace("−", "-"), offset + m.start(), offset + m.end()))
     return found
+
+
+def _operand_of_chain(sentence: str, numbers: list[regex.Match], i: int, timeout: float) -> bool:
+    """Whether number ``i`` is a step of a true worked chain ("3 + 10 = 13") that ends in a later number.
+
+    The chain runs through operator gaps only and must hold arithmetically: "5 = 6" states two values.
+    """
+    first = i
+    while first > 0 and _OPERATOR_GAP_RE.fullmatch(sentence[numbers[first - 1].end():numbers[first].start()],
+                                                   timeout=timeout):
+        first -= 1
+    last, equals = i, False
+    while last + 1 < len(numbers):
+        gap = sentence[numbers[last].end():numbers[last + 1].start()]
+        if not _OPERATOR_GAP_RE.fullmatch(gap, timeout=timeout):
+            break
+        equals = equals or "=" in gap
+        last += 1
+    if not equals:
+        return False
+    chain = sentence[numbers[first].start():numbers[last].end()]
+    return _chain_holds(chain)
+
+
+_CHAIN_TOKEN_RE = regex.compile(r"\s*(?:([0-9]+(?:\.[0-9]+)?)|([-+*/×÷·=]|\\times|\\cdot|\\div))")
+_CHAIN_OPS = {"×": "*", "·": "*", "\\times": "*", "\\cdot": "*", "÷": "/", "\\div": "/"}
+
+
+def _chain_holds(chain: str) -> bool:
+    """Whether every side of ``a op b = c = …`` (plain non-negative numbers, + - * /) has one value.
+
+    Evaluated with exact fractions and the usual precedence, never with ``eval``; anything else
+    (signs, percent, more than 20 terms, long numbers) does not count as a chain.
+    """
+    tokens, pos = [], 0
+    text = chain.replace(",", "")  # 1,000 is one number here (the prose number pattern kept it whole)
+    while pos < len(text):
+        m = _CHAIN_TOKEN_RE.match(text, pos)
+        if not m or m.end() == pos:
+            return False
+        tokens.append(Fraction(m[1]) if m[1] else _CHAIN_OPS.get(m[2], m[2]))
+        pos = m.end()
+    if len(tokens) > 41 or any(isinstance(t, Fraction) and t > 10 ** 30 for t in tokens):
+        return False
+    sides, side = [], []
+    for t in tokens + ["="]:
+        if t == "=":
+            value = _evaluate(side)
+            if value is None:
+                return False
+            sides.append(value)
+            side = []
+        else:
+            side.append(t)
+    return len(sides) > 1 and all(v == sides[-1] for v in sides)
+
+
+def _evaluate(tokens: list) -> Fraction | None:
+    """``n (op n)*`` with * and / before + and -; ``None`` when malformed or dividing by zero."""
+    if not tokens or len(tokens) % 2 == 0:
+        return None
+    terms, ops = [tokens[0]], []
+    for op, value in zip(tokens[1::2], tokens[2::2]):
+        if not isinstance(value, Fraction) or isinstance(op, Fraction):
+            return None
+        if op in "*/":
+            if op == "/" and value == 0:
+                return None
+            terms[-1] = terms[-1] * value if op == "*" else terms[-1] / value
+        else:
+            terms.append(value)
+            ops.append(op)
+    if not isinstance(terms[0], Fraction):
+        return None
+    total = terms[0]
+    for op, value in zip(ops, terms[1:]):
+        total = total + value if op == "+" else total - value
+    return total
 
 
 def _single_is(sentence: str, timeout: float) -> int | None:
