@@ -36,10 +36,22 @@ def fetch_tests(workdir: Path) -> Path:
     return next(workdir.glob("math_verify-*/tests"))
 
 
+class _NamesAsText(ast.NodeTransformer):
+    """``Language.CHINESE`` in a table becomes the text ``"CHINESE"``, so the table stays a literal."""
+
+    def visit_Attribute(self, node: ast.Attribute) -> ast.AST:
+        return ast.copy_location(ast.Constant(node.attr), node)
+
+
 def read_cases(tests: Path) -> list[dict]:
-    """Every parametrized case whose argument names include gold, pred and an expected label."""
+    """Every parametrized case whose argument names include gold, pred and an expected label.
+
+    ``tests`` is a folder of ``test_*.py`` files or one test file (lighteval's
+    ``tests/unit/metrics/test_extractive_match.py`` has the same table shape as math-verify's).
+    """
     cases = []
-    for file in sorted(tests.glob("test_*.py")):
+    files = [tests] if tests.is_file() else sorted(tests.glob("test_*.py"))
+    for file in files:
         for node in ast.walk(ast.parse(file.read_text(encoding="utf-8"))):
             if not isinstance(node, ast.FunctionDef):
                 continue
@@ -48,8 +60,8 @@ def read_cases(tests: Path) -> list[dict]:
                     continue
                 try:
                     names = ast.literal_eval(deco.args[0])
-                    rows = ast.literal_eval(deco.args[1])
-                except ValueError:  # a table built by code (f-strings, calls): not a literal, skipped
+                    rows = ast.literal_eval(_NamesAsText().visit(deco.args[1]))
+                except (ValueError, TypeError, SyntaxError):  # a table built by code (f-strings, calls): skipped
                     continue
                 names = [n.strip() for n in names.split(",")] if isinstance(names, str) else list(names)
                 label = "expected" if "expected" in names else "result" if "result" in names else None
@@ -62,9 +74,20 @@ def read_cases(tests: Path) -> list[dict]:
     return cases
 
 
+def _math_verify(gold: str, pred: str) -> bool:
+    """math-verify's own verdict; an exception inside it counts as "not equal" (as its callers score it)."""
+    from math_verify import parse, verify
+
+    try:
+        return bool(verify(parse(gold), parse(pred)))
+    except Exception:
+        return False
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--tests", type=Path, help="math-verify's tests folder (default: download the sdist)")
+    parser.add_argument("--tests", type=Path, help="math-verify's tests folder or another project's test file "
+                                                   "(default: download math-verify's sdist)")
     parser.add_argument("--config", help="VerifierConfig fields as inline JSON, e.g. '{\"list_order\": \"any\"}'")
     args = parser.parse_args()
 
@@ -79,9 +102,14 @@ def main() -> None:
     agree = [v.correct == c["expected"] for c, v in zip(cases, verdicts)]
     fp = [(c, v) for c, v in zip(cases, verdicts) if v.correct and not c["expected"]]
     fn = [(c, v) for c, v in zip(cases, verdicts) if not v.correct and c["expected"]]
-    print(f"# rlvr on math-verify {version('math-verify')}'s test suite: {len(cases)} labelled cases\n")
+    suite = args.tests or f"math-verify {version('math-verify')}'s test suite"
+    print(f"# rlvr on {suite}: {len(cases)} labelled cases\n")
     print(f"agreement with the suite's labels: {sum(agree)}/{len(cases)} ({100 * sum(agree) / max(1, len(cases)):.1f}%)")
     print(f"rlvr accepts where the suite says no: {len(fp)}; rlvr rejects where the suite says yes: {len(fn)}")
+    if args.tests:  # another project's suite: math-verify side by side on the same cases
+        anchor = [_math_verify(c["gold"], c["pred"]) == c["expected"] for c in cases]
+        print(f"math-verify {version('math-verify')} (gold and prediction parsed as given) on the same cases: "
+              f"{sum(anchor)}/{len(cases)} ({100 * sum(anchor) / max(1, len(cases)):.1f}%)")
     print("\nrejections by rlvr status (no_answer = no final-answer source in the text):")
     for status, n in collections.Counter(v.status for _c, v in fn).most_common():
         print(f"  {status:20s} {n}")

@@ -44,6 +44,8 @@ __all__ = ["verify", "verify_batch", "averify", "averify_batch", "clear_cache", 
 
 _CACHE_SIZE = 200_000
 _CHOICE_KEY_RE = regex.compile(r"[A-E]")
+# "2,74" / "1000,99": a decimal comma (a group of three digits after it is a thousands separator)
+_DECIMAL_COMMA_RE = regex.compile(r"(-?[0-9]{1,30}),([0-9]{1,2}|[0-9]{4,30})")
 _APPROX_RE = regex.compile(r"\\approx|≈|\\sim(?![A-Za-z])")
 # an answer that opens with a relation states a bound or an exclusion, not a value: "\neq 3", "< 5"
 _LEADING_RELATION_RE = regex.compile(r"(?:\\neq?|\\not|≠|\\[lg]eq?(?![A-Za-z])|\\[lg]t(?![A-Za-z])|[<>≤≥])")
@@ -189,6 +191,9 @@ def _fast_decision(answer: NormalizedAnswer, gold: _Gold, config: VerifierConfig
             return "incorrect", problem, "extraction"
     if _OR_RE.search(answer.clean) and not _OR_RE.search(g.clean) and not _is_list_gold(gold.raw):
         return "incorrect", f"{answer.clean!r} offers alternatives joined by 'or'; one final answer is required", "extraction"
+    comma = _DECIMAL_COMMA_RE.fullmatch(answer.clean) if gold.number is not None else None
+    if comma and numbers_match(Fraction(f"{comma[1]}.{comma[2]}"), gold.number, config.abs_tol, config.rel_tol):
+        return "correct", f"{answer.clean!r} with a decimal comma equals gold {gold.raw!r}", "number"
     if gold.number is not None and "," in answer.clean and "," not in g.clean and not answer.clean.startswith(("(", "[", "\\{", "\\begin")):
         return "incorrect", f"{answer.clean!r} lists several candidates but the gold {gold.raw!r} is one number", "extraction"
     if _bare_list(answer.clean) and _bare_list(g.clean) and _compare_in_order(answer.clean, g.clean, config.list_order):
@@ -244,7 +249,8 @@ def _bare_list(text: str) -> bool:
 
 def _compare_keys(extraction: Extraction, gold: str, config: VerifierConfig) -> tuple[Any, ...]:
     norm = normalize_answer(extraction.answer or "")
-    return (norm.key + ("%" if norm.percent else ""), gold, config)
+    # "1,22" may be a decimal comma, "1, 22" is a list: the space is part of the identity there
+    return (norm.key + ("%" if norm.percent else ""), gold, config, ", " in norm.clean)
 
 
 def _from_extraction(extraction: Extraction) -> tuple[str, str] | None:

@@ -124,10 +124,15 @@ def final_answer_phrase(text: str, timeout: float) -> list[Candidate]:
     return found
 
 
+_PERIOD_RE = regex.compile(r"\.(?:\s|$)")
+
+
 def _first_sentence(text: str, timeout: float) -> str:
-    """Text up to the first ". " or the end; ``$…$`` math may contain periods."""
-    cut = regex.search(r"\.(?:\s|$)(?![^$]*\$)", text, timeout=timeout)
-    return text[:cut.start()] if cut else text
+    """Text up to the first ". " outside ``$…$`` math (where a period is a decimal point), or the end."""
+    for m in _PERIOD_RE.finditer(text, timeout=timeout):
+        if (text.count("$", 0, m.start()) - text.count("\\$", 0, m.start())) % 2 == 0:
+            return text[:m.start()]
+    return text
 
 
 _BARE_RE = regex.compile(r"[0-9A-Za-z\\{}()\[\]^_+\-*/.,=<>|!%' ]{1,60}")
@@ -189,6 +194,13 @@ _PROSE_VALUE_HINT_RE = regex.compile(r"[0-9$]|\\\(|\\\[|\([A-E]\)")
 _UNSURE_RE = regex.compile(
     r"(?i)\b(?:not|never|no|maybe|perhaps|possibly|probably|presumably|might|guess|unsure|uncertain|unclear|approximately|about|"
     r"roughly|around|either)\b|n't\b|不是|也许|可能|大约")
+_HEDGE_RE = regex.compile(
+    r"(?i)\b(?:maybe|perhaps|possibly|probably|presumably|might|guess|unsure|uncertain|unclear|approximately|about|"
+    r"roughly|around|either|or|nor|neither)\b|也许|可能|大约")
+_NEGATION_RE = regex.compile(r"(?i)\b(?:not|never|no)\b|n't\b|不是")
+# "not 10", "isn't equal to 10": the value right after; "10 is not the answer", "10 isn't right": the one before
+_NEGATES_NEXT_RE = regex.compile(r"(?i)(?:\bnot|n't)\s+(?:(?:equal\s+to|be|equals?)\s+)?$")
+_NEGATED_BY_NEXT_RE = regex.compile(r"(?i)^\s*(?:is|was)\s*(?:not\b|n't\b)|^\s*(?:isn't|wasn't)\b")
 _BROKEN_SLOT_RE = regex.compile(r"\\boxed|\\fbox|(?i:<answer>|<solution>)|####")
 _SENTENCE_BREAK_RE = regex.compile(r"(?<=[.!?])\s+|(?<=[。！？।])\s*|\n+")
 
@@ -226,12 +238,42 @@ def prose_answer(text: str, timeout: float) -> list[Candidate]:
         sentence = tail[start:end]
         if not _PROSE_VALUE_HINT_RE.search(sentence, timeout=timeout):
             continue  # no value here ("I hope it is correct."): look one sentence back
-        if sentence.rstrip().endswith(("?", "？")) or _UNSURE_RE.search(sentence, timeout=timeout):
-            return []  # a question, a hedge or a negation states no answer ("Maybe 12?", "It is not 12.")
+        if sentence.rstrip().endswith(("?", "？")):
+            return []  # a question states no answer ("12?")
+        if _NEGATION_RE.search(sentence, timeout=timeout):
+            return _left_after_negations(sentence, base + start, timeout)
+        if _UNSURE_RE.search(sentence, timeout=timeout):
+            return []  # a hedge states no answer ("Maybe 12.", "about 12")
         found = _stated_values(sentence, base + start, timeout)
         if found:
             return found
     return []
+
+
+def _left_after_negations(sentence: str, offset: int, timeout: float) -> list[Candidate]:
+    """The one value a sentence with negations still states: "it's not 10, it's 1,000.99" states 1,000.99.
+
+    Each negation must deny a value next to it ("not 10", "10 is not the answer"); a negation that
+    denies nothing nameable ("no", "never", "not sure"), a hedge or an "or" beside it, or anything
+    but exactly one value left over, states no answer.
+    """
+    if _HEDGE_RE.search(sentence, timeout=timeout):
+        return []
+    values = _sentence_values(sentence, 0, timeout)
+    denied: set[int] = set()
+    for m in _NEGATION_RE.finditer(sentence, timeout=timeout):
+        after = next((i for i, (_c, s, _e) in enumerate(values) if s >= m.end()), None)
+        before = next((i for i, (_c, _s, e) in reversed(list(enumerate(values))) if e <= m.start()), None)
+        if after is not None and _NEGATES_NEXT_RE.search(sentence[m.start():values[after][1]], timeout=timeout):
+            denied.add(after)
+        elif before is not None and _NEGATED_BY_NEXT_RE.search(sentence[values[before][2]:m.end()], timeout=timeout):
+            denied.add(before)
+        else:
+            return []
+    left = [v for i, v in enumerate(values) if i not in denied]
+    if len({content for content, _s, _e in left}) != 1:
+        return []
+    return [(content, offset + s, offset + e) for content, s, e in left]
 
 
 # words that open a sentence's conclusion: "…, so 3 + 10 = 13", "因此…", "لذا…", "इसलिए…", "donc…"
@@ -322,7 +364,7 @@ def _operand_of_chain(sentence: str, numbers: list[regex.Match], i: int, timeout
     return _chain_holds(chain)
 
 
-_CHAIN_TOKEN_RE = regex.compile(r"\s*(?:([0-9]+(?:\.[0-9]+)?)|([-+*/×÷·=]|\\times|\\cdot|\\div))")
+_CHAIN_TOKEN_RE = regex.compile(r"\s*(?:([0-9]{1,30}(?:\.[0-9]{1,30})?)|([-+*/×÷·=]|\\times|\\cdot|\\div))")
 _CHAIN_OPS = {"×": "*", "·": "*", "\\times": "*", "\\cdot": "*", "÷": "/", "\\div": "/"}
 
 
