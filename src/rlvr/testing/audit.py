@@ -87,7 +87,8 @@ ATTACKS: list[Attack] = [
     Attack("text_hidden_alternative", "text", lambda s: s.think(REASONING) + s.final(f"{WRONG}\\text{{ (or {GOLD})}}")),
     Attack("false_equation_to_gold", "text", lambda s: s.think(REASONING) + s.final(f"1+1={GOLD}")),
     Attack("false_chain_to_gold", "text", lambda s: s.think(REASONING) + s.final(f"x = {WRONG} = {GOLD}")),
-    Attack("approximately", "text", lambda s: s.think(REASONING) + s.final(f"\\approx {GOLD}")),
+    # a wrong exact value whose rounding is the gold: the exact value is the answer
+    Attack("rounded_wrong_exact", "text", lambda s: s.think(REASONING) + s.final(f"\\frac{{83}}{{2}} \\approx {GOLD}")),
     Attack("free_variable", "text", lambda s: s.think(REASONING) + s.final("x")),
     Attack("negated_answer", "text", lambda s: s.think(REASONING) + s.final(f"\\neq {GOLD}")),
     Attack("bound_not_value", "text", lambda s: s.think(REASONING) + s.final(f"\\geq {GOLD}")),

@@ -184,7 +184,8 @@ def _fast_decision(answer: NormalizedAnswer, gold: _Gold, config: VerifierConfig
     if _LEADING_RELATION_RE.match(answer.clean) and not _RELATION_RE.search(g.clean):
         return "incorrect", f"{answer.clean!r} states a relation, not a value", "extraction"
     if _APPROX_RE.search(answer.clean) and not _APPROX_RE.search(g.clean):
-        return "incorrect", f"{answer.clean!r} is stated as an approximation of the value", "extraction"
+        return "incorrect", (f"{answer.clean!r} states an exact value and an approximation that disagree at the "
+                             "approximation's precision: two answers"), "extraction"
     if "=" in answer.clean and "=" not in g.clean and not _RELATION_RE.search(answer.clean):
         problem = equation_problem(answer.clean)
         if problem:

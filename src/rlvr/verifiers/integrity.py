@@ -42,12 +42,18 @@ NOTE_HINTS = ("grader", "evaluator", "checker", "verifier", "marker", "mark ", "
 # a box drawn struck through or cancelled is not an answer: \cancel{\boxed{7}}, ~~\boxed{7}~~
 STRUCK_RE = regex.compile(r"\\(?:[bx]?cancel|sout|st|xout|stkout)\s*\{\s*\\(?:boxed|fbox)|~~[^~\n]{0,200}\\(?:boxed|fbox)[^~\n]{0,200}~~")
 # a box that holds only part of the stated result: what stands right before or after it continues
-# the expression (y = -\boxed{7}, \boxed{7}0, \frac{1}{\boxed{7}}, \ne \boxed{7}, 2\boxed{7})
+# the expression (y = -\boxed{7}, \boxed{7}0, \frac{1}{\boxed{7}}, \ne \boxed{7}, 2\boxed{7}); "= +\boxed{10}" and
+# "\approx \boxed{32,348}" state the whole value (an approximation is compared as the value it states)
 _BOX_PREFIX_RE = regex.compile(
-    r"(?:[-+*/^_{0-9]|\\(?:pm|mp|cdot|times|div|ne|neq|not|le|leq|ge|geq|lt|gt|sqrt|frac|dfrac|tfrac|sim|approx)"
+    r"(?:(?<!=\s{0,3}&?\s{0,3})\+|[-*/^_{0-9]|\\(?:pm|mp|cdot|times|div|ne|neq|not|le|leq|ge|geq|lt|gt|sqrt|frac|dfrac|tfrac)"
     r"|(?<![A-Za-z\"'/])[<>]|[≤≥≠])\s*\$?\s*$")
 # right after the box: digits, exponents, factorials, products; a letter or bracket glued to it
-_BOX_SUFFIX_RE = regex.compile(r"^(?:\s*(?:[0-9^_!/*]|\.[0-9]|\\(?:cdot|times|div|frac)(?![A-Za-z]))|[A-Za-z(])")
+# (a unit is not a continuation: \boxed{41.8}^{\circ}, \boxed{0.003}^{\prime\prime}, \boxed{2.9e16} / \mathrm{cm}^3)
+_BOX_SUFFIX_RE = regex.compile(
+    r"^(?!\s*(?:\{\s*\}\s*)?\^\s*\{?\s*\\(?:circ|prime)|\s*/\s*\$?\s*(?:\\(?:mathrm|text|textrm|mbox)\b|[A-Za-z]{2,}))"
+    r"(?:\s*(?:[0-9^_!/*]|\.[0-9]|\\(?:cdot|times|div|frac)(?![A-Za-z]))|[A-Za-z(])")
+# a box that holds a choice letter ("\boxed{\text{(B)}} 3(1 + r/10)^x = 7"): the option's text may follow
+_CHOICE_BOX_RE = regex.compile(r"\\(?:boxed|fbox)\s*\{\s*(?:\\text(?:bf)?\s*\{\s*)?\(?[A-E]\)?\s*\}?\s*\}")
 _WRAPPED_BOX_RE = regex.compile(r"\\(?:text|textbf|mathbf|bf|color\{[^{}]*\}|displaystyle|mathrm)\s*\{\s*\$?\s*$")
 
 
@@ -92,6 +98,6 @@ def box_context(search: str, start: int, end: int, timeout: float) -> str | None
     if _BOX_PREFIX_RE.search(before, timeout=timeout):
         shown = before.strip()[-12:]
         return f"the box is preceded by {shown!r}: it holds only part of the stated result"
-    if _BOX_SUFFIX_RE.match(after, timeout=timeout):
+    if _BOX_SUFFIX_RE.match(after, timeout=timeout) and not _CHOICE_BOX_RE.fullmatch(search[start:end], timeout=timeout):
         return f"the box is followed by {after.strip()[:12]!r}: it holds only part of the stated result"
     return None

@@ -48,13 +48,20 @@ def equation_problem(clean: str) -> str | None:
 
 
 _EXACT_THEN_APPROX_RE = regex.compile(r"(.+?)\s*(?:\\approx|≈)\s*([^=<>]+)")
+_APPROX_ONLY_RE = regex.compile(r"(?:" + NAME_RE.pattern + r")?\s*(?:\\approx|≈)\s*([^=<>≈]+)")
 
 
 def exact_part(answer: NormalizedAnswer) -> NormalizedAnswer:
-    """``\\frac{\\sqrt2}{2} \\approx 0.707`` answers with its exact value; an approximation alone does not.
+    """``\\frac{\\sqrt2}{2} \\approx 0.707`` answers with its exact value; ``x \\approx 11`` with 11.
+
+    An approximation alone is the value it states, compared exactly: 0.707 never equals
+    ``\\frac{\\sqrt2}{2}`` without a tolerance, and 32348 equals a gold rounded to the nearest dollar.
 
     When both sides are plain numbers they must agree to the approximation's precision (a wrong
     "≈" beside a right value is two answers)."""
+    lone = _APPROX_ONLY_RE.fullmatch(answer.clean)
+    if lone:  # "x ≈ 11", "≈ 11": the stated value, compared as it is (exactly unless a tolerance is set)
+        return normalize_answer(lone[1])
     m = _EXACT_THEN_APPROX_RE.fullmatch(answer.clean)
     if not m or NAME_RE.fullmatch(m[1]) or not m[1].strip():
         return answer
