@@ -195,6 +195,10 @@ def _fast_decision(answer: NormalizedAnswer, gold: _Gold, config: VerifierConfig
     comma = _DECIMAL_COMMA_RE.fullmatch(answer.clean) if gold.number is not None else None
     if comma and numbers_match(Fraction(f"{comma[1]}.{comma[2]}"), gold.number, config.abs_tol, config.rel_tol):
         return "correct", f"{answer.clean!r} with a decimal comma equals gold {gold.raw!r}", "number"
+    gold_comma = _DECIMAL_COMMA_RE.fullmatch(g.clean) if gold.number is None and "," not in answer.clean else None
+    if gold_comma and (a_value := parse_number(answer.key, config.max_digits)) is not None \
+            and numbers_match(a_value, Fraction(f"{gold_comma[1]}.{gold_comma[2]}"), config.abs_tol, config.rel_tol):
+        return "correct", f"{answer.clean!r} equals gold {gold.raw!r} read with a decimal comma", "number"
     if gold.number is not None and "," in answer.clean and "," not in g.clean and not answer.clean.startswith(("(", "[", "\\{", "\\begin")):
         return "incorrect", f"{answer.clean!r} lists several candidates but the gold {gold.raw!r} is one number", "extraction"
     if _bare_list(answer.clean) and _bare_list(g.clean) and _compare_in_order(answer.clean, g.clean, config.list_order):

@@ -186,10 +186,10 @@ def bare_answer(text: str, timeout: float) -> list[Candidate]:
 
 _PROSE_SCAN = 800  # the last this-many characters are read for a final sentence
 _MATH_SPAN_RE = regex.compile(r"\$\$(.+?)\$\$|\$([^$]+)\$|\\\((.+?)\\\)|\\\[(.+?)\\\]", regex.DOTALL)
-# a number in prose: sign, digits with thousands groups, decimals or a fraction, percent; a number
+# a number in prose: sign, digits with thousands groups, decimals (also "2,74") or a fraction, percent; a number
 # glued to letters (2x, 3rd, x2) is not a value
 _PROSE_NUMBER_RE = regex.compile(
-    r"(?<![A-Za-z0-9])\([A-E]\)(?![A-Za-z0-9])|(?<![A-Za-z0-9.,/^_])[-+−]?(?>[0-9]+(?:,[0-9]{3})*(?:\.[0-9]+)?)(?:/[0-9]+)?(?:[ ]?%)?(?![0-9^_]|\.[0-9]|/[0-9]|[A-Za-z](?![A-Za-z²³]))")
+    r"(?<![A-Za-z0-9])\([A-E]\)(?![A-Za-z0-9])|(?<![A-Za-z0-9.,/^_])[-+−]?(?>[0-9]+,[0-9]{1,2}(?![0-9])|[0-9]+(?:,[0-9]{3})*(?:\.[0-9]+)?)(?:/[0-9]+)?(?:[ ]?%)?(?![0-9^_]|\.[0-9]|/[0-9]|[A-Za-z](?![A-Za-z²³]))")
 _PROSE_VALUE_HINT_RE = regex.compile(r"[0-9$]|\\\(|\\\[|\([A-E]\)")
 _UNSURE_RE = regex.compile(
     r"(?i)\b(?:not|never|no|maybe|perhaps|possibly|probably|presumably|might|guess|unsure|uncertain|unclear|approximately|about|"
