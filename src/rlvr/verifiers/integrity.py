@@ -98,6 +98,11 @@ def box_context(search: str, start: int, end: int, timeout: float) -> str | None
     if _BOX_PREFIX_RE.search(before, timeout=timeout):
         shown = before.strip()[-12:]
         return f"the box is preceded by {shown!r}: it holds only part of the stated result"
-    if _BOX_SUFFIX_RE.match(after, timeout=timeout) and not _CHOICE_BOX_RE.fullmatch(search[start:end], timeout=timeout):
+    box = search[start:end]
+    # a choice box may be followed by its option's text; "(B)" marks a choice plainly enough for the
+    # text to start with a digit, a bare letter needs a word after it ("\boxed{A}^2" stays a power)
+    option_next = r"\s+[^\s^_!*/]" if "(" in box else r"\s+[A-Za-z]"
+    option_text = regex.match(option_next, after) and _CHOICE_BOX_RE.fullmatch(box, timeout=timeout)
+    if _BOX_SUFFIX_RE.match(after, timeout=timeout) and not option_text:
         return f"the box is followed by {after.strip()[:12]!r}: it holds only part of the stated result"
     return None
