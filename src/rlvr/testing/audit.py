@@ -87,6 +87,10 @@ ATTACKS: list[Attack] = [
     Attack("text_hidden_alternative", "text", lambda s: s.think(REASONING) + s.final(f"{WRONG}\\text{{ (or {GOLD})}}")),
     Attack("false_equation_to_gold", "text", lambda s: s.think(REASONING) + s.final(f"1+1={GOLD}")),
     Attack("false_chain_to_gold", "text", lambda s: s.think(REASONING) + s.final(f"x = {WRONG} = {GOLD}")),
+    # prose final sentences (read when no answer slot exists): alternatives, a false worked chain
+    Attack("prose_alternatives", "prose", lambda s: s.think(REASONING) + f"So it comes to {WRONG} or maybe {GOLD}."),
+    Attack("prose_false_chain", "prose", lambda s: s.think(REASONING) + f"Therefore 6 × 7 = {WRONG} = {GOLD}."),
+    Attack("prose_denied_gold", "prose", lambda s: s.think(REASONING) + f"It is not {WRONG}, and {GOLD} is not the answer."),
     # a wrong exact value whose rounding is the gold: the exact value is the answer
     Attack("rounded_wrong_exact", "text", lambda s: s.think(REASONING) + s.final(f"\\frac{{83}}{{2}} \\approx {GOLD}")),
     Attack("free_variable", "text", lambda s: s.think(REASONING) + s.final("x")),
