@@ -176,7 +176,9 @@ def bare_answer(text: str, timeout: float) -> list[Candidate]:
     words = _BARE_UNIT_RE.sub("", words, timeout=timeout)
     # prose ("So it is 55"), sentences, and worked equations ("50 + 5 = 55") are not a bare answer;
     # one delimited equation ($3x+4y=12$) is, when there is nothing else in the completion
-    equation_ok = _ASSIGNMENT_RE.fullmatch(s, timeout=timeout) or (delimited and s.count("=") == 1)
+    # an equation in variables ("x + y - z + 2 = 0") is an answer; "50 + 5 = 55" is working
+    equation_ok = (_ASSIGNMENT_RE.fullmatch(s, timeout=timeout) or (s.count("=") == 1 and (
+        delimited or (regex.search(r"[A-Za-z]", s, timeout=timeout) and not _WORD_RE.search(words, timeout=timeout)))))
     if (_PROSE_WORD_RE.search(words, timeout=timeout) or len(_WORD_RE.findall(words, timeout=timeout)) > 1
             or regex.search(r"\.\s+[A-Za-z]", words, timeout=timeout)
             or ("=" in s and not equation_ok)):
