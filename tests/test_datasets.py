@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from re import escape as regex_escape
 
 from rlvr.datasets import (
     filter_prompt_length, get_template, load, load_preferences, load_with_report, synthetic_pairs, template_names,
@@ -82,6 +83,16 @@ def test_schema_errors_name_file_fields_and_options():
         load("minerva-math")
     with pytest.raises(ConfigError, match="does not exist"):
         load("math-500", path=DATA / "nope.jsonl")
+
+
+def test_loader_options_of_the_wrong_type_are_config_errors():
+    """Options typed on the command line (--option n=abc) fail with the option's name, not a TypeError."""
+    for options, named in (({"n": "abc"}, "n='abc'"), ({"n": 0}, "n=0"), ({"seed": "x"}, "seed='x'"),
+                           ({"limit": "5"}, "limit='5'"), ({"dedupe": "yes"}, "dedupe='yes'"),
+                           ({"max_operand": True}, "max_operand=True")):
+        with pytest.raises(ConfigError, match=regex_escape(named)):
+            load("synthetic", **options)
+    assert len(load("synthetic", n=7, level=[0, 1], limit=5)) == 5
 
 
 def test_templates():

@@ -274,6 +274,11 @@ def load_with_report(name: str, path: str | Path | None = None, template: Any = 
 
     if on_bad_gold not in ("drop", "keep", "error"):
         raise ConfigError(f"on_bad_gold={on_bad_gold!r}; use 'drop', 'keep' or 'error'")
+    if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 1):
+        raise ConfigError(f"limit={limit!r}; use a whole number >= 1 (or leave it out for every row)")
+    for flag, value in (("dedupe", dedupe), ("validate", validate)):
+        if not isinstance(value, bool):
+            raise ConfigError(f"{flag}={value!r}; use true or false")
     tmpl = get_template(template)
     if name == "synthetic":
         from rlvr.datasets.synthetic import synthetic_rows

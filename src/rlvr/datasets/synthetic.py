@@ -106,7 +106,14 @@ def synthetic_rows(n: int = 1000, level: int | list[int] = 1, kinds: list[str] |
     ``max_operand`` bounds the operands of the level-0 and level-1 kinds (larger, add, sub)."""
     if split not in ("train", "test"):
         raise ConfigError(f"synthetic split={split!r}; use 'train' or 'test'")
-    levels = [level] if isinstance(level, int) else list(level)
+    for name, value, low in (("n", n, 1), ("max_operand", max_operand, 2)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < low:
+            raise ConfigError(f"synthetic {name}={value!r}; use a whole number >= {low} (e.g. --option {name}=500)")
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise ConfigError(f"synthetic seed={seed!r}; use a whole number")
+    if isinstance(test_share, bool) or not isinstance(test_share, (int, float)):
+        raise ConfigError(f"synthetic test_share={test_share!r}; use a number in (0, 1)")
+    levels = [level] if isinstance(level, int) else list(level) if isinstance(level, (list, tuple)) else [level]
     unknown_levels = [lv for lv in levels if lv not in LEVELS]
     if unknown_levels:
         raise ConfigError(f"synthetic level(s) {unknown_levels} unknown; use {sorted(LEVELS)}")
