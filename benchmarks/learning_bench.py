@@ -110,13 +110,13 @@ def compare_expert_iteration(args: argparse.Namespace) -> None:
     from rlvr.harness.evaluate import evaluate
     from rlvr.harness.pipeline import Stage, load_pipeline, run_pipeline, stage_config
     from rlvr.harness.sampling import load_model
-    from rlvr.harness.train import _load_data, run
+    from rlvr.harness.train import load_run_data, run
 
     recipe = load_pipeline("r1-pipeline-smollm2-cpu", ["eval.enabled=false", *args.set])
     out = Path(tempfile.mkdtemp(prefix="rlvr-ei-bench-"))
     budget = args.minutes
     eval_config = load_recipe(recipe.base, [f"{k}={json.dumps(v)}" for k, v in recipe.set.items()] + ["eval.enabled=true"])
-    _, heldout = _load_data(eval_config)
+    _, heldout = load_run_data(eval_config)
     e = eval_config.eval
     max_new = e.max_new_tokens or eval_config.trainer.max_completion_length
 

@@ -75,14 +75,14 @@ def trl_totals(setup, rows, tmp_path_factory):
     from trl import GRPOConfig, GRPOTrainer
 
     from rlvr.harness.local_models import build_qwen2
-    from rlvr.harness.train import _no_activation_checkpointing
+    from rlvr.harness.train import no_activation_checkpointing
     from rlvr.rewards import RewardSet
 
     home, tok = setup
     rs = RewardSet.from_config(str(home / "rewards.yaml"))
     args = GRPOConfig(output_dir=str(tmp_path_factory.mktemp("trl")), per_device_train_batch_size=2,
                       num_generations=2, max_completion_length=8, use_cpu=True, bf16=False, report_to=[],
-                      reward_weights=rs.weights, save_strategy="no", **_no_activation_checkpointing(GRPOConfig))
+                      reward_weights=rs.weights, save_strategy="no", **no_activation_checkpointing(GRPOConfig))
     trainer = GRPOTrainer(model=build_qwen2(tok, hidden_size=16, num_layers=1, num_heads=2), processing_class=tok,
                           reward_funcs=rs.funcs, args=args,
                           train_dataset=Dataset.from_list([{"prompt": r["prompt"], "answer": r["gold"]} for r in rows]))

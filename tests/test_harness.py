@@ -188,12 +188,12 @@ def test_checkpointing_flag_uses_the_name_the_installed_transformers_knows():
 
     from trl import GRPOConfig
 
-    from rlvr.harness.train import _no_activation_checkpointing
+    from rlvr.harness.train import no_activation_checkpointing
 
     @dataclasses.dataclass
     class Before517:  # transformers <= 5.17 (unsloth's pin): only gradient_checkpointing
         gradient_checkpointing: bool = False
 
-    assert _no_activation_checkpointing(Before517) == {"gradient_checkpointing": False}
-    chosen = _no_activation_checkpointing(GRPOConfig)
+    assert no_activation_checkpointing(Before517) == {"gradient_checkpointing": False}
+    chosen = no_activation_checkpointing(GRPOConfig)
     assert set(chosen) <= {f.name for f in dataclasses.fields(GRPOConfig)}

@@ -45,7 +45,8 @@ def _mean_ci(values: list[float]) -> tuple[float, float, float]:
     return mean, max(0.0, mean - half), min(1.0, mean + half)
 
 
-def _ks(samples: int) -> list[int]:
+def pass_ks(samples: int) -> list[int]:
+    """The k of pass@k reported for ``samples`` samples per problem: 1, 2, 4, … and ``samples`` itself."""
     ks, k = [], 1
     while k < samples:
         ks.append(k)
@@ -105,7 +106,7 @@ def score_completions(golds: list[str], completions: list[list[Any]], ids: list[
                      "answers": [v.answer for v in group], "statuses": [v.status for v in group],
                      "reasons": [v.reason for v in group], "correct": [v.correct for v in group],
                      "pass_rate": correct_counts[-1] / samples})
-    curve = {k: _mean_ci([pass_at_k(samples, c, k) for c in correct_counts]) for k in _ks(samples)}
+    curve = {k: _mean_ci([pass_at_k(samples, c, k) for c in correct_counts]) for k in pass_ks(samples)}
     n = len(golds)
     return EvalResult(n, samples, curve[1][0], curve[samples][0], maj_ok / n, curve[1][0], dict(statuses), rows, curve)
 

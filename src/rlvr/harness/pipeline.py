@@ -185,10 +185,10 @@ def _run_stage(recipe: PipelineRecipe, stage: Stage, stage_dir: Path, state: dic
 def _sample(config: Any, stage_dir: Path) -> Path:
     """Sample the recipe's training problems with the current model (``sample`` settings)."""
     from rlvr.harness.sampling import sample
-    from rlvr.harness.train import _load_data
+    from rlvr.harness.train import load_run_data
 
     s = config.sample
-    train, _ = _load_data(config)
+    train, _ = load_run_data(config)
     if s.problems is not None:
         train = train.select(range(min(s.problems, len(train))))
     rewards = config.rewards if isinstance(config.rewards, dict) else {"rewards": config.rewards}

@@ -217,7 +217,7 @@ def train_reward_model(recipe: RMRecipe) -> dict[str, Any]:
 
         peft_config = LoraConfig(r=recipe.lora.r, lora_alpha=recipe.lora.alpha, target_modules=recipe.lora.target_modules,
                                  task_type="SEQ_CLS", modules_to_save=["score", "classifier"])
-    from rlvr.harness.train import _no_activation_checkpointing
+    from rlvr.harness.train import no_activation_checkpointing
 
     t = recipe.training
     cuda = torch.cuda.is_available()
@@ -225,7 +225,7 @@ def train_reward_model(recipe: RMRecipe) -> dict[str, Any]:
                         learning_rate=t.learning_rate, max_length=t.max_length, logging_steps=max(1, t.max_steps // 20),
                         save_strategy="no", report_to=[], use_cpu=not cuda, bf16=cuda, seed=t.seed,
                         center_rewards_coefficient=t.center_rewards_coefficient, disable_tqdm=True,
-                        **_no_activation_checkpointing(RewardConfig))
+                        **no_activation_checkpointing(RewardConfig))
     trainer = RewardTrainer(model=model, args=args, train_dataset=Dataset.from_list(_trl_rows(train_rows, tokenizer)),
                             processing_class=tokenizer, peft_config=peft_config)
     from rlvr.harness.train import quiet

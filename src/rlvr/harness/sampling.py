@@ -132,7 +132,7 @@ def sample(out_dir: str | Path, *, model: str | None = None, dataset: Any = None
            model_and_tokenizer: tuple[Any, Any] | None = None) -> SampleSummary:
     """Generate ``n`` samples per row of ``dataset`` (rows with ``prompt`` and ``answer``) with ``model``
     (or score the completions in ``completions_file``), score them, and write the files above."""
-    from rlvr.harness.evaluate import _ks, generate, generate_vllm, pass_at_k, read_completions
+    from rlvr.harness.evaluate import pass_ks, generate, generate_vllm, pass_at_k, read_completions
 
     started = time.perf_counter()
     out = Path(out_dir)
@@ -164,7 +164,7 @@ def sample(out_dir: str | Path, *, model: str | None = None, dataset: Any = None
             raise ConfigError(f"engine must be hf or vllm, got {engine!r}")
     samples, problems = score_samples(ids, prompts, golds, groups, rewards, verifier_config, truncated)
     k = problems[0]["samples"]
-    curve = {str(j): sum(pass_at_k(k, p["correct"], j) for p in problems) / len(problems) for j in _ks(k)}
+    curve = {str(j): sum(pass_at_k(k, p["correct"], j) for p in problems) / len(problems) for j in pass_ks(k)}
     _write_jsonl(samples, out / "samples.jsonl")
     _write_jsonl(problems, out / "problems.jsonl")
     summary = SampleSummary(str(out), len(problems), k, curve["1"], curve,

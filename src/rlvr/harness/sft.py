@@ -93,22 +93,22 @@ def worked_solution_rows(config: RunConfig, train: Any, limit: int | None) -> li
 
 def _prepare(config: RunConfig, resume: bool) -> tuple[Path, Path | None]:
     from rlvr.harness.checkpoints import resume_point
-    from rlvr.harness.train import _versions
+    from rlvr.harness.train import library_versions
 
     run_dir, checkpoint = resume_point(Path(config.output.dir).expanduser().resolve(), resume)
     run_dir.mkdir(parents=True, exist_ok=True)
     (run_dir / "config.yaml").write_text(yaml.safe_dump(to_dict(config), sort_keys=False))
-    (run_dir / "versions.json").write_text(json.dumps(_versions(), indent=2))
+    (run_dir / "versions.json").write_text(json.dumps(library_versions(), indent=2))
     return run_dir, checkpoint
 
 
 def _training_rows(config: RunConfig) -> tuple[list[dict[str, Any]], Any]:
     """(SFT rows, eval set or None)."""
-    from rlvr.harness.train import _load_data
+    from rlvr.harness.train import load_run_data
 
     needs_train = config.sft.data is None
     if needs_train or config.eval.enabled:
-        train, evalset = _load_data(config)
+        train, evalset = load_run_data(config)
     else:
         train, evalset = None, None
     rows = read_sft_rows(config.sft.data, config.sft.examples) if config.sft.data else \
@@ -142,7 +142,7 @@ def _evaluate(config: RunConfig, model: Any, tokenizer: Any, evalset: Any, path:
 def _trainer_args(config: RunConfig, run_dir: Path, config_cls: Any, **extra: Any) -> Any:
     import torch
 
-    from rlvr.harness.train import _no_activation_checkpointing
+    from rlvr.harness.train import no_activation_checkpointing
 
     s = config.sft
     cuda = torch.cuda.is_available()
@@ -153,7 +153,7 @@ def _trainer_args(config: RunConfig, run_dir: Path, config_cls: Any, **extra: An
                   report_to=list(config.trainer.report_to), use_cpu=not cuda,
                   bf16=cuda and config.model.dtype in ("auto", "bfloat16"), seed=config.trainer.seed,
                   max_length=config.model.max_seq_length, disable_tqdm=True,
-                  **_no_activation_checkpointing(config_cls), **extra)
+                  **no_activation_checkpointing(config_cls), **extra)
     try:
         return config_cls(**kwargs)
     except (TypeError, ValueError) as exc:

@@ -43,7 +43,8 @@ class RunSummary:
     seconds: float
 
 
-def _versions() -> dict[str, str]:
+def library_versions() -> dict[str, str]:
+    """Versions of Python and the training stack, recorded with every run for reproducibility."""
     out = {"python": platform.python_version()}
     for pkg in ("rlvr", "torch", "transformers", "trl", "peft", "accelerate", "datasets", "math-verify", "sympy"):
         try:
@@ -83,7 +84,8 @@ def plan(config: RunConfig) -> dict[str, Any]:
     }
 
 
-def _load_data(config: RunConfig) -> tuple[Any, Any]:
+def load_run_data(config: RunConfig) -> tuple[Any, Any]:
+    """The run's training set and its held-out evaluation set, as the config's ``data``/``eval`` name them."""
     from rlvr.datasets import load
 
     d = config.data
@@ -141,7 +143,7 @@ def _cold_start(config: RunConfig, model: Any, tokenizer: Any, train: Any, out_d
                      learning_rate=c.learning_rate, lr_scheduler_type="cosine", warmup_steps=0.05, logging_steps=max(1, c.steps // 10),
                      save_strategy="no", report_to=[], use_cpu=not cuda, bf16=cuda, seed=config.trainer.seed,
                      max_length=config.model.max_seq_length, completion_only_loss=True, disable_tqdm=True,
-                     **_no_activation_checkpointing(SFTConfig))
+                     **no_activation_checkpointing(SFTConfig))
     trainer = SFTTrainer(model=model, args=args, train_dataset=Dataset.from_list(rows), processing_class=tokenizer)
     quiet(trainer)
     trainer.train()
@@ -178,7 +180,7 @@ def library_deprecations_silenced() -> Any:
         yield
 
 
-def _no_activation_checkpointing(config_cls: Any) -> dict[str, bool]:
+def no_activation_checkpointing(config_cls: Any) -> dict[str, bool]:
     """Checkpointing off under the name this transformers knows: ``activation_checkpointing`` from
     5.2x, ``gradient_checkpointing`` before (unsloth's stack pins transformers <= 5.17, which rejects
     the new name; the new one warns about the old)."""
@@ -208,7 +210,7 @@ def _grpo_args(config: RunConfig, run_dir: Path, weights: list[float]) -> Any:
         use_vllm=t.use_vllm, use_cpu=not cuda, bf16=cuda and config.model.dtype in ("auto", "bfloat16"), fp16=False,
         disable_tqdm=False, log_completions=False,
     )
-    kwargs.update(_no_activation_checkpointing(GRPOConfig))
+    kwargs.update(no_activation_checkpointing(GRPOConfig))
     if t.top_k is not None:
         kwargs["top_k"] = t.top_k
     if t.min_p is not None:
@@ -289,12 +291,12 @@ def run(config: RunConfig, resume: bool = False) -> RunSummary:
     if dist.is_main_process:
         run_dir.mkdir(parents=True, exist_ok=True)
         (run_dir / "config.yaml").write_text(yaml.safe_dump(to_dict(config), sort_keys=False))
-        (run_dir / "versions.json").write_text(json.dumps({**_versions(), "reward_config_hash": rs.config_hash(),
+        (run_dir / "versions.json").write_text(json.dumps({**library_versions(), "reward_config_hash": rs.config_hash(),
                                                           "processes": dist.num_processes}, indent=2))
     dist.wait_for_everyone()
     torch.manual_seed(config.trainer.seed)
 
-    train, evalset = _load_data(config)
+    train, evalset = load_run_data(config)
     logger.info("data: %d training rows, %s eval rows", len(train), len(evalset) if evalset is not None else 0)
     cold_dir = run_dir / "cold_start"
     base_dir = cold_dir if (checkpoint is not None or resume) and (cold_dir / "config.json").is_file() else None
