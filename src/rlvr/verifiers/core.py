@@ -24,7 +24,7 @@ import regex
 
 from rlvr.verifiers.config import VerifierConfig
 from rlvr.verifiers.extraction import Extraction, extract_answer
-from rlvr.verifiers.guards import unsafe_reason
+from rlvr.verifiers.guards import malformed_reason, unsafe_reason
 from rlvr.verifiers.normalize import (
     NormalizedAnswer,
     assignment_rhs,
@@ -418,7 +418,7 @@ def _decide_locally(answer_text: str, gold_text: str, config: VerifierConfig) ->
     fast = _fast_decision(answer, gold, config)
     if fast:
         return fast
-    unsafe = unsafe_reason(answer.clean, config)
+    unsafe = unsafe_reason(answer.clean, config) or malformed_reason(answer.clean)
     if unsafe:
         return "unparseable_answer", unsafe, "guard"
     if gold.unsafe:

@@ -170,6 +170,7 @@ def normalize_answer(text: str) -> NormalizedAnswer:
     s = strip_outer_box(s)
     s = _DIGIT_GROUP_RE.sub("", s)
     s = _column_vector(s)
+    s = _french_interval(s)
     unit = ""
     m = _TRAILING_UNIT_RE.search(s)
     if m:
@@ -230,6 +231,17 @@ def _modular(s: str) -> str:
     if m:
         s = m[2].strip()
     return _MOD_RE.sub(lambda m: str(int(m[1]) % int(m[2])) if int(m[2]) else m[0], s)
+
+
+_FRENCH_INTERVAL_RE = regex.compile(r"\s*([\[\]])([^\[\](),]+),([^\[\](),]+)([\[\]])\s*")
+
+
+def _french_interval(s: str) -> str:
+    """``]0, 1[`` and ``[0, 1[`` (French notation: an outward bracket is open) as ``(0, 1)`` and ``[0, 1)``."""
+    m = _FRENCH_INTERVAL_RE.fullmatch(s)
+    if not m or (m[1] == "[" and m[4] == "]"):
+        return s
+    return ("(" if m[1] == "]" else "[") + f"{m[2]},{m[3]}" + (")" if m[4] == "[" else "]")
 
 
 def _column_vector(s: str) -> str:
