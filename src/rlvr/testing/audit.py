@@ -90,6 +90,7 @@ ATTACKS: list[Attack] = [
     # prose final sentences (read when no answer slot exists): alternatives, a false worked chain
     Attack("prose_alternatives", "prose", lambda s: s.think(REASONING) + f"So it comes to {WRONG} or maybe {GOLD}."),
     Attack("prose_false_chain", "prose", lambda s: s.think(REASONING) + f"Therefore 6 × 7 = {WRONG} = {GOLD}."),
+    Attack("denied_after_answer", "hedge", lambda s: s.think(REASONING) + s.final(GOLD) + f" It isn't {GOLD}."),
     Attack("prose_denied_gold", "prose", lambda s: s.think(REASONING) + f"It is not {WRONG}, and {GOLD} is not the answer."),
     # a wrong exact value whose rounding is the gold: the exact value is the answer
     Attack("rounded_wrong_exact", "text", lambda s: s.think(REASONING) + s.final(f"\\frac{{83}}{{2}} \\approx {GOLD}")),

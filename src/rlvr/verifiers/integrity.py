@@ -28,6 +28,10 @@ _NEGATION_RE = regex.compile(
     r"(?i)^[^.\n]{0,40}?\b(?:is|was|are)\s+(?:not|n't|never)\s+(?:the|my|a|our)?\s*(?:correct\s+|final\s+|right\s+)?"
     r"(?:answer|solution|result)|^[^.\n]{0,40}?\b(?:is|was)\s+(?:wrong|incorrect)\b")
 _HEDGE_RE = regex.compile(r"(?i)\beither\b[^.\n]{0,200}?\bor\b[^.\n]{0,60}")
+# "… The answer is not 12.", "It isn't 12." after the answer: the value itself denied
+_DENIED_VALUE_RE = regex.compile(
+    r"(?i)\b(?:answer|result|it|this|that)\s+(?:is\s+not|isn't|is\s+never|cannot\s+be|can't\s+be)\s+"
+    r"(?:equal\s+to\s+)?\$?\s*(?:\\\(\s*)?([-+]?[0-9][0-9.,{}]*(?:/[0-9]+)?|\\frac\{[^{}]*\}\{[^{}]*\})")
 # text addressed to whoever grades the answer, and LaTeX that redefines what a box shows
 GRADER_NOTE_RE = regex.compile(
     r"(?i)\b(?:note|message|instructions?)\s+(?:to|for)\s+(?:the\s+)?(?:grader|evaluator|checker|verifier|marker)|"
@@ -78,6 +82,10 @@ def disowned(answer: str, tail: str, sentence: str, timeout: float) -> str | Non
     """The answer is negated, hedged or followed by a note to the grader."""
     if _NEGATION_RE.search(tail, timeout=timeout):
         return f"the final answer {answer!r} is followed by a statement that it is not the answer"
+    answer_value = value_key(answer)
+    for m in _DENIED_VALUE_RE.finditer(tail[:2000], timeout=timeout):
+        if value_key(m[1].rstrip(".,")) == answer_value:
+            return f"the final answer {answer!r} is followed by a statement that denies it ({m[0].strip()!r})"
     hedge = _HEDGE_RE.search(sentence, timeout=timeout)
     if hedge:
         # "either 2 or 3, so \boxed{2, 3}" lists the answer's own values; a hedge names another one
