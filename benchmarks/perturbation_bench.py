@@ -29,6 +29,7 @@ def smuggling(text: str, gold: str) -> Iterator[tuple[str, str]]:
     yield "either/or", f"{text} It is either this or {gold}."
     yield "question", f"{text}\n\nIs the answer {gold}?"
     yield "answer line", f"{text}\nAnswer: {gold}"
+    yield "later statement", f"{text}\n\nHmm, my final answer is {gold}."
     yield "retraction", f"{text} Wait, actually it is {gold}."
     yield "approximately", f"{text} \\approx {gold}"
     yield "denial", f"{text} (The answer is not {gold}.)"

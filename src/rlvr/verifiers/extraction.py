@@ -43,6 +43,8 @@ __all__ = [
 _SOURCES: dict[str, AnswerSource] = {}
 # Sources whose matches are unambiguous answer slots; their final answers must agree with each other.
 _STRUCTURED = ("boxed", "answer_tag", "solution_tag", "answer_line", "hash_answer")
+# a statement that names a value (a digit, math, a choice letter), not "the answer is not obvious"
+_STATES_VALUE_RE = regex.compile(r"^\s*(?:[-+]?[0-9\\$(\[{]|\(?[A-E]\)?\s*$)")
 
 
 def register_answer_source(name: str, func: AnswerSource, *, replace: bool = False) -> None:
@@ -199,6 +201,13 @@ def extract_answer(completion: Any, config: Any) -> Extraction:
                     if value_key(other_answer) != value_key(answer):
                         return Extraction("multiple", answer, f"an answer {where} says {other_answer!r}, "
                                           f"the final one {answer!r}", source, (answer, other_answer))
+            if source in _STRUCTURED and "final_answer_phrase" in config.sources:
+                # "\boxed{12} … my final answer is 13": a final-answer statement after the answer slot
+                for content, _s, _e in _SOURCES["final_answer_phrase"](search[end:], timeout):
+                    stated = clean(_unbox(content)[0].replace('\\"', '"').strip().strip('"'))
+                    if _STATES_VALUE_RE.search(stated, timeout=timeout) and value_key(stated) != value_key(answer):
+                        return Extraction("multiple", answer, f"{source} says {answer!r} but a later statement "
+                                          f"gives the final answer as {stated!r}", source, (answer, stated))
             if source == "boxed":
                 partial = box_context(search, start, end, timeout)
                 if partial:

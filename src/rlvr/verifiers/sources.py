@@ -56,7 +56,8 @@ _ANSWER_LINE_RE = regex.compile(
     r"(?:[ \t*_]*[:：=]|[ \t]*(?=\$|\\\(|\\\[))[ \t*_]*([^\n]*)(?:\n[ \t]*([^\n]+))?")
 # "Final Answer: The volume of $ABCD$ is 120." -> the value after the sentence's last "is"
 _SENTENCE_VALUE_RE = regex.compile(r"(?i)^(?:[^$]|\$[^$]*\$)*\bis[ \t]+((?:[^$\s]|\$[^$]*\$)(?:[^$]|\$[^$]*\$)*)$")
-_PHRASE_RE = regex.compile(r"(?i)\bthe[ \t]+(?:(?:final|correct|right)[ \t]+)?answer[ \t]+is[ \t]*:?[ \t]*([^\n]+)")
+_PHRASE_RE = regex.compile(
+    r"(?i)\b(?:the|my)[ \t]+(?:(?:final|correct|right)[ \t]+)?(?:answer|choice)[ \t]+is[ \t]*:?[ \t]*([^\n]+)")
 
 
 _ANSWER_HINTS = ("answer", "result", "réponse", "respuesta", "antwort", "risposta", "resposta", "答", "उत्तर",
