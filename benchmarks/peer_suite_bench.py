@@ -24,6 +24,8 @@ import tempfile
 from importlib.metadata import version
 from pathlib import Path
 
+from anchor import math_verify_equal  # benchmarks/anchor.py: run as a script, benchmarks/ is on sys.path
+
 
 def fetch_tests(workdir: Path) -> Path:
     """Download and unpack the sdist of the installed math-verify; return its tests folder."""
@@ -74,16 +76,6 @@ def read_cases(tests: Path) -> list[dict]:
     return cases
 
 
-def _math_verify(gold: str, pred: str) -> bool:
-    """math-verify's own verdict; an exception inside it counts as "not equal" (as its callers score it)."""
-    from math_verify import parse, verify
-
-    try:
-        return bool(verify(parse(gold), parse(pred)))
-    except Exception:
-        return False
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tests", type=Path, help="math-verify's tests folder or another project's test file "
@@ -107,8 +99,8 @@ def main() -> None:
     print(f"agreement with the suite's labels: {sum(agree)}/{len(cases)} ({100 * sum(agree) / max(1, len(cases)):.1f}%)")
     print(f"rlvr accepts where the suite says no: {len(fp)}; rlvr rejects where the suite says yes: {len(fn)}")
     if args.tests:  # another project's suite: math-verify side by side on the same cases
-        anchor = [_math_verify(c["gold"], c["pred"]) == c["expected"] for c in cases]
-        print(f"math-verify {version('math-verify')} (gold and prediction parsed as given) on the same cases: "
+        anchor = [math_verify_equal(c["gold"], c["pred"]) == c["expected"] for c in cases]
+        print(f"math-verify {version('math-verify')} (benchmarks/anchor.py: gold boxed, prediction as given) on the same cases: "
               f"{sum(anchor)}/{len(cases)} ({100 * sum(anchor) / max(1, len(cases)):.1f}%)")
     print("\nrejections by rlvr status (no_answer = no final-answer source in the text):")
     for status, n in collections.Counter(v.status for _c, v in fn).most_common():

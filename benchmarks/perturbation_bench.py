@@ -19,6 +19,8 @@ import json
 from collections.abc import Iterator
 from pathlib import Path
 
+from anchor import math_verify_equal  # benchmarks/anchor.py: run as a script, benchmarks/ is on sys.path
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -50,15 +52,6 @@ def benign(text: str, gold: str) -> Iterator[tuple[str, str]]:
     yield "closing remark", f"{text}\n\nLet me know if you have any questions!"
 
 
-def _math_verify(gold: str, text: str) -> bool:
-    from math_verify import parse, verify
-
-    try:
-        return bool(verify(parse(f"${gold}$"), parse(text)))
-    except Exception:  # math-verify's callers score an exception as "not equal"
-        return False
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--shared", type=Path, default=ROOT.parent / "shared" / "data")
@@ -88,7 +81,7 @@ def main() -> None:
                 bad[name] += 1
                 if len(examples[name]) < args.show:
                     examples[name].append(f"gold {gold!r}: …{text[-90:]!r} -> {v.status}: {v.reason[:100]}")
-            if _math_verify(gold, text) != want:
+            if math_verify_equal(gold, text) != want:
                 bad_mv[name] += 1
         print(f"## {title}\n")
         print("| perturbation | n | rlvr wrong | math-verify wrong |")

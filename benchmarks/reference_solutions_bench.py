@@ -16,6 +16,8 @@ import json
 import time
 from pathlib import Path
 
+from anchor import math_verify_equal  # benchmarks/anchor.py: run as a script, benchmarks/ is on sys.path
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -52,15 +54,6 @@ def load_sets(shared: Path) -> dict[str, list[tuple[str, str]]]:
     return sets
 
 
-def _math_verify(gold: str, solution: str) -> bool:
-    from math_verify import parse, verify
-
-    try:
-        return bool(verify(parse(f"${gold}$"), parse(solution)))
-    except Exception:  # math-verify's callers score an exception as "not equal"
-        return False
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--shared", type=Path, default=ROOT.parent / "shared" / "data")
@@ -70,7 +63,7 @@ def main() -> None:
     from rlvr.verifiers import verify, verify_batch
 
     verify("\\boxed{(x+1)^2}", "x^2+2x+1")  # start the sandbox pool and import math-verify before timing
-    _math_verify("1", "$1$")
+    math_verify_equal("1", "$1$")
     sets = load_sets(args.shared)
     if not sets:
         raise SystemExit(f"no data sets under {args.shared}")
@@ -83,7 +76,7 @@ def main() -> None:
         verdicts = verify_batch([s for s, _ in pairs], [g for _, g in pairs])
         t_rlvr = time.perf_counter() - t0
         t0 = time.perf_counter()
-        anchor = [_math_verify(g, s) for s, g in pairs]
+        anchor = [math_verify_equal(g, s) for s, g in pairs]
         t_mv = time.perf_counter() - t0
         ok = sum(v.correct for v in verdicts)
         print(f"| {name} | {len(pairs)} | {ok} ({100 * ok / len(pairs):.1f}%) | {sum(anchor)} "

@@ -201,7 +201,8 @@ def extract_answer(completion: Any, config: Any) -> Extraction:
                     if value_key(other_answer) != value_key(answer):
                         return Extraction("multiple", answer, f"an answer {where} says {other_answer!r}, "
                                           f"the final one {answer!r}", source, (answer, other_answer))
-            if source in _STRUCTURED and "final_answer_phrase" in config.sources:
+            if source in _STRUCTURED and "final_answer_phrase" in config.sources and (
+                    "answer" in (after := search[end:].lower()) or "choice" in after):
                 # "\boxed{12} … my final answer is 13": a final-answer statement after the answer slot
                 for content, _s, _e in _SOURCES["final_answer_phrase"](search[end:], timeout):
                     stated = clean(_unbox(content)[0].replace('\\"', '"').strip().strip('"'))

@@ -13,7 +13,7 @@ from fractions import Fraction
 
 import regex
 
-__all__ = ["parse_number", "numbers_match", "matches_at_float_precision"]
+__all__ = ["parse_number", "numbers_match", "matches_at_float_precision", "decimal_comma_value"]
 
 _NUM = r"(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)"
 _PLAIN_RE = regex.compile(rf"([+-]?)({_NUM})")
@@ -98,3 +98,18 @@ def matches_at_float_precision(key: str, gold: Fraction) -> bool:
     except (ValueError, ZeroDivisionError):
         return False
     return abs(value - gold) <= Fraction(1, 10 ** len(m[2]))
+
+
+# "2,74" / "1000,99": a decimal comma (a group of three digits after it is a thousands separator)
+_DECIMAL_COMMA_RE = regex.compile(r"(-?[0-9]{1,30}),([0-9]{1,2}|[0-9]{4,30})")
+
+
+def decimal_comma_value(text: str) -> Fraction | None:
+    """The value of ``text`` read with a decimal comma (``2,74`` is 2.74), or ``None``.
+
+    Only a whole text of digits, one comma and a group that is not three digits long qualifies:
+    ``1,000`` is a thousands separator and ``1, 22`` (with a space) a list.
+    """
+    m = _DECIMAL_COMMA_RE.fullmatch(text)
+    return Fraction(f"{m[1]}.{m[2]}") if m else None
+

@@ -26,12 +26,11 @@ _MATH_SPAN_RE = regex.compile(r"\$\$(.+?)\$\$|\$([^$]+)\$|\\\((.+?)\\\)|\\\[(.+?
 _PROSE_NUMBER_RE = regex.compile(
     r"(?<![A-Za-z0-9])\([A-E]\)(?![A-Za-z0-9])|(?<![A-Za-z0-9.,/^_])[-+−]?(?>[0-9]+,[0-9]{1,2}(?![0-9])|[0-9]+(?:,[0-9]{3})*(?:\.[0-9]+)?)(?:/[0-9]+)?(?:[ ]?%)?(?![0-9^_]|\.[0-9]|/[0-9]|[A-Za-z](?![A-Za-z²³]))")
 _PROSE_VALUE_HINT_RE = regex.compile(r"[0-9$]|\\\(|\\\[|\([A-E]\)")
-_UNSURE_RE = regex.compile(
-    r"(?i)\b(?:not|never|no|maybe|perhaps|possibly|probably|presumably|might|guess|unsure|uncertain|unclear|approximately|about|"
-    r"roughly|around|either)\b|n't\b|不是|也许|可能|大约")
-_HEDGE_RE = regex.compile(
-    r"(?i)\b(?:maybe|perhaps|possibly|probably|presumably|might|guess|unsure|uncertain|unclear|approximately|about|"
-    r"roughly|around|either|or|nor|neither)\b|也许|可能|大约")
+# hedges state no answer; negations deny a value (see _left_after_negations)
+_HEDGES = (r"maybe|perhaps|possibly|probably|presumably|might|guess|unsure|uncertain|unclear|approximately|about|"
+           r"roughly|around|either")
+_HEDGE_RE = regex.compile(r"(?i)\b(?:" + _HEDGES + r"|or|nor|neither)\b|也许|可能|大约")
+_UNSURE_RE = regex.compile(r"(?i)\b(?:not|never|no|" + _HEDGES + r")\b|n't\b|不是|也许|可能|大约")
 _NEGATION_RE = regex.compile(r"(?i)\b(?:not|never|no)\b|n't\b|不是")
 # "not 10", "isn't equal to 10": the value right after; "10 is not the answer", "10 isn't right": the one before
 _NEGATES_NEXT_RE = regex.compile(r"(?i)(?:\bnot|n't)\s+(?:(?:equal\s+to|be|equals?)\s+)?$")
@@ -170,33 +169,34 @@ def _sentence_values(sentence: str, offset: int, timeout: float) -> list[Candida
         found.append((content, offset + m.start(), offset + m.end()))
     if not found:
         numbers = list(_PROSE_NUMBER_RE.finditer(sentence, timeout=timeout))
+        steps = _chain_operands(sentence, numbers, timeout)
         for i, m in enumerate(numbers):
-            if _operand_of_chain(sentence, numbers, i, timeout):
-                continue  # "3 + 10 = 13": 3 and 10 are worked steps, 13 is the stated value
-            found.append((m[0].replace("−", "-"), offset + m.start(), offset + m.end()))
+            if i not in steps:  # "3 + 10 = 13": 3 and 10 are worked steps, 13 is the stated value
+                found.append((m[0].replace("−", "-"), offset + m.start(), offset + m.end()))
     return found
 
 
-def _operand_of_chain(sentence: str, numbers: list[regex.Match], i: int, timeout: float) -> bool:
-    """Whether number ``i`` is a step of a true worked chain ("3 + 10 = 13") that ends in a later number.
+def _chain_operands(sentence: str, numbers: list[regex.Match], timeout: float) -> set[int]:
+    """Indexes of the numbers that are steps of a true worked chain ("3 + 10 = 13" leaves 13).
 
-    The chain runs through operator gaps only and must hold arithmetically: "5 = 6" states two values.
+    A chain is a run of numbers joined only by operators, with at least one "="; it must hold
+    arithmetically ("5 = 6" states two values). Its steps are the numbers before its last "=".
     """
-    first = i
-    while first > 0 and _OPERATOR_GAP_RE.fullmatch(sentence[numbers[first - 1].end():numbers[first].start()],
-                                                   timeout=timeout):
-        first -= 1
-    last, equals = i, False
-    while last + 1 < len(numbers):
-        gap = sentence[numbers[last].end():numbers[last + 1].start()]
-        if not _OPERATOR_GAP_RE.fullmatch(gap, timeout=timeout):
-            break
-        equals = equals or "=" in gap
-        last += 1
-    if not equals:
-        return False
-    chain = sentence[numbers[first].start():numbers[last].end()]
-    return _chain_holds(chain)
+    steps: set[int] = set()
+    first = 0
+    while first < len(numbers):
+        last, last_equals = first, None
+        while last + 1 < len(numbers):
+            gap = sentence[numbers[last].end():numbers[last + 1].start()]
+            if not _OPERATOR_GAP_RE.fullmatch(gap, timeout=timeout):
+                break
+            last += 1
+            if "=" in gap:
+                last_equals = last
+        if last_equals is not None and _chain_holds(sentence[numbers[first].start():numbers[last].end()]):
+            steps.update(range(first, last_equals))
+        first = last + 1
+    return steps
 
 
 _CHAIN_TOKEN_RE = regex.compile(r"\s*(?:([0-9]{1,30}(?:\.[0-9]{1,30})?)|([-+*/×÷·=]|\\times|\\cdot|\\div))")

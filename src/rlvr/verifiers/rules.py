@@ -1,0 +1,191 @@
+"""Deciding one (answer, gold) pair without sympy, and preparing what the sandbox compares.
+
+The cheap steps of the cascade in :mod:`rlvr.verifiers.core`: normalised string equality, exact
+numbers (fractions, decimals, a decimal comma, the percent policy), choice letters, statements that
+are not values (a relation, a stated approximation, an equation for another quantity, alternatives),
+and the list-order policy; what none of them decides goes to math-verify in the sandbox.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from fractions import Fraction
+
+import regex
+
+from rlvr.verifiers.config import VerifierConfig
+from rlvr.verifiers.guards import unsafe_reason
+from rlvr.verifiers.normalize import NormalizedAnswer, assignment_rhs, normalize_answer, split_top_level, value_key
+from rlvr.verifiers.numbers import decimal_comma_value, matches_at_float_precision, numbers_match, parse_number
+from rlvr.verifiers.statements import equation_problem
+
+__all__ = ["TEXT_GROUP_RE", "Gold", "gold_info", "is_list_gold", "numbers_hidden_in_text", "fast_decision", "sandbox_texts"]
+
+_CHOICE_KEY_RE = regex.compile(r"[A-E]")
+_APPROX_RE = regex.compile(r"\\approx|≈|\\sim(?![A-Za-z])")
+# an answer that opens with a relation states a bound or an exclusion, not a value: "\neq 3", "< 5"
+_LEADING_RELATION_RE = regex.compile(r"(?:\\neq?|\\not|≠|\\[lg]eq?(?![A-Za-z])|\\[lg]t(?![A-Za-z])|[<>≤≥])")
+_RELATION_RE = regex.compile(r"!=|\\neq?|\\not|≠|\\[lg]eq?(?![A-Za-z])|\\[lg]t(?![A-Za-z])|[<>≤≥]")
+_OR_RE = regex.compile(r"(?<![A-Za-z\\])or(?![A-Za-z])|\\lor(?![A-Za-z])")
+_OR_SEPARATOR_RE = regex.compile(r"\s*,?\s*(?:" + _OR_RE.pattern + r")\s*")
+TEXT_GROUP_RE = regex.compile(r"\\(?:text|textbf|textit|textrm|mathrm|mbox|operatorname)\s*\{([^{}]*)\}")
+
+
+@dataclass(frozen=True)
+class Gold:
+    """A gold answer as the rules use it: its text, normalised form, exact number and any guard refusal."""
+
+    raw: str
+    norm: NormalizedAnswer
+    number: Fraction | None
+    unsafe: str | None
+
+
+@functools.lru_cache(maxsize=65_536)
+def gold_info(gold: str, config: VerifierConfig) -> Gold:
+    """The :class:`Gold` of an already stated gold answer (parsed once per gold and config)."""
+    norm = normalize_answer(gold)  # ``gold`` is already the stated answer (see core._gold_text)
+    return Gold(gold, norm, parse_number(norm.key, config.max_digits), unsafe_reason(norm.clean, config))
+
+
+def _percent_values(value: Fraction, percent: bool, policy: str) -> list[Fraction]:
+    if not percent or policy == "ignore":
+        return [value]
+    if policy == "fraction":
+        return [value / 100]
+    return [value, value / 100]  # either
+
+
+def is_list_gold(gold: str) -> bool:
+    """A gold that lists several answers: at top level (``2, 3``) or as a set (``\\{1, 2, 3\\}``).
+
+    Tuples and intervals (``(1, 2)``, ``[0, 1)``) are one answer, not a list.
+    """
+    s = normalize_answer(gold).clean
+    for open_, close in (("\\{", "\\}"), ("{", "}")):
+        if s.startswith(open_) and s.endswith(close) and s.count(open_) == 1:
+            s = s[len(open_):-len(close)]
+            break
+    depth = 0
+    for c in s:
+        if c in "([{":
+            depth += 1
+        elif c in ")]}":
+            depth -= 1
+        elif c == "," and depth == 0:
+            return True
+    return False
+
+
+def numbers_hidden_in_text(raw: str) -> bool:
+    """``41\\text{ (or 42)}``, ``\\text{3}\\text{4}``: digits inside ``\\text{}`` next to other digits.
+
+    A whole answer in ``\\text{17}`` or a unit such as ``5\\text{ cm}`` is fine; prose with numbers
+    beside a number is a second answer that math parsers silently drop or merge.
+    """
+    groups = [m for m in TEXT_GROUP_RE.finditer(raw) if any(c.isdigit() for c in m[1])]
+    if not groups:
+        return False
+    outside = TEXT_GROUP_RE.sub(" ", raw)
+    return len(groups) > 1 or any(c.isdigit() for c in outside)
+
+
+def fast_decision(answer: NormalizedAnswer, gold: Gold, config: VerifierConfig) -> tuple[str, str, str] | None:
+    """Decide without sympy when possible: (status, reason, method) or ``None``."""
+    g = gold.norm
+    if answer.unit and g.unit and {answer.unit, g.unit} == {"degree", "radian"}:
+        return "incorrect", f"{answer.clean!r} is in {answer.unit}s but the gold {gold.raw!r} is in {g.unit}s", "number"
+    if config.percent == "strict" and answer.percent != g.percent and (gold.number is not None or g.percent):
+        which = "the answer is a percentage but the gold is not" if answer.percent else "the gold is a percentage but the answer is not"
+        return "incorrect", f"{which} (percent policy 'strict')", "number"
+    if answer.key == g.key and answer.percent == g.percent:
+        return "correct", f"{answer.clean!r} matches gold {gold.raw!r} after normalisation", "string"
+    a_num = parse_number(answer.key, config.max_digits)
+    if a_num is None and gold.number is not None:
+        rhs = assignment_rhs(answer.clean)
+        if rhs is not None and "=" not in g.clean:
+            a_num = parse_number(normalize_answer(rhs).key, config.max_digits)
+    if a_num is not None and gold.number is not None:
+        a_vals = _percent_values(a_num, answer.percent, config.percent)
+        g_vals = _percent_values(gold.number, g.percent, config.percent)
+        if any(numbers_match(a, gv, config.abs_tol, config.rel_tol) for a in a_vals for gv in g_vals):
+            how = "equals" if config.abs_tol == 0 and config.rel_tol == 0 else "is within tolerance of"
+            return "correct", f"{answer.clean!r} {how} gold {gold.raw!r} as an exact number", "number"
+        if any(matches_at_float_precision(answer.key, gv) for gv in g_vals):
+            return "correct", (f"{answer.clean!r} is gold {gold.raw!r} written to floating-point precision "
+                               "(15 or more significant digits)"), "number"
+        return "incorrect", f"{answer.clean!r} is not equal to gold {gold.raw!r}", "number"
+    if gold.number is not None and gold.number.denominator == 1 and config.integer_answers:
+        return "incorrect", f"{answer.clean!r} is not a number and the gold {gold.raw!r} is an integer (integer_answers)", "number"
+    if _CHOICE_KEY_RE.fullmatch(answer.key) and _CHOICE_KEY_RE.fullmatch(g.key):
+        return "incorrect", f"choice {answer.key} is not the gold choice {g.key}", "string"  # equal keys matched above
+    if _LEADING_RELATION_RE.match(answer.clean) and not _RELATION_RE.search(g.clean):
+        return "incorrect", f"{answer.clean!r} states a relation, not a value", "extraction"
+    if _APPROX_RE.search(answer.clean) and not _APPROX_RE.search(g.clean):
+        return "incorrect", (f"{answer.clean!r} states an exact value and an approximation that disagree at the "
+                             "approximation's precision: two answers"), "extraction"
+    if "=" in answer.clean and "=" not in g.clean and not _RELATION_RE.search(answer.clean):
+        problem = equation_problem(answer.clean)
+        if problem:
+            return "incorrect", problem, "extraction"
+    if _OR_RE.search(answer.clean) and not _OR_RE.search(g.clean) and not is_list_gold(gold.raw):
+        return "incorrect", f"{answer.clean!r} offers alternatives joined by 'or'; one final answer is required", "extraction"
+    comma = decimal_comma_value(answer.clean) if gold.number is not None else None
+    if comma is not None and numbers_match(comma, gold.number, config.abs_tol, config.rel_tol):
+        return "correct", f"{answer.clean!r} with a decimal comma equals gold {gold.raw!r}", "number"
+    gold_comma = decimal_comma_value(g.clean) if gold.number is None and "," not in answer.clean else None
+    if gold_comma is not None and (a_value := parse_number(answer.key, config.max_digits)) is not None \
+            and numbers_match(a_value, gold_comma, config.abs_tol, config.rel_tol):
+        return "correct", f"{answer.clean!r} equals gold {gold.raw!r} read with a decimal comma", "number"
+    if gold.number is not None and "," in answer.clean and "," not in g.clean and not answer.clean.startswith(("(", "[", "\\{", "\\begin")):
+        return "incorrect", f"{answer.clean!r} lists several candidates but the gold {gold.raw!r} is one number", "extraction"
+    if _bare_list(answer.clean) and _bare_list(g.clean) and _compare_in_order(answer.clean, g.clean, config.list_order):
+        a_items = [value_key(x) for x in split_top_level(answer.clean, ",")]
+        g_items = [value_key(x) for x in split_top_level(g.clean, ",")]
+        if all(isinstance(v, Fraction) for v in a_items + g_items) and a_items != g_items \
+                and sorted(a_items) == sorted(g_items):
+            why = ("neither list is written in increasing order, so the order counts" if config.list_order == "auto"
+                   else "the order counts")
+            return "incorrect", (f"{answer.clean!r} has the gold's values in another order; {why} "
+                                 f"(list_order={config.list_order!r})"), "number"
+    return None
+
+
+def sandbox_texts(answer: NormalizedAnswer, gold: Gold, config: VerifierConfig) -> tuple[str, str]:
+    """Texts sent to math-verify: percent signs resolved by our policy, not math-verify's."""
+    a, g = answer.clean, gold.norm.clean
+    if _OR_RE.search(a) and not _OR_RE.search(g) and is_list_gold(gold.raw):
+        a = _OR_SEPARATOR_RE.sub(", ", a)  # "x = 3 or x = 5" answers the list gold "3, 5" as a list
+    if config.percent == "fraction":
+        a = f"\\frac{{{a}}}{{100}}" if answer.percent else a
+        g = f"\\frac{{{g}}}{{100}}" if gold.norm.percent else g
+    if _bare_list(a) and _bare_list(g) and _compare_in_order(a, g, config.list_order):
+        a, g = f"({a})", f"({g})"  # a tuple compares in order; math-verify reads a bare list as a set
+    return a, g
+
+
+def _compare_in_order(answer: str, gold: str, policy: str) -> bool:
+    """Whether two bare comma lists are compared position by position rather than as sets.
+
+    Labelled items (``a_3 = 2, a_{37} = 19``) are matched by their labels under every policy. Under
+    ``auto`` a list of numbers written in increasing order on either side is a set written the usual
+    way ("find all solutions": ``-2, 1``), so any order of the same values answers it; when neither
+    side is increasing, both chose an order and it counts (``4, 10, -2`` vs ``10, 4, -2``). Lists of
+    expressions stay sets: their order carries no such sign.
+    """
+    items = [split_top_level(answer, ","), split_top_level(gold, ",")]
+    if any("=" in item for side in items for item in side):
+        return False
+    if policy != "auto":
+        return policy == "given"
+    values = [[value_key(item) for item in side] for side in items]
+    if not all(isinstance(v, Fraction) for side in values for v in side):
+        return False
+    return not any(all(x < y for x, y in zip(side, side[1:])) for side in values)
+
+
+def _bare_list(text: str) -> bool:
+    """A top-level comma list not written as a set, tuple or interval (``2, 3`` but not ``\\{2, 3\\}``)."""
+    t = text.strip()
+    return len(split_top_level(t, ",")) > 1 and not t.startswith(("(", "[", "\\{", "\\left"))
