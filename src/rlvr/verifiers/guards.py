@@ -208,7 +208,6 @@ def unsafe_reason(text: str, config: VerifierConfig) -> str | None:
 
 # an operator with no operand beside a bracket or at the end: "( * )", "7 ^8^", "(x+)"
 _DANGLING_OPERATOR_RE = regex.compile(r"(?:^|[(\[{,])\s*[*/^]|[-+*/^]\s*[)\]]|[-+*/^=]\s*$")
-_FRENCH_INTERVAL_RE = regex.compile(r"\][^\[\]()]*\[")  # ]0, 1[ is the open interval (0, 1)
 # a fraction and a number side by side: "\frac{1}{2} 12" (a mixed number puts the whole part first)
 _FRACTION_THEN_NUMBER_RE = regex.compile(r"\\frac\s*\{[^{}]*\}\s*\{[^{}]*\}\s+[0-9]")
 
@@ -220,15 +219,13 @@ def malformed_reason(text: str) -> str | None:
     ``。 ( 22 ^8^ ( * ) 3+4=7`` would be graded as 7 and ``= \\frac{1}{2} 12`` as 12. Such text is
     refused here instead, before the sandbox sees it. Intervals such as ``[0, 1)`` are balanced.
     """
-    opened = text.count("(") + text.count("[")
-    closed = text.count(")") + text.count("]")
-    if opened != closed:
-        return f"answer has {opened} opening and {closed} closing brackets; it is not well-formed"
     depth = 0
-    for c in text if not _FRENCH_INTERVAL_RE.fullmatch(text.strip()) else "":
+    for c in text:  # French intervals (]0, 1[) were rewritten as (0, 1) by normalisation
         depth += 1 if c in "([" else -1 if c in ")]" else 0
         if depth < 0:
             return "answer closes a bracket before opening one; it is not well-formed"
+    if depth:
+        return f"answer leaves {depth} bracket(s) open; it is not well-formed"
     if text.count("{") != text.count("}"):
         return "answer has unbalanced braces { }; it is not well-formed"
     m = _DANGLING_OPERATOR_RE.search(text)

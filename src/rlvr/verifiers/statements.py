@@ -14,7 +14,7 @@ import regex
 from rlvr.verifiers.normalize import NormalizedAnswer, normalize_answer, split_top_level
 from rlvr.verifiers.numbers import parse_number
 
-__all__ = ["NAME_RE", "is_constant_side", "equation_problem", "exact_part"]
+__all__ = ["APPROX", "NAME_RE", "is_constant_side", "equation_problem", "exact_part"]
 
 # what may stand on the left of "= value" and still state the value: a name, never an expression
 # (x, y_1, AB, f(2), P(A), |z|, \angle ABC, m\angle A, \text{answer}); 3y = 7 states 3y, not y
@@ -47,8 +47,10 @@ def equation_problem(clean: str) -> str | None:
     return None
 
 
-_EXACT_THEN_APPROX_RE = regex.compile(r"(.+?)\s*(?:\\approx|≈)\s*([^=<>]+)")
-_APPROX_ONLY_RE = regex.compile(r"(?:" + NAME_RE.pattern + r")?\s*(?:\\approx|≈)\s*([^=<>≈]+)")
+#: an approximation sign: \approx, ≈, \sim
+APPROX = r"\\approx|≈|\\sim(?![A-Za-z])"
+_EXACT_THEN_APPROX_RE = regex.compile(r"(.+?)\s*(?:" + APPROX + r")\s*([^=<>]+)")
+_APPROX_ONLY_RE = regex.compile(r"(?:" + NAME_RE.pattern + r")?\s*(?:" + APPROX + r")\s*([^=<>≈]+)")
 
 
 def exact_part(answer: NormalizedAnswer) -> NormalizedAnswer:
