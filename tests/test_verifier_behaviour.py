@@ -77,12 +77,14 @@ def test_each_answer_source(completion, source):
 
 
 def test_source_priority_is_configurable():
-    text = "<answer>7</answer> and \\boxed{8}"
-    cfg = VerifierConfig(sources=("answer_tag",))
-    assert verify(text, "7", cfg).correct
+    text = "<answer>7</answer>\n\nLet me check this once more from the start.\n\n\\boxed{8}"
+    # sources say where the answer is read; under the lenient policy nothing after it is checked
+    assert verify(text, "7", VerifierConfig(sources=("answer_tag",), policy="lenient")).correct
     assert verify(text, "8", VerifierConfig(sources=("boxed",))).correct
-    # with both sources on, disagreement between them is itself several final answers
-    assert verify(text, "8").status == "incorrect"
+    assert verify(text, "8").correct  # the box comes first in the default priority
+    # strict (the default policy): a later box that states another value makes two answers
+    v = verify(text, "7", VerifierConfig(sources=("answer_tag",)))
+    assert v.status == "incorrect" and v.rule == "integrity.later_statement", v
 
 
 def test_custom_answer_source():
@@ -97,10 +99,18 @@ def test_custom_answer_source():
         register_answer_source("boxed", lambda text, t: [])
 
 
-@pytest.mark.parametrize("policy,gold,expected", [("reject", "7", False), ("last", "7", True), ("first", "5", True)])
+@pytest.mark.parametrize("policy,gold,expected", [("reject", "7", False), ("reject", "5", False), ("last", "7", True),
+                                                   ("first", "5", True)])
 def test_multiple_answer_policy(policy, gold, expected):
     cfg = VerifierConfig(multiple_answers=policy)
-    assert verify("\\boxed{5} then \\boxed{7}", gold, cfg).correct is expected
+    assert verify("\\boxed{5} or \\boxed{7}", gold, cfg).correct is expected
+
+
+def test_a_later_final_answer_supersedes_an_earlier_one():
+    # the commitment rule: earlier work is superseded; only answers stated together are alternatives
+    v = verify("First I got \\boxed{5}.\n\nChecking again, that was an arithmetic slip: \\boxed{7}", "7")
+    assert v.correct and v.rule == "compare.string", v
+    assert verify("\\boxed{5}, \\boxed{7}", "7").rule == "integrity.alternatives"
 
 
 def test_retraction_detection_can_be_turned_off():

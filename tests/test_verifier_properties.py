@@ -61,7 +61,7 @@ LATEX_NOISE = st.lists(st.sampled_from([
 def test_latex_noise_never_raises_or_hangs(text, gold):
     start = time.monotonic()
     v = verify(text, gold, VerifierConfig(timeout_s=1.0))
-    assert time.monotonic() - start < 3.0
+    assert time.monotonic() - start < 10.0  # 1 s of CPU, its 4 s retry, and a busy machine's slack
     assert v.status in ("correct", "incorrect", "no_answer", "unparseable_answer", "unparseable_gold", "timeout")
 
 

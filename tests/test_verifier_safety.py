@@ -127,9 +127,9 @@ def test_timeout_kills_and_replaces_worker():
         pool.run([fast], 30.0)  # warm
         start = time.monotonic()
         results = pool.run([slow, fast], 0.5)
-        assert results[0]["status"] == "timeout" and "exceeded 0.5s" in results[0]["reason"]
+        assert results[0]["status"] == "timeout" and "exceeded 0.5s and then 2s" in results[0]["reason"]
         assert results[1]["status"] == "correct"
-        assert time.monotonic() - start < 5
+        assert time.monotonic() - start < 15  # 0.5 s, then the retry's 2 s, of CPU time
     finally:
         pool.close()
 

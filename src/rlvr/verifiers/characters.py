@@ -17,6 +17,8 @@ import unicodedata
 
 import regex
 
+from rlvr.verifiers.limits import REGEX_TIMEOUT_S
+
 __all__ = ["fold_math_unicode", "fold_confusables", "cut_at_turn_end", "remove_invisible"]
 
 _SUPERSCRIPTS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ⁿⁱ", "0123456789+-=()ni")
@@ -54,7 +56,7 @@ def remove_invisible(text: str) -> str:
     """Invisible operators become a space; other format characters (zero-width, BOM) are removed."""
     if text.isascii():
         return text
-    return _FORMAT_CHAR_RE.sub("", _INVISIBLE_OPERATORS_RE.sub(" ", text))
+    return _FORMAT_CHAR_RE.sub("", _INVISIBLE_OPERATORS_RE.sub(" ", text, timeout=REGEX_TIMEOUT_S), timeout=REGEX_TIMEOUT_S)
 
 
 def fold_math_unicode(text: str) -> str:
@@ -63,11 +65,11 @@ def fold_math_unicode(text: str) -> str:
     Digits of other scripts (Arabic-Indic, Devanagari) are left as they are: never read as numbers.
     """
     s = remove_invisible(text)
-    s = _SUPERSCRIPT_RUN_RE.sub(_superscript, s)
-    s = _SUBSCRIPT_RUN_RE.sub(_subscript, s)
-    s = _VULGAR_RE.sub(_vulgar, s)
-    s = _SYMBOL_RE.sub(lambda m: _SYMBOLS[m[0]], s)
-    s = _CURRENCY_RE.sub("", s)
+    s = _SUPERSCRIPT_RUN_RE.sub(_superscript, s, timeout=REGEX_TIMEOUT_S)
+    s = _SUBSCRIPT_RUN_RE.sub(_subscript, s, timeout=REGEX_TIMEOUT_S)
+    s = _VULGAR_RE.sub(_vulgar, s, timeout=REGEX_TIMEOUT_S)
+    s = _SYMBOL_RE.sub(lambda m: _SYMBOLS[m[0]], s, timeout=REGEX_TIMEOUT_S)
+    s = _CURRENCY_RE.sub("", s, timeout=REGEX_TIMEOUT_S)
     return unicodedata.normalize("NFKC", s)
 
 
@@ -91,7 +93,7 @@ _TURN_END_RE = regex.compile(
 
 def cut_at_turn_end(text: str) -> str:
     """The response up to its first end-of-turn token (a model that runs on invents the next turn)."""
-    for m in _TURN_END_RE.finditer(text):
+    for m in _TURN_END_RE.finditer(text, timeout=REGEX_TIMEOUT_S):
         if text[:m.start()].strip():  # a template's opening tokens before any text are not an end
             return text[:m.start()]
     return text

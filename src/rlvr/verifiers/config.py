@@ -16,9 +16,10 @@ from rlvr.errors import ConfigError
 __all__ = ["VerifierConfig", "DEFAULT_SOURCES"]
 
 DEFAULT_SOURCES: tuple[str, ...] = (
-    "boxed", "answer_tag", "solution_tag", "answer_line", "hash_answer", "final_answer_phrase", "bare_answer",
-    "prose_answer",
+    "boxed", "answer_tag", "solution_tag", "answer_line", "table_answer", "json_answer", "hash_answer",
+    "final_answer_phrase", "bare_answer", "prose_answer",
 )
+_POLICIES = ("strict", "lenient")
 _MULTIPLE = ("reject", "last", "first")
 _PERCENT = ("strict", "ignore", "fraction", "either")
 
@@ -28,18 +29,26 @@ class VerifierConfig:
     """How to find the final answer in a completion and decide whether it equals the gold answer.
 
     Extraction:
-      sources: answer sources in priority order; the first that finds anything decides. Built in:
-        ``boxed`` (last ``\\boxed{}``/``\\fbox{}``), ``answer_tag`` (``<answer>…</answer>``),
-        ``solution_tag`` (``<SOLUTION>…</SOLUTION>``), ``answer_line`` (DAPO's ``Answer: …`` line),
-        ``hash_answer`` (GSM8K's ``#### …`` line),
+      sources: answer slot kinds in priority order; the final answer is the last slot of the first
+        kind that finds anything. Built in: ``boxed`` (``\\boxed{}``, ``\\fbox{}``, ``\\framebox{}``,
+        ``\\colorbox{c}{}`` …), ``answer_tag`` (``<answer>…</answer>``), ``solution_tag``
+        (``<SOLUTION>…</SOLUTION>``), ``answer_line`` (DAPO's ``Answer: …`` line, in any emphasis or
+        language), ``table_answer`` (``| Answer | 9 |``), ``json_answer`` (``{"answer": 9}``),
+        ``hash_answer`` (GSM8K's ``#### …`` line: a heading that is only a value),
         ``final_answer_phrase`` ("the final answer is …"), ``bare_answer`` (the whole completion
         is a short expression such as ``$3$``), ``prose_answer`` (last resort: the one value of the
         last sentence that states one, "So the area is 48 cm."); more via ``register_answer_source``.
       think_tags: reasoning delimiters; only text after the last closing tag is graded.
       think_prefilled: the chat template opens the reasoning block in the prompt, so a completion
         with no closing tag is all reasoning (``no_answer``).
-      multiple_answers: several different final answers: ``reject`` (incorrect), ``last``, ``first``.
-      detect_retraction: a final answer followed by "wait, actually it's 7" is several answers.
+      policy: the commitment rule. ``strict`` (default, for training): several different answers
+        stated together are refused, and after the final answer nothing may state another value (a
+        later slot, "wait, actually 8", "so it is 8", "or 8", another choice letter, a denial).
+        ``lenient`` (for evaluation, closest to math-verify): only the final statement is checked.
+        Answers stated earlier and superseded by a later final answer never count.
+      multiple_answers: ``reject`` (default: the policy decides), ``last`` or ``first`` (take that
+        slot of the final kind and check nothing else, as verl's and some graders' rules do).
+      detect_retraction: kept for compatibility; retractions are part of the ``strict`` policy.
     Equivalence:
       abs_tol / rel_tol: numeric tolerance (default 0: exact).
       percent: ``either`` (default: 10% equals 10 and 0.1, as the field's graders accept), ``strict``
@@ -74,6 +83,7 @@ class VerifierConfig:
     sources: tuple[str, ...] = DEFAULT_SOURCES
     think_tags: tuple[str, str] = ("<think>", "</think>")
     think_prefilled: bool = False
+    policy: Literal["strict", "lenient"] = "strict"
     multiple_answers: Literal["reject", "last", "first"] = "reject"
     detect_retraction: bool = True
     abs_tol: float = 0.0
@@ -104,6 +114,8 @@ class VerifierConfig:
             raise ConfigError(f"VerifierConfig.think_tags must be two non-empty strings (open, close), got {self.think_tags!r}")
         if self.multiple_answers not in _MULTIPLE:
             raise ConfigError(f"VerifierConfig.multiple_answers={self.multiple_answers!r}; use one of {_MULTIPLE}")
+        if self.policy not in _POLICIES:
+            raise ConfigError(f"VerifierConfig.policy={self.policy!r}; use 'strict' (training) or 'lenient' (evaluation)")
         if self.list_order not in ("auto", "any", "given"):
             raise ConfigError(f"VerifierConfig.list_order={self.list_order!r}; use 'auto', 'any' or 'given'")
         if self.percent not in _PERCENT:

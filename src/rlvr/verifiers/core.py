@@ -20,14 +20,19 @@ from typing import Any
 
 import regex
 
+from rlvr.verifiers.limits import REGEX_TIMEOUT_S
+
 from rlvr.verifiers.cache import TOTAL_BYTES, ByteLRU, byte_cache
 from rlvr.verifiers.config import VerifierConfig
-from rlvr.verifiers.extraction import Extraction, extract_answer
+from rlvr.verifiers.commitment import ALTERNATIVES, LATER_STATEMENT
+from rlvr.verifiers.extraction import FINAL, Extraction, extract_answer
+from rlvr.verifiers.lossless import unread_part
 from rlvr.verifiers.guards import malformed_reason, unsafe_reason
 from rlvr.verifiers.normalize import gold_answer, normalize_answer, value_key
 from rlvr.verifiers.rules import TEXT_GROUP_RE, fast_decision, gold_info, is_list_gold, numbers_hidden_in_text, sandbox_texts
 from rlvr.verifiers.sandbox import RETRY_FACTOR, get_pool
 from rlvr.verifiers.statements import exact_part
+from rlvr.verifiers.trace import Decision, rule
 from rlvr.verifiers.verdict import Verdict
 
 logger = logging.getLogger(__name__)
@@ -56,6 +61,21 @@ def _compare_keys(extraction: Extraction, gold: str, config: VerifierConfig) -> 
     norm = normalize_answer(extraction.answer or "")
     # "1,22" may be a decimal comma, "1, 22" is a list: the space is part of the identity there
     return (norm.key + ("%" if norm.percent else ""), gold, config, ", " in norm.clean)
+
+
+EMPTY_GOLD = rule("compare.empty_gold", "the gold answer is empty")
+PROSE_GOLD = rule("compare.prose_gold", "the gold is a sentence that states no answer")
+EMPTY_ANSWER = rule("compare.empty_answer", "the final answer is empty after normalisation")
+GUARD = rule("compare.guard", "the answer is refused before sympy (too large, too deep, malformed)")
+GOLD_GUARD = rule("compare.gold_guard", "the gold is refused before sympy")
+UNREAD = rule("compare.unread", "the math parser would drop part of the answer: not compared")
+NO_SYMBOLIC = rule("compare.no_symbolic", "symbolic comparison is off and neither string nor number matched")
+SYMBOLIC = rule("compare.symbolic", "math-verify and sympy decided in the sandbox")
+SANDBOX = rule("compare.sandbox", "the sandbox could not decide (timeout, error, parse failure)")
+HIDDEN_NUMBERS = rule("integrity.hidden_numbers", "numbers inside \\text{} beside other numbers")
+LIST_ANSWER = rule("locate.list_answer", "several boxes of a 'find all' answer read as one list against a list gold")
+RESTATED = rule("integrity.restated", "several answers that are equal in different notation are one answer")
+READ_ERROR = rule("prepare.unreadable", "the completion or gold could not be read")
 
 
 def _from_extraction(extraction: Extraction) -> tuple[str, str] | None:
@@ -128,7 +148,7 @@ def _reconcile(extractions: list[Extraction | None], config: VerifierConfig) -> 
             if outcome is None:
                 pending.append((i, other, last))
             else:
-                verdict_of[i].append(outcome[0])
+                verdict_of[i].append(outcome.status)
     if pending:
         tasks = []
         for _i, other, last in pending:
@@ -140,7 +160,8 @@ def _reconcile(extractions: list[Extraction | None], config: VerifierConfig) -> 
         if statuses and all(st == "correct" for st in statuses):
             ex = extractions[i]
             extractions[i] = Extraction("ok", ex.candidates[-1], f"{ex.source} answer (restated in equal forms: "
-                                        + ", ".join(repr(c) for c in ex.candidates) + ")", ex.source)
+                                        + ", ".join(repr(c) for c in ex.candidates) + ")", ex.source,
+                                        rule=RESTATED, values=ex.values)
 
 
 def verify_batch(
@@ -170,16 +191,18 @@ def verify_batch(
                 gold = "" if gold is None else str(gold)
             gold_texts[i] = _gold_text(gold)
             ex = extract_answer(completion, config)
-            if ex.status == "multiple" and ex.source == "boxed" and ex.candidates and is_list_gold(gold_texts[i]):
+            if ex.source == "boxed" and len(ex.values) > 1 and ex.status in ("ok", "multiple") \
+                    and ex.rule in (FINAL, ALTERNATIVES, LATER_STATEMENT) and is_list_gold(gold_texts[i]):
                 # "find all solutions": one box per solution is one answer, compared as a whole with the list gold
-                ex = Extraction("ok", ", ".join(ex.candidates), "several boxes read as one list answer", ex.source)
+                ex = Extraction("ok", ", ".join(ex.values), "several boxes read as one list answer", ex.source,
+                                rule=LIST_ANSWER, values=ex.values)
             extractions[i] = ex
         except TypeError as exc:
-            verdicts[i] = Verdict("error", None, str(exc), time.perf_counter() - t0, method="extraction")
+            verdicts[i] = Verdict("error", None, str(exc), time.perf_counter() - t0, method="extraction", rule=READ_ERROR)
         except Exception as exc:  # one bad row costs only that row, never the batch
             logger.debug("verifier failed on row %d", i, exc_info=True)
             verdicts[i] = Verdict("error", None, f"reading this row raised {type(exc).__name__}: {str(exc)[:200]}",
-                                  time.perf_counter() - t0, method="extraction")
+                                  time.perf_counter() - t0, method="extraction", rule=READ_ERROR)
         extract_time[i] = time.perf_counter() - t0
     try:
         _reconcile(extractions, config)
@@ -191,25 +214,27 @@ def verify_batch(
         try:
             gold = gold_texts[i]
             early = _from_extraction(ex)
+            why = ex.rule
             if early is None and numbers_hidden_in_text(ex.answer or "") and not numbers_hidden_in_text(gold):
                 # decided on the raw text, before normalisation merges it with honest answers in the cache
                 early = ("incorrect", f"{ex.answer!r} puts numbers inside \\text{{}} beside other numbers; "
                                       "one final answer is required")
+                why = HIDDEN_NUMBERS
             if early:
-                verdicts[i] = Verdict(early[0], ex.answer, early[1], extract_time[i], ex.source, "extraction")
+                verdicts[i] = Verdict(early[0], ex.answer, early[1], extract_time[i], ex.source, "extraction", rule=why)
                 continue
             groups.setdefault(_compare_keys(ex, gold, config), []).append(i)
         except Exception as exc:
             verdicts[i] = Verdict("error", ex.answer, f"reading this row raised {type(exc).__name__}: {str(exc)[:200]}",
-                                  extract_time[i], ex.source, "extraction")
+                                  extract_time[i], ex.source, "extraction", rule=READ_ERROR)
 
-    decided: dict[tuple, tuple[str, str, str, float]] = {}
+    decided: dict[tuple, tuple[Decision, float]] = {}
     to_sandbox: list[tuple[tuple, dict[str, Any]]] = []
     for key, members in groups.items():
         t0 = time.perf_counter()
         cached = _CACHE.get(key)
         if cached:
-            decided[key] = (*cached, time.perf_counter() - t0)
+            decided[key] = (cached, time.perf_counter() - t0)
             continue
         answer_text, gold_text = extractions[members[0]].answer, key[1]
         try:
@@ -220,52 +245,60 @@ def verify_batch(
                 continue
         except Exception as exc:
             logger.debug("verifier failed on %r", answer_text, exc_info=True)
-            outcome = ("error", f"comparing the answer raised {type(exc).__name__}: {str(exc)[:200]}", "number")
+            outcome = Decision("error", f"comparing the answer raised {type(exc).__name__}: {str(exc)[:200]}", "number",
+                               READ_ERROR)
         else:
             _CACHE.put(key, outcome)
-        decided[key] = (*outcome, time.perf_counter() - t0)
+        decided[key] = (outcome, time.perf_counter() - t0)
 
     if to_sandbox:
         results = _sandbox_run([task for _key, task in to_sandbox], config, deadline)
         for (key, _task), result in zip(to_sandbox, results):
             status, reason = result["status"], result["reason"]
-            method = "symbolic" if status in ("correct", "incorrect") else "sandbox"
+            symbolic = status in ("correct", "incorrect")
+            outcome = Decision(status, reason, "symbolic" if symbolic else "sandbox", SYMBOLIC if symbolic else SANDBOX)
             if status == "unparseable_gold":
-                _BAD_GOLDS.put((key[1], config), (status, reason, method))
+                _BAD_GOLDS.put((key[1], config), outcome)
             if status not in ("timeout", "error"):  # transient failures are retried next time
-                _CACHE.put(key, (status, reason, method))
-            decided[key] = (status, reason, method, result.get("elapsed_s", 0.0))
+                _CACHE.put(key, outcome)
+            decided[key] = (outcome, result.get("elapsed_s", 0.0))
 
     for key, members in groups.items():
-        status, reason, method, elapsed = decided[key]
+        outcome, elapsed = decided[key]
         for i in members:
             ex = extractions[i]
-            verdicts[i] = Verdict(status, ex.answer, reason, extract_time[i] + elapsed, ex.source, method)
+            verdicts[i] = Verdict(outcome.status, ex.answer, outcome.reason, extract_time[i] + elapsed, ex.source,
+                                  outcome.method, rule=outcome.rule)
     return verdicts  # type: ignore[return-value]
 
 
-def _decide_locally(answer_text: str, gold_text: str, config: VerifierConfig) -> tuple[str, str, str] | None:
+def _decide_locally(answer_text: str, gold_text: str, config: VerifierConfig) -> Decision | None:
     gold = gold_info(gold_text, config)
     if not gold.norm.key:
-        return "unparseable_gold", "the gold answer is empty", "gold"
+        return Decision("unparseable_gold", "the gold answer is empty", "gold", EMPTY_GOLD)
     if _states_no_value(gold_text):
-        return "unparseable_gold", f"the gold {gold_text[:80]!r} is a sentence that states no answer", "gold"
+        return Decision("unparseable_gold", f"the gold {gold_text[:80]!r} is a sentence that states no answer", "gold",
+                        PROSE_GOLD)
     bad_gold = _BAD_GOLDS.get((gold_text, config))
     if bad_gold:
         return bad_gold
     answer = exact_part(normalize_answer(answer_text))
     if not answer.key:
-        return "no_answer", "the final answer is empty after normalisation", "extraction"
+        return Decision("no_answer", "the final answer is empty after normalisation", "extraction", EMPTY_ANSWER)
     fast = fast_decision(answer, gold, config)
     if fast:
         return fast
     unsafe = unsafe_reason(answer.clean, config) or malformed_reason(answer.clean)
     if unsafe:
-        return "unparseable_answer", unsafe, "guard"
+        return Decision("unparseable_answer", unsafe, "guard", GUARD)
+    unread = unread_part(answer.clean)
+    if unread:
+        return Decision("unparseable_answer", unread, "guard", UNREAD)
     if gold.unsafe:
-        return "unparseable_gold", f"gold answer is unsafe to parse: {gold.unsafe}", "guard"
+        return Decision("unparseable_gold", f"gold answer is unsafe to parse: {gold.unsafe}", "guard", GOLD_GUARD)
     if not config.symbolic:
-        return "incorrect", f"{answer.clean!r} does not match gold {gold_text!r} as a string or number (symbolic comparison off)", "number"
+        return Decision("incorrect", f"{answer.clean!r} does not match gold {gold_text!r} as a string or number "
+                        "(symbolic comparison off)", "number", NO_SYMBOLIC)
     return None
 
 
@@ -281,8 +314,8 @@ def _states_no_value(gold: str) -> bool:
     Such a gold cannot be graded ("The answer cannot be determined"): the reward abstains, as
     TRL's and open-r1's do, instead of scoring every completion wrong.
     """
-    bare = TEXT_GROUP_RE.sub(" ", regex.sub(r"\$[^$]*\$|\\\(.*?\\\)", " ", gold))
-    return len(_WORDS_RE.findall(bare)) >= 3 and not any(c.isdigit() for c in bare) and "\\" not in bare
+    bare = TEXT_GROUP_RE.sub(" ", regex.sub(r"\$[^$]*\$|\\\(.*?\\\)", " ", gold, timeout=REGEX_TIMEOUT_S), timeout=REGEX_TIMEOUT_S)
+    return len(_WORDS_RE.findall(bare, timeout=REGEX_TIMEOUT_S)) >= 3 and not any(c.isdigit() for c in bare) and "\\" not in bare
 
 
 @byte_cache(0.1)
@@ -294,8 +327,8 @@ def _gold_text(gold: str) -> str:
     text = gold_answer(gold)
     if text != gold or len(gold) > 20_000:
         return text
-    bare = TEXT_GROUP_RE.sub(" ", regex.sub(r"\$[^$]*\$", " ", gold))
-    if _PROSE_GOLD_RE.search(bare):
+    bare = TEXT_GROUP_RE.sub(" ", regex.sub(r"\$[^$]*\$", " ", gold, timeout=REGEX_TIMEOUT_S), timeout=REGEX_TIMEOUT_S)
+    if _PROSE_GOLD_RE.search(bare, timeout=REGEX_TIMEOUT_S):
         ex = extract_answer(gold, _GOLD_CONFIG)
         if ex.status == "ok" and ex.answer:
             return ex.answer
@@ -322,7 +355,7 @@ def validate_golds(golds: Sequence[str], config: VerifierConfig | None = None) -
         elif info.number is not None:
             reasons[gold] = None
         elif (bad := _BAD_GOLDS.get((text, config))) is not None:
-            reasons[gold] = bad[1]
+            reasons[gold] = bad.reason
         else:
             pending.append(gold)
     if pending:
@@ -333,7 +366,7 @@ def validate_golds(golds: Sequence[str], config: VerifierConfig | None = None) -
         for gold, result in zip(pending, _sandbox_run(tasks, config)):
             if result["status"] in ("unparseable_gold", "unparseable_answer"):
                 reasons[gold] = result["reason"]
-                _BAD_GOLDS.put((_gold_text(gold), config), ("unparseable_gold", result["reason"], "sandbox"))
+                _BAD_GOLDS.put((_gold_text(gold), config), Decision("unparseable_gold", result["reason"], "sandbox", SANDBOX))
             elif result["status"] in ("timeout", "error"):
                 reasons[gold] = f"{result['status']}: {result['reason']}"
             else:

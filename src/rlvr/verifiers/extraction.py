@@ -1,80 +1,85 @@
-"""Finding the one final answer in an untrusted completion.
+"""Finding the one final answer in an untrusted completion: the prepare, locate and integrity stages.
 
-Steps: chat messages -> text of the last assistant turn; drop the reasoning (only text after the
-last closing think tag is graded; an unclosed block has no answer); search the answer sources in
-priority order; enforce one final answer (several different boxes, conflicting sources, or a
-retraction after the answer are reported, not silently resolved). Every regex here runs with the
-``regex`` package's timeout and the searched text is capped first, so no input can stall a caller.
+``prepare``: chat messages -> the last assistant turn's text, cut at an end-of-turn token, invisible
+characters removed, the reasoning dropped (only text after the last closing think tag is graded; an
+unclosed block has no answer), capped in length, and read as a :class:`~rlvr.verifiers.document.
+Document` (what a reader sees: hidden and struck text gone, markup blank). A completion that
+redefines LaTeX commands or addresses the grader is refused here. ``locate``: every answer slot
+(:mod:`rlvr.verifiers.slots`); the final answer is the last slot of the highest-priority kind.
+``integrity``: the commitment rule (:mod:`rlvr.verifiers.commitment`). Every scan is linear and
+every regex over model text runs with the ``regex`` package's timeout.
 """
 
 from __future__ import annotations
 
+import bisect
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 import regex
 
 from rlvr.chat import completion_text
-from rlvr.verifiers import sources
 from rlvr.verifiers.characters import cut_at_turn_end, fold_confusables, remove_invisible
-from rlvr.verifiers.integrity import (
-    GRADER_NOTE_RE,
-    NOTE_HINTS,
-    REDEFINE_HINTS,
-    REDEFINE_RE,
-    STRUCK_RE,
-    box_context,
-    disowned,
-    retraction,
-)
-from rlvr.verifiers.normalize import find_boxed, value_key
-from rlvr.verifiers.sources import AnswerSource, Candidate, clean
+from rlvr.verifiers.commitment import Finding, check_final, check_later, grader_note
+from rlvr.verifiers.document import Document, read_document
+from rlvr.verifiers.lexicon import BOX_MACROS
+from rlvr.verifiers.lossless import KNOWN_MACROS
+from rlvr.verifiers.normalize import value_key
+from rlvr.verifiers.slots import SLOT_KINDS, STRUCTURED_KINDS, Slot, clean, filled_box
+from rlvr.verifiers.trace import rule
 
 logger = logging.getLogger(__name__)
 
-__all__ = [
-    "Extraction", "Candidate", "completion_text", "extract_answer", "register_answer_source",
-    "answer_source_names",
-]
+__all__ = ["Extraction", "completion_text", "extract_answer", "register_answer_source", "answer_source_names",
+           "read_completion"]
 
+#: a custom answer source: ``f(view, regex_timeout_s) -> [(content, start, end), ...]``
+AnswerSource = Callable[[str, float], list[tuple[str, int, int]]]
 
+UNCLOSED = rule("prepare.reasoning_unclosed", "the reasoning block never closes, so there is no final answer")
+REOPENED = rule("prepare.reasoning_reopened", "a new reasoning block after the last closing tag never closes")
+REDEFINED = rule("prepare.redefinition", "the completion redefines LaTeX commands: what it shows cannot be trusted")
+NO_ANSWER = rule("locate.no_answer", "no answer slot and no concluding sentence states a final answer")
+FINAL = rule("locate.final_slot", "the final answer is the last slot of the highest-priority kind present")
+EMPTY = rule("locate.empty", "the final answer slot is empty")
+TOO_LONG = rule("locate.too_long", "the final answer is longer than max_answer_chars")
+TIMEOUT = rule("locate.timeout", "reading the completion ran past the regex time limit")
+BOX_IN_BOX = rule("integrity.box_in_box", "the box holds another box beside other content")
+BROKEN = rule("locate.broken_slot", "a box or answer tag was begun but never closed")
+PROSE_VALUES = rule("locate.prose_values", "the concluding sentence states several different values")
+FIRST_OR_LAST = rule("locate.multiple_answers", "several final answers; multiple_answers picks the first or last")
 
-_SOURCES: dict[str, AnswerSource] = {}
-# Sources whose matches are unambiguous answer slots; their final answers must agree with each other.
-_STRUCTURED = ("boxed", "answer_tag", "solution_tag", "answer_line", "hash_answer")
-# a statement that names a value (a digit, math, a choice letter), not "the answer is not obvious"
-_STATES_VALUE_RE = regex.compile(r"^\s*(?:[-+]?[0-9\\$(\[{]|\(?[A-E]\)?\s*$)")
+_FINDERS: dict[str, Callable[[Document, float], list[Slot]]] = dict(SLOT_KINDS)
+_CUSTOM: set[str] = set()
 
 
 def register_answer_source(name: str, func: AnswerSource, *, replace: bool = False) -> None:
-    """Add an answer source: ``func(text, regex_timeout_s) -> [(content, start, end), ...]``.
+    """Add an answer source: ``func(view, regex_timeout_s) -> [(content, start, end), ...]``.
 
-    ``text`` is the gradable part of a completion (reasoning removed, length capped). Return every
-    occurrence in order; the verifier picks the final one and applies the one-answer policy.
+    ``view`` is what a reader sees of the gradable part of a completion (reasoning removed, hidden
+    text and markup blanked, length capped; positions are those of the graded text). Return every
+    occurrence in order; the verifier picks the final one and applies the commitment rule.
     """
     if not isinstance(name, str) or not name.isidentifier():
         raise ValueError(f"answer source name must be an identifier, got {name!r}")
     if not callable(func):
         raise TypeError(f"answer source {name!r} must be callable, got {type(func).__name__}")
-    if name in _SOURCES and not replace:
+    if name in _FINDERS and not replace:
         raise ValueError(f"answer source {name!r} is already registered (pass replace=True to override)")
-    _SOURCES[name] = func
+
+    def finder(doc: Document, timeout: float) -> list[Slot]:
+        return [Slot(name, str(content), int(start), int(end), (int(start), int(end)))
+                for content, start, end in func(doc.view, timeout)]
+
+    _FINDERS[name] = finder
+    _CUSTOM.add(name)
 
 
 def answer_source_names() -> frozenset[str]:
     """Names usable in ``VerifierConfig.sources``."""
-    return frozenset(_SOURCES)
-
-
-register_answer_source("boxed", sources.boxed)
-register_answer_source("answer_tag", sources.tag_source("answer"))
-register_answer_source("solution_tag", sources.tag_source("SOLUTION"))
-register_answer_source("answer_line", sources.answer_line)
-register_answer_source("hash_answer", sources.hash_answer)
-register_answer_source("final_answer_phrase", sources.final_answer_phrase)
-register_answer_source("bare_answer", sources.bare_answer)
-register_answer_source("prose_answer", sources.prose_answer)
+    return frozenset(_FINDERS)
 
 
 @dataclass(frozen=True)
@@ -82,153 +87,165 @@ class Extraction:
     """What the completion offers as its final answer.
 
     ``status`` is ``ok`` (``answer`` holds the text), ``no_answer``, ``multiple`` (several different
-    final answers; ``reason`` lists them), ``too_long`` or ``timeout``.
+    final answers; ``reason`` says which, ``candidates`` lists them with the final one last),
+    ``too_long`` or ``timeout``. ``rule`` names the rule that decided; ``values`` lists every distinct
+    value of the final answer's kind (several boxes of a "find all" answer).
     """
 
     status: str
     answer: str | None
     reason: str
     source: str | None = None
-    candidates: tuple[str, ...] = ()  # the distinct answers, when there were several
+    candidates: tuple[str, ...] = ()
+    rule: str | None = None
+    values: tuple[str, ...] = ()
 
 
-
-_BLANK_RE = regex.compile(r"(?:\s|\\[hv]?phantom\{[^{}]*\}|\\square|\\[ ,;!]|\\quad|\\qquad|_+|\$)*")
-
-
-def _unbox(content: str) -> tuple[str, list[str]]:
-    """Content of a tag/line that itself holds boxes: the box contents; else the content."""
-    boxes = find_boxed(content)
-    if boxes:
-        return boxes[-1][0], [b[0] for b in boxes]
-    return content, [content]
-
-
-
-def _prepare(text: str, config: Any) -> tuple[str, str, str | None]:
-    """(graded region, text before the reasoning block, problem) of a completion's text."""
+def _prepare(text: str, config: Any) -> tuple[str, str | None, str | None]:
+    """(graded region, problem, rule) of a completion's text."""
     text = remove_invisible(cut_at_turn_end(text))
     open_tag, close_tag = config.think_tags
     close_at = text.rfind(close_tag)
     first_open = text.find(open_tag)
-    before = text[:first_open] if first_open > 0 else ""
     if close_at >= 0:
         region = text[close_at + len(close_tag):]
         if open_tag in region:
-            return "", before, f"a new reasoning block ({open_tag}) after the last {close_tag} never closes"
+            return "", f"a new reasoning block ({open_tag}) after the last {close_tag} never closes", REOPENED
+        if 0 < first_open < close_at:  # what precedes the reasoning is shown beside what follows it
+            region = text[:first_open] + "\n\n" + region
     elif open_tag in text or config.think_prefilled:
-        return "", before, f"the reasoning block never closes ({close_tag} missing), so there is no final answer"
+        return "", f"the reasoning block never closes ({close_tag} missing), so there is no final answer", UNCLOSED
     else:
         region = text
-    return region, before, None
+    return region, None, None
 
 
-def _structured_answers(text: str, timeout: float) -> list[str]:
-    """Every final answer in ``text`` from the unambiguous answer slots (boxes, tags, answer lines)."""
-    found = []
-    for name in _STRUCTURED:
-        for content, _start, _end in _SOURCES[name](text, timeout):
-            inner = _unbox(content)[0] if name != "boxed" else content
-            if not _BLANK_RE.fullmatch(inner):
-                found.append(clean(inner))
-    return found
+def read_completion(completion: Any, config: Any) -> tuple[Document | None, Extraction | None]:
+    """The prepare stage: the graded part of ``completion`` as a Document, or why there is none."""
+    text = completion_text(completion)
+    region, problem, why = _prepare(text, config)
+    if problem:
+        return None, Extraction("no_answer", None, problem, rule=why)
+    if len(region) > config.max_completion_chars:
+        region = region[-config.max_completion_chars:]
+    region = _ESCAPED_MACRO_RE.sub(r"\\", region, timeout=config.regex_timeout_s)
+    doc = read_document(fold_confusables(region), config.regex_timeout_s)  # look-alike letters cannot hide a slot
+    if doc.redefinitions:
+        shown = ", ".join("\\" + d for d in dict.fromkeys(doc.redefinitions))
+        return doc, Extraction("multiple", None, f"the completion redefines LaTeX commands ({shown}): what a box "
+                               "shows cannot be trusted", rule=REDEFINED)
+    return doc, None
+
+
+_SLOT_TAGS = ("answer", "solution")
+_BOX_NAME_RE = regex.compile(r"\\(?:boxed|fbox)(?![A-Za-z])")
+# "\\boxed{-3}": a string-escaped backslash before a macro name (a LaTeX row break is never followed by one)
+_ESCAPED_MACRO_RE = regex.compile(r"(?<!\\)\\\\(?=(?:" + "|".join(sorted(set(BOX_MACROS) | KNOWN_MACROS, key=len, reverse=True))
+                                  + r")(?![A-Za-z]))")
+
+
+def _broken_slot(doc: Document) -> bool:
+    """A ``\\boxed`` the lexer could not close, or an answer tag without its closing tag."""
+    starts = {b.start for b in doc.boxes}
+    for m in _BOX_NAME_RE.finditer(doc.view, timeout=1.0):
+        if m.start() not in starts:
+            return True
+    for name in _SLOT_TAGS:
+        depth = 0
+        for tag in doc.tags:
+            if tag.name == name:
+                depth += -1 if tag.closing else 1
+        if depth > 0:
+            return True
+    return False
+
+
+def _unboxed(slot: Slot, doc: Document) -> str:
+    """A slot's answer text; a tag or line holding exactly one box answers with the box (the
+    boxed finder has already read through boxes drawn twice)."""
+    content = clean(slot.content)
+    if slot.kind == "boxed" or not doc.boxes or ("\\" not in content):
+        return content
+    boxes = sorted(doc.boxes, key=lambda x: x.start)
+    starts = [x.start for x in boxes]
+    outer, last_end = [], -1
+    for box in boxes[bisect.bisect_left(starts, slot.value[0]):bisect.bisect_right(starts, slot.value[1])]:
+        if box.end <= slot.value[1] and box.start >= last_end and not doc.hidden_reason(box.start, box.end):
+            outer.append(box)
+            last_end = box.end
+            if len(outer) > 1:
+                return content
+    if len(outer) == 1:
+        a, b = filled_box(doc, outer[0].inner, {x.start: x for x in boxes})
+        content = clean(doc.view[a:b])
+    return content
 
 
 def extract_answer(completion: Any, config: Any) -> Extraction:
     """Find the final answer of ``completion`` under ``config`` (a VerifierConfig)."""
-    text = completion_text(completion)
-    region, before, problem = _prepare(text, config)
-    if problem:
-        return Extraction("no_answer", None, problem)
-    head = ""
-    if len(region) > config.max_completion_chars:
-        head, region = region[:-config.max_completion_chars], region[-config.max_completion_chars:]
+    doc, early = read_completion(completion, config)
+    if early is not None:
+        return early
     timeout = config.regex_timeout_s
-    search = fold_confusables(region)  # Cyrillic/Greek look-alikes cannot hide an answer slot
-    lowered = search.lower()
     try:
-        if any(k in lowered or k in before for k in REDEFINE_HINTS) and (
-                REDEFINE_RE.search(search, timeout=timeout) or REDEFINE_RE.search(fold_confusables(before), timeout=timeout)):
-            return Extraction("multiple", None, "the completion redefines LaTeX commands (\\renewcommand, \\def): "
-                              "what a box shows cannot be trusted")
-        note = GRADER_NOTE_RE.search(search, timeout=timeout) if any(k in lowered for k in NOTE_HINTS) else None
+        note = grader_note(doc.view, timeout)
         if note:
-            return Extraction("multiple", None, f"the completion addresses the grader ({note[0]!r}); "
-                              "an answer must stand on its own")
-        per_source: list[tuple[str, list[Candidate]]] = []
-        for name in config.sources:
-            if per_source and (name not in _STRUCTURED or per_source[0][0] not in _STRUCTURED):
-                continue  # after the deciding source only answer slots are read, to check they agree
-            # blanks such as \boxed{\phantom{2}} (a box drawn as a placeholder) are not answers
-            found = [c for c in _SOURCES[name](search, timeout) if not _BLANK_RE.fullmatch(c[0])]
-            if found:
-                per_source.append((name, found))
-        if not per_source:
-            where = "after the reasoning" if text.rfind(config.think_tags[1]) >= 0 else "in the completion"
-            return Extraction("no_answer", None, f"no final answer found {where} (looked for: {', '.join(config.sources)})")
-        source, found = per_source[0]
-        contents: list[tuple[str, int, int]] = []
-        for content, start, end in found:
-            inner, _all = _unbox(content) if source != "boxed" else (content, [content])
-            contents.append((clean(inner), start, end))
-        distinct: dict[Any, str] = {}
-        for content, _start, _end in contents:
-            distinct.setdefault(value_key(content), content)
-        if config.multiple_answers == "first":
-            answer, start, end = contents[0]
-        else:
-            answer, start, end = contents[-1]
-        while source == "boxed" and answer.startswith(("\\boxed", "\\fbox")) and find_boxed(answer) \
-                and find_boxed(answer)[0][1] == 0 and find_boxed(answer)[0][2] == len(answer):
-            answer = clean(find_boxed(answer)[0][0])  # \boxed{\boxed{7}} is a box drawn twice
-        if source == "boxed" and find_boxed(answer):
-            return Extraction("multiple", answer, f"the box {answer!r} holds another box; one final answer is required",
-                              source)
-        if config.multiple_answers == "reject":
-            if len(distinct) > 1:
-                shown = ", ".join(repr(v) for v in list(distinct.values())[:4])
-                return Extraction("multiple", answer, f"several different final answers ({source}): {shown}", source,
-                                  tuple(distinct.values()))
-            for other, other_found in per_source[1:]:
-                if other not in _STRUCTURED or source not in _STRUCTURED:
-                    continue
-                other_answer = clean(_unbox(other_found[-1][0])[0] if other != "boxed" else other_found[-1][0])
-                if value_key(other_answer) != value_key(answer):
-                    return Extraction("multiple", answer, f"{source} says {answer!r} but {other} says {other_answer!r}",
-                                      source, (answer, other_answer))
-            for where, earlier in (("before the reasoning block", before), ("earlier in the completion", head)):
-                for other_answer in _structured_answers(fold_confusables(earlier), timeout) if earlier else []:
-                    if value_key(other_answer) != value_key(answer):
-                        return Extraction("multiple", answer, f"an answer {where} says {other_answer!r}, "
-                                          f"the final one {answer!r}", source, (answer, other_answer))
-            if source in _STRUCTURED and "final_answer_phrase" in config.sources and (
-                    "answer" in (after := search[end:].lower()) or "choice" in after):
-                # "\boxed{12} … my final answer is 13": a final-answer statement after the answer slot
-                for content, _s, _e in _SOURCES["final_answer_phrase"](search[end:], timeout):
-                    stated = clean(_unbox(content)[0].replace('\\"', '"').strip().strip('"'))
-                    if _STATES_VALUE_RE.search(stated, timeout=timeout) and value_key(stated) != value_key(answer):
-                        return Extraction("multiple", answer, f"{source} says {answer!r} but a later statement "
-                                          f"gives the final answer as {stated!r}", source, (answer, stated))
-            if source == "boxed":
-                partial = box_context(search, start, end, timeout)
-                if partial:
-                    return Extraction("multiple", answer, partial, source)
-            if ("cancel" in lowered or "~~" in search or "\\s" in search) and STRUCK_RE.search(search, timeout=timeout):
-                return Extraction("multiple", answer, "a box is struck through or cancelled: the answer is withdrawn",
-                                  source)
-            if config.detect_retraction:
-                tail = search[end:]
-                sentence_start = max(search.rfind(".", 0, start), search.rfind("\n", 0, start)) + 1
-                sentence_end = search.find("\n", end)
-                sentence = search[sentence_start:sentence_end if sentence_end >= 0 else len(search)]
-                withdrawn = retraction(answer, tail, timeout) or disowned(answer, tail, sentence, timeout)
-                if withdrawn:
-                    return Extraction("multiple", answer, withdrawn, source)
+            return Extraction("multiple", None, note.reason, rule=note.rule)
+        return _locate(doc, config, timeout)
     except TimeoutError:
-        return Extraction("timeout", None, f"answer extraction regex exceeded {timeout}s")
+        return Extraction("timeout", None, f"answer extraction regex exceeded {timeout}s", rule=TIMEOUT)
+
+
+def _locate(doc: Document, config: Any, timeout: float) -> Extraction:
+    found: dict[str, list[Slot]] = {}
+    final_kind = None
+    for kind in config.sources:
+        if final_kind is not None and kind not in STRUCTURED_KINDS and kind != "final_answer_phrase" \
+                and kind not in _CUSTOM:
+            continue  # bare and prose readings only when nothing else states an answer
+        slots = _FINDERS[kind](doc, timeout)
+        if slots:
+            found[kind] = slots
+            final_kind = final_kind or kind
+    if final_kind is None:
+        return Extraction("no_answer", None, f"no final answer found (looked for: {', '.join(config.sources)})",
+                          rule=NO_ANSWER)
+    if final_kind in ("bare_answer", "prose_answer") and _broken_slot(doc):
+        return Extraction("no_answer", None, "a box or answer tag was begun but never closed: a format failure, "
+                          "not an answer", rule=BROKEN)
+    mine = found[final_kind]
+    if final_kind == "prose_answer" and len({value_key(clean(s.content)) for s in mine}) > 1:
+        shown = ", ".join(repr(clean(s.content)) for s in mine[:4])
+        return Extraction("multiple", clean(mine[-1].content), f"several different final answers (prose_answer): {shown}",
+                          final_kind, rule=PROSE_VALUES)
+    final = mine[0] if config.multiple_answers == "first" else mine[-1]
+    answer = _unboxed(final, doc)
+    values = tuple(dict.fromkeys(_unboxed(s, doc) for s in mine))
     if not answer:
-        return Extraction("no_answer", None, f"the {source} answer is empty", source)
+        return Extraction("no_answer", None, f"the {final_kind} answer is empty", final_kind, rule=EMPTY)
+    if final.kind == "boxed" and ("\\boxed" in answer or "\\fbox" in answer):
+        return Extraction("multiple", answer, f"the box {answer!r} holds another box; one final answer is required",
+                          final_kind, rule=BOX_IN_BOX)
     if len(answer) > config.max_answer_chars:
-        return Extraction("too_long", answer[:80] + "…", f"the {source} answer is {len(answer)} characters long "
-                          f"(limit max_answer_chars={config.max_answer_chars})", source)
-    return Extraction("ok", answer, f"{source} answer", source)
+        return Extraction("too_long", answer[:80] + "…", f"the {final_kind} answer is {len(answer)} characters long "
+                          f"(limit max_answer_chars={config.max_answer_chars})", final_kind, rule=TOO_LONG)
+    if config.multiple_answers != "reject":
+        how = "first" if config.multiple_answers == "first" else "last"
+        if len({value_key(v) for v in values}) > 1:
+            return Extraction("ok", answer, f"{final_kind} answer (the {how} of {len(values)})", final_kind,
+                              rule=FIRST_OR_LAST, values=values)
+        return Extraction("ok", answer, f"{final_kind} answer", final_kind, rule=FINAL, values=values)
+    slots = [s for kind, ss in found.items() if kind in STRUCTURED_KINDS or kind == "final_answer_phrase"
+             or kind == final_kind or kind in _CUSTOM for s in ss]
+    strict = getattr(config, "policy", "strict") == "strict"
+    finding = check_final(doc, slots, final, answer, strict, timeout)
+    if finding is None and strict and config.detect_retraction:
+        finding = check_later(doc, slots, final, answer, timeout)
+    if finding is not None:
+        return _refused(finding, answer, final_kind, values)
+    return Extraction("ok", answer, f"{final_kind} answer", final_kind, rule=FINAL, values=values)
+
+
+def _refused(finding: Finding, answer: str, kind: str, values: tuple[str, ...]) -> Extraction:
+    candidates = (*finding.others, answer) if finding.others else ()
+    return Extraction("multiple", answer, finding.reason, kind, candidates, finding.rule, values)

@@ -12,6 +12,8 @@ import math
 
 import regex
 
+from rlvr.verifiers.limits import REGEX_TIMEOUT_S
+
 from rlvr.verifiers.config import VerifierConfig
 
 __all__ = ["unsafe_reason"]
@@ -108,9 +110,9 @@ def _group_after(text: str, open_: int) -> str | None:
 def _magnitude(expr: str) -> float | None:
     """log10 of a plain numeric expression (``10``, ``2^{64}``, ``10^{10^9}``); ``None`` if not plain."""
     e = expr.strip().strip("{}()").strip()
-    if regex.fullmatch(r"[0-9]+(?:\.[0-9]+)?", e):
+    if regex.fullmatch(r"[0-9]+(?:\.[0-9]+)?", e, timeout=REGEX_TIMEOUT_S):
         return math.log10(max(float(e[:300]) if len(e) <= 300 else 10.0 ** len(e), 1.0)) if len(e) <= 300 else float(len(e))
-    m = regex.fullmatch(r"\{?\(?([0-9]+(?:\.[0-9]+)?)\)?\}?\s*(?:\^|\*\*)\s*(.+)", e, regex.DOTALL)
+    m = regex.fullmatch(r"\{?\(?([0-9]+(?:\.[0-9]+)?)\)?\}?\s*(?:\^|\*\*)\s*(.+)", e, regex.DOTALL, timeout=REGEX_TIMEOUT_S)
     if m:
         base, exponent = _magnitude(m[1]), _magnitude(m[2])
         if base is None or exponent is None:
@@ -123,11 +125,11 @@ def _magnitude(expr: str) -> float | None:
 
 def _large_powers(text: str, config: VerifierConfig) -> str | None:
     """A power whose value (or symbolic expansion) is too large, whatever brackets hide the base."""
-    for m in regex.finditer(r"(?:\^|\*\*)\s*", text):
+    for m in regex.finditer(r"(?:\^|\*\*)\s*", text, timeout=REGEX_TIMEOUT_S):
         k = m.end()
         if k >= len(text):
             break
-        exponent = _group_after(text, k) if text[k] in "{(" else regex.match(r"[0-9]+", text[k:])
+        exponent = _group_after(text, k) if text[k] in "{(" else regex.match(r"[0-9]+", text[k:], timeout=REGEX_TIMEOUT_S)
         if exponent is None:
             continue
         exponent = exponent if isinstance(exponent, str) else exponent[0]
@@ -143,7 +145,7 @@ def _large_powers(text: str, config: VerifierConfig) -> str | None:
             group = _group_before(text, before)
             base = group[1] if group else ""
         else:
-            digits = regex.search(r"[0-9.]+$", text[:before + 1])
+            digits = regex.search(r"[0-9.]+$", text[:before + 1], timeout=REGEX_TIMEOUT_S)
             base = digits[0] if digits else text[before]
         base_size = _magnitude(base)
         if base_size is None:  # a symbolic base: (x+1)^{10^6} is a huge expansion
@@ -159,27 +161,27 @@ def _large_powers(text: str, config: VerifierConfig) -> str | None:
 
 def _large_factorials(text: str, config: VerifierConfig) -> str | None:
     """Factorials of large numbers, of powers, or of other factorials (``((4!)!)!``)."""
-    for m in _FACTORIAL_NUM_RE.finditer(text):
+    for m in _FACTORIAL_NUM_RE.finditer(text, timeout=REGEX_TIMEOUT_S):
         if m.start() > 0 and text[m.start() - 1] in "^_":
             continue  # 10^{10}! is handled as a group below; x^2! is 2!
         if _int(m[1]) > config.max_factorial:
             return f"factorial of {m[1][:20]} is too large to evaluate (limit max_factorial={config.max_factorial})"
-    for m in regex.finditer(r"[)}\]]\s*!", text):
+    for m in regex.finditer(r"[)}\]]\s*!", text, timeout=REGEX_TIMEOUT_S):
         group = _group_before(text, m.start())
         if group is None:
             continue
         start, inner = group
-        power_base = regex.search(r"[0-9)}]\s*\^\s*$", text[:start])
+        power_base = regex.search(r"[0-9)}]\s*\^\s*$", text[:start], timeout=REGEX_TIMEOUT_S)
         if power_base:  # 10^{10}!: the factorial of a power
             return f"factorial of a power ({text[max(0, start - 20):m.end()]!r}) is too large to evaluate"
         if "!" in inner:
-            nested = regex.fullmatch(r"\s*([0-9]+)\s*!\s*", inner)
+            nested = regex.fullmatch(r"\s*([0-9]+)\s*!\s*", inner, timeout=REGEX_TIMEOUT_S)
             if not nested or _int(nested[1]) > 6:  # (3!)! = 720 is fine, (4!)! = 24! is fine, ((4!)!)! is not
                 if not nested or math.factorial(min(_int(nested[1]), 20)) > config.max_factorial:
                     return f"factorial of a factorial ({inner[:40]!r}) is too large to evaluate"
-        if regex.search(r"[A-Za-z]", regex.sub(r"\\[A-Za-z]+", "", inner)):
+        if regex.search(r"[A-Za-z]", regex.sub(r"\\[A-Za-z]+", "", inner, timeout=REGEX_TIMEOUT_S), timeout=REGEX_TIMEOUT_S):
             continue  # symbolic, e.g. (n+1)!
-        if "^" in inner or "*" in inner or any(_int(d) > config.max_factorial for d in _DIGITS_RE.findall(inner)):
+        if "^" in inner or "*" in inner or any(_int(d) > config.max_factorial for d in _DIGITS_RE.findall(inner, timeout=REGEX_TIMEOUT_S)):
             return f"factorial of ({inner[:40]}) may be too large to evaluate (limit max_factorial={config.max_factorial})"
     return None
 
@@ -191,7 +193,7 @@ def unsafe_reason(text: str, config: VerifierConfig) -> str | None:
     depth = _nesting_depth(text)
     if depth > config.max_nesting:
         return f"answer nests brackets {depth} deep (limit max_nesting={config.max_nesting})"
-    longest = max((len(m) for m in _DIGITS_RE.findall(text)), default=0)
+    longest = max((len(m) for m in _DIGITS_RE.findall(text, timeout=REGEX_TIMEOUT_S)), default=0)
     if longest > min(config.max_digits, 4000):
         return f"answer has a {longest}-digit number (limit max_digits={min(config.max_digits, 4000)})"
     if _exponent_depth(text) >= 3:
@@ -199,9 +201,9 @@ def unsafe_reason(text: str, config: VerifierConfig) -> str | None:
     reason = _large_powers(text, config) or _large_factorials(text, config)
     if reason:
         return reason
-    for m in _BINOM_RE.finditer(text):
+    for m in _BINOM_RE.finditer(text, timeout=REGEX_TIMEOUT_S):
         for arg in (m[1], m[2]):
-            if "^" in arg or "!" in arg or any(_int(d) > 100 * config.max_factorial for d in _DIGITS_RE.findall(arg)):
+            if "^" in arg or "!" in arg or any(_int(d) > 100 * config.max_factorial for d in _DIGITS_RE.findall(arg, timeout=REGEX_TIMEOUT_S)):
                 return f"binomial with argument {arg[:40]!r} is too large to evaluate"
     return None
 
@@ -228,10 +230,10 @@ def malformed_reason(text: str) -> str | None:
         return f"answer leaves {depth} bracket(s) open; it is not well-formed"
     if text.count("{") != text.count("}"):
         return "answer has unbalanced braces { }; it is not well-formed"
-    m = _DANGLING_OPERATOR_RE.search(text)
+    m = _DANGLING_OPERATOR_RE.search(text, timeout=REGEX_TIMEOUT_S)
     if m:
         return f"answer has an operator without an operand ({m[0].strip()!r}); it is not well-formed"
-    if _FRACTION_THEN_NUMBER_RE.search(text):
+    if _FRACTION_THEN_NUMBER_RE.search(text, timeout=REGEX_TIMEOUT_S):
         return "answer puts a fraction and a number side by side; write one value"
     return None
 

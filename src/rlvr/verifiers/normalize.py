@@ -11,11 +11,14 @@ from dataclasses import dataclass
 
 import regex
 
+from rlvr.verifiers.limits import REGEX_TIMEOUT_S
+
 from rlvr.verifiers.cache import byte_cache
 
 from fractions import Fraction
 
 from rlvr.verifiers.characters import fold_math_unicode
+from rlvr.verifiers.lexicon import UNIT_WORDS
 from rlvr.verifiers.numbers import parse_number
 
 __all__ = ["NormalizedAnswer", "normalize_answer", "answer_key", "gold_answer", "strip_outer_box", "find_boxed",
@@ -49,6 +52,11 @@ _TRAILING_WORD_UNIT_RE = regex.compile(
     r"(?<=[0-9])(?:\s+(?!" + _MAGNITUDE + r")(\p{L}{2,15}(?:\s+\p{L}{2,15})?)|(" + _GLUED_UNITS + r"))"
     r"\.?(?:\^\{?[23]\}?)?\s*$", regex.IGNORECASE)
 _RADIAN_RE = regex.compile(r"(?i)rad(?:ian)?s?")
+_ORDINAL_RE = regex.compile(r"(?<=[0-9])\s*(?:\^\s*\{?\s*(?:\\(?:text|mathrm|textrm)\s*\{\s*)?(?:st|nd|rd|th)\s*\}?\s*\}?"
+                           r"|(?:st|nd|rd|th)(?![A-Za-z]))$")
+# a Chinese or Japanese measure word glued to a number: 12个, 3米, 5元 (only the lexicon's own units)
+_CJK_UNIT_RE = regex.compile(r"(?<=[0-9])\s*(" + "|".join(sorted((u for u in UNIT_WORDS if regex.match(r"\p{Han}", u, timeout=REGEX_TIMEOUT_S)),
+                                                               key=len, reverse=True)) + r")\s*$")
 _EMPTY_SET_RE = regex.compile(r"\\varnothing(?![A-Za-z])|\\\{\s*\\\}|\\O(?![A-Za-z])")
 # a one-column matrix is a vector: \begin{pmatrix} 1 \\ 2 \end{pmatrix} says what (1, 2) says
 _COLUMN_VECTOR_RE = regex.compile(r"\\begin\{([pb])matrix\}((?:(?!\\begin|\\end|&).)*)\\end\{\1matrix\}", regex.DOTALL)
@@ -96,7 +104,7 @@ def _brace_partners(text: str, start: int = 0) -> dict[int, int]:
     """
     partners: dict[int, int] = {}
     stack: list[int] = []
-    for m in _BRACE_TOKEN_RE.finditer(text, start):
+    for m in _BRACE_TOKEN_RE.finditer(text, start, timeout=REGEX_TIMEOUT_S):
         c = m[0]
         if c == "{":
             stack.append(m.start())
@@ -112,27 +120,26 @@ def find_boxed(text: str) -> list[tuple[str, int, int]]:
     Returns (content, start, end) triples in order; ``\\boxed 5`` (no braces) takes the next
     token. A box whose braces never close is skipped. Linear time: braces are matched in one pass.
     """
-    found: list[tuple[str, int, int]] = []
+    outer: list[tuple[str, int, int]] = []
     partners: dict[int, int] | None = None
     n = len(text)
-    for m in _BOX_RE.finditer(text):
+    last_end = -1
+    for m in _BOX_RE.finditer(text, timeout=REGEX_TIMEOUT_S):
+        if m.start() < last_end:
+            continue  # a box nested in another box is part of the outer one's content, not another answer
         k = m.end()
         if k < n and text[k] == "{":
             if partners is None:
                 partners = _brace_partners(text, m.start())
             close = partners.get(k)
             if close is not None:
-                found.append((text[k + 1:close], m.start(), close + 1))
+                outer.append((text[k + 1:close], m.start(), close + 1))  # sliced once per outer box
+                last_end = close + 1
         else:
-            token = _BARE_TOKEN_RE.match(text, k)
+            token = _BARE_TOKEN_RE.match(text, k, timeout=REGEX_TIMEOUT_S)
             if token and token.end() > k and m.group(0)[-1] in " \t":
-                found.append((token.group(0), m.start(), token.end()))
-    # a box nested in another box is part of the outer one's content, not another answer
-    outer: list[tuple[str, int, int]] = []
-    for item in found:
-        if outer and item[1] < outer[-1][2]:
-            continue
-        outer.append(item)
+                outer.append((token.group(0), m.start(), token.end()))
+                last_end = token.end()
     return outer
 
 
@@ -155,7 +162,7 @@ def _strip_math_delimiters(s: str) -> str:
 
 def _unwrap(s: str) -> str:
     for _ in range(5):  # nested wrappers such as \text{\textbf{5}}
-        new = _WRAPPER_RE.sub(r"\1", s)
+        new = _WRAPPER_RE.sub(r"\1", s, timeout=REGEX_TIMEOUT_S)
         if new == s:
             break
         s = new
@@ -169,54 +176,58 @@ def normalize_answer(text: str) -> NormalizedAnswer:
     s = s.replace("\\$", "")  # an escaped dollar is a currency sign, not a math delimiter
     s = _strip_math_delimiters(s)
     s = strip_outer_box(s)
-    s = _DIGIT_GROUP_RE.sub("", s)
+    s = _DIGIT_GROUP_RE.sub("", s, timeout=REGEX_TIMEOUT_S)
     s = _column_vector(s)
     s = _french_interval(s)
     unit = ""
-    m = _TRAILING_UNIT_RE.search(s)
+    m = _TRAILING_UNIT_RE.search(s, timeout=REGEX_TIMEOUT_S)
     if m:
         unit, s = m[1].lower(), s[:m.start()]
-    s = _EMPTY_SET_RE.sub(r"\\emptyset", s)
-    s = _SPACING_RE.sub(lambda m: m[0] if m[0] == "\\\\" else " ", s)
-    s = _INVISIBLE_DELIMITER_RE.sub("", s)
-    s = _LEFT_RIGHT_RE.sub("", s)
-    if _TRIG_RE.search(s):  # \sin 30^\circ is sin(pi/6): degrees are converted, not dropped
-        s = _DEGREE_VALUE_RE.sub(r"(\1\\pi/180)", s)
-    if _DEGREE_RE.search(s):
+    s = _EMPTY_SET_RE.sub(r"\\emptyset", s, timeout=REGEX_TIMEOUT_S)
+    s = _SPACING_RE.sub(lambda m: m[0] if m[0] == "\\\\" else " ", s, timeout=REGEX_TIMEOUT_S)
+    s = _INVISIBLE_DELIMITER_RE.sub("", s, timeout=REGEX_TIMEOUT_S)
+    s = _LEFT_RIGHT_RE.sub("", s, timeout=REGEX_TIMEOUT_S)
+    if _TRIG_RE.search(s, timeout=REGEX_TIMEOUT_S):  # \sin 30^\circ is sin(pi/6): degrees are converted, not dropped
+        s = _DEGREE_VALUE_RE.sub(r"(\1\\pi/180)", s, timeout=REGEX_TIMEOUT_S)
+    if _DEGREE_RE.search(s, timeout=REGEX_TIMEOUT_S):
         unit = unit or "degree"
-        s = _DEGREE_RE.sub("", s)
-    s = _FRAC_ALIAS_RE.sub(r"\\frac", s)
+        s = _DEGREE_RE.sub("", s, timeout=REGEX_TIMEOUT_S)
+    s = _FRAC_ALIAS_RE.sub(r"\\frac", s, timeout=REGEX_TIMEOUT_S)
     s = _python_syntax(s)
     s = _modular(s)
     s = _unwrap(s)
     s = s.replace("{,}", ",").replace("\\%", "%")
     s = s.strip().rstrip(".").rstrip("\\").strip()
-    s = _PERCENT_WORD_RE.sub("%", s)  # "28 percent" says what "28\\%" says
+    s = _PERCENT_WORD_RE.sub("%", s, timeout=REGEX_TIMEOUT_S)  # "28 percent" says what "28\\%" says
     percent = s.endswith("%")
     if percent:
         s = s[:-1].strip()
+    if not percent and not unit and (m := _ORDINAL_RE.search(s, timeout=REGEX_TIMEOUT_S)):
+        unit, s = "ordinal", s[:m.start()].strip()  # 12^{\text{th}}, 12th: the twelfth is 12
+    if not percent and not unit and (m := _CJK_UNIT_RE.search(s, timeout=REGEX_TIMEOUT_S)):
+        unit, s = m[1], s[:m.start()].strip()
     if not percent and unit in ("", "degree"):
-        m = _TRAILING_WORD_UNIT_RE.search(s)
-        if m and not regex.search(r"[A-Za-z\\]", s[:m.start()]):  # "2 dollars", never "x + 2 apples"
+        m = _TRAILING_WORD_UNIT_RE.search(s, timeout=REGEX_TIMEOUT_S)
+        if m and not regex.search(r"[A-Za-z\\]", s[:m.start()], timeout=REGEX_TIMEOUT_S):  # "2 dollars", never "x + 2 apples"
             unit, s = (m[1] or m[2]).lower(), s[:m.start()].strip()
-    if _RADIAN_RE.fullmatch(unit):
+    if _RADIAN_RE.fullmatch(unit, timeout=REGEX_TIMEOUT_S):
         unit = "radian"
-    if _THOUSANDS_RE.fullmatch(s):
+    if _THOUSANDS_RE.fullmatch(s, timeout=REGEX_TIMEOUT_S):
         s = s.replace(",", "")
-    choice = _CHOICE_RE.fullmatch(s) or _CHOICE_WITH_TEXT_RE.fullmatch(s)
+    choice = _CHOICE_RE.fullmatch(s, timeout=REGEX_TIMEOUT_S) or _CHOICE_WITH_TEXT_RE.fullmatch(s, timeout=REGEX_TIMEOUT_S)
     if choice:
         s = (choice.group(1) or choice.group(2)).upper()
     s = " ".join(s.split())
-    s = _FRAC_TOKENS_RE.sub(r"\\frac{\1}{\2}", s)  # \frac 1 2 is \frac{1}{2}
-    s = _MIXED_SPACED_RE.sub(r"\1\\frac{\2}{\3}", s)  # 3 1/2 is three and a half
-    s = _SPACE_GROUPS_RE.sub(lambda m: m[0].replace(" ", ""), s)  # 10 000 is ten thousand
-    s = _SPACED_DIGITS_RE.sub(", ", s)  # 3 4 is two numbers, never 34
+    s = _FRAC_TOKENS_RE.sub(r"\\frac{\1}{\2}", s, timeout=REGEX_TIMEOUT_S)  # \frac 1 2 is \frac{1}{2}
+    s = _MIXED_SPACED_RE.sub(r"\1\\frac{\2}{\3}", s, timeout=REGEX_TIMEOUT_S)  # 3 1/2 is three and a half
+    s = _SPACE_GROUPS_RE.sub(lambda m: m[0].replace(" ", ""), s, timeout=REGEX_TIMEOUT_S)  # 10 000 is ten thousand
+    s = _SPACED_DIGITS_RE.sub(", ", s, timeout=REGEX_TIMEOUT_S)  # 3 4 is two numbers, never 34
     return NormalizedAnswer(clean=s, key=s.replace(" ", ""), percent=percent, unit=unit)
 
 
 def _python_syntax(s: str) -> str:
-    s = _PY_POWER_RE.sub("^", s)
-    m = _PY_EQ_RE.fullmatch(s.strip())
+    s = _PY_POWER_RE.sub("^", s, timeout=REGEX_TIMEOUT_S)
+    m = _PY_EQ_RE.fullmatch(s.strip(), timeout=REGEX_TIMEOUT_S)
     if m:
         depth = 0
         for i, c in enumerate(m[1]):
@@ -228,10 +239,10 @@ def _python_syntax(s: str) -> str:
 
 
 def _modular(s: str) -> str:
-    m = _CONGRUENCE_RE.fullmatch(s.strip())
+    m = _CONGRUENCE_RE.fullmatch(s.strip(), timeout=REGEX_TIMEOUT_S)
     if m:
         s = m[2].strip()
-    return _MOD_RE.sub(lambda m: str(int(m[1]) % int(m[2])) if int(m[2]) else m[0], s)
+    return _MOD_RE.sub(lambda m: str(int(m[1]) % int(m[2])) if int(m[2]) else m[0], s, timeout=REGEX_TIMEOUT_S)
 
 
 _FRENCH_INTERVAL_RE = regex.compile(r"\s*([\[\]])([^\[\](),]+),([^\[\](),]+)([\[\]])\s*")
@@ -239,14 +250,14 @@ _FRENCH_INTERVAL_RE = regex.compile(r"\s*([\[\]])([^\[\](),]+),([^\[\](),]+)([\[
 
 def _french_interval(s: str) -> str:
     """``]0, 1[`` and ``[0, 1[`` (French notation: an outward bracket is open) as ``(0, 1)`` and ``[0, 1)``."""
-    m = _FRENCH_INTERVAL_RE.fullmatch(s)
+    m = _FRENCH_INTERVAL_RE.fullmatch(s, timeout=REGEX_TIMEOUT_S)
     if not m or (m[1] == "[" and m[4] == "]"):
         return s
     return ("(" if m[1] == "]" else "[") + f"{m[2]},{m[3]}" + (")" if m[4] == "[" else "]")
 
 
 def _column_vector(s: str) -> str:
-    m = _COLUMN_VECTOR_RE.fullmatch(s.strip())
+    m = _COLUMN_VECTOR_RE.fullmatch(s.strip(), timeout=REGEX_TIMEOUT_S)
     if not m:
         return s
     rows = [r.strip() for r in m[2].split("\\\\")]
@@ -277,7 +288,7 @@ def answer_key(text: str) -> str:
 
 def assignment_rhs(clean: str) -> str | None:
     """``x = 5`` -> ``5`` for a single-variable assignment; ``None`` otherwise."""
-    m = _ASSIGNMENT_RE.fullmatch(clean)
+    m = _ASSIGNMENT_RE.fullmatch(clean, timeout=REGEX_TIMEOUT_S)
     return m.group(1).strip() if m else None
 
 

@@ -13,6 +13,8 @@ from fractions import Fraction
 
 import regex
 
+from rlvr.verifiers.limits import REGEX_TIMEOUT_S
+
 __all__ = ["parse_number", "numbers_match", "matches_at_float_precision", "decimal_comma_value"]
 
 _NUM = r"(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)"
@@ -45,23 +47,23 @@ def parse_number(key: str, max_digits: int = SAFE_DIGITS) -> Fraction | None:
     if not s or len(s) > 2 * SAFE_DIGITS or sum(c.isdigit() for c in s) > min(max_digits, SAFE_DIGITS):
         return None
     try:
-        if m := _PLAIN_RE.fullmatch(s):
+        if m := _PLAIN_RE.fullmatch(s, timeout=REGEX_TIMEOUT_S):
             return _sign(m[1]) * Fraction(m[2])
-        if m := _SCI_E_RE.fullmatch(s):
+        if m := _SCI_E_RE.fullmatch(s, timeout=REGEX_TIMEOUT_S):
             return _sign(m[1]) * Fraction(m[2]) * Fraction(10) ** int(m[3])
-        if m := _SCI_TIMES_RE.fullmatch(s):
+        if m := _SCI_TIMES_RE.fullmatch(s, timeout=REGEX_TIMEOUT_S):
             return _sign(m[1]) * Fraction(m[2]) * Fraction(10) ** int(m[3] or m[4])
-        if m := _FRAC_RE.fullmatch(s):
+        if m := _FRAC_RE.fullmatch(s, timeout=REGEX_TIMEOUT_S):
             return _sign(m[1]) * _sign(m[2]) * _sign(m[4]) * Fraction(m[3]) / Fraction(m[5])
-        if m := _FRAC_SHORT_RE.fullmatch(s):
+        if m := _FRAC_SHORT_RE.fullmatch(s, timeout=REGEX_TIMEOUT_S):
             return _sign(m[1]) * Fraction(int(m[2]), int(m[3]))
-        if m := _SLASH_RE.fullmatch(s):
+        if m := _SLASH_RE.fullmatch(s, timeout=REGEX_TIMEOUT_S):
             return _sign(m[1]) * Fraction(m[2]) / Fraction(m[3])
-        if m := _REPEATING_RE.fullmatch(s):  # 0.1\overline{6} = 1/6
+        if m := _REPEATING_RE.fullmatch(s, timeout=REGEX_TIMEOUT_S):  # 0.1\overline{6} = 1/6
             fixed, cycle = m[3], m[4]
             whole = Fraction(int(m[2] or "0")) + Fraction(int(fixed or "0"), 10 ** len(fixed))
             return _sign(m[1]) * (whole + Fraction(int(cycle), (10 ** len(cycle) - 1) * 10 ** len(fixed)))
-        if m := _MIXED_RE.fullmatch(s):
+        if m := _MIXED_RE.fullmatch(s, timeout=REGEX_TIMEOUT_S):
             return _sign(m[1]) * (int(m[2]) + Fraction(int(m[3]), int(m[4])))
     except (ZeroDivisionError, ValueError, OverflowError):
         return None
@@ -87,7 +89,7 @@ def matches_at_float_precision(key: str, gold: Fraction) -> bool:
     A float printed in full is the rational it approximates; ``0.33`` for 1/3 is not (too few
     digits to be a float's rendering). The answer must be within one unit of its last digit.
     """
-    m = _LONG_DECIMAL_RE.fullmatch(key)
+    m = _LONG_DECIMAL_RE.fullmatch(key, timeout=REGEX_TIMEOUT_S)
     if not m or len(key) > 60:
         return False
     significant = (m[1] + m[2]).lstrip("0")
@@ -110,6 +112,6 @@ def decimal_comma_value(text: str) -> Fraction | None:
     Only a whole text of digits, one comma and a group that is not three digits long qualifies:
     ``1,000`` is a thousands separator and ``1, 22`` (with a space) a list.
     """
-    m = _DECIMAL_COMMA_RE.fullmatch(text)
+    m = _DECIMAL_COMMA_RE.fullmatch(text, timeout=REGEX_TIMEOUT_S)
     return Fraction(f"{m[1]}.{m[2]}") if m else None
 

@@ -1,10 +1,13 @@
-"""The last-resort answer source: the value a completion's final prose sentence states.
+"""Reading values out of prose: the last-resort answer, and what a sentence after the answer states.
 
 Model outputs often end in a sentence instead of an answer slot ("So the area is 48 cm.",
-"因此，一共有3 + 10 = 13只鸟。"). The sentence's values are narrowed step by step (conclusion clause,
-worked chain, bold value, a single "is"); a hedge, an unattached negation or values left over
-mean no single answer. Regexes run with a timeout on the capped tail of the text; worked chains
-are evaluated with exact fractions, never with ``eval``.
+"因此，一共有3 + 10 = 13只鸟。"). A sentence's values are its math spans, else its numbers; each
+value has a *role*, and only a stated value counts: a bound ("more than 7"), a rejected candidate
+("7 fails"), a value inside a supposition ("if it were 7") or one a negation denies ("not 7") is
+not stated. Several stated values are narrowed step by step (conclusion clause, worked chain, bold
+value, a single "is"); what is still several values, a hedge, or an "or" between values means no
+single answer. Every vocabulary comes from :mod:`rlvr.verifiers.lexicon`; worked chains are
+evaluated with exact fractions, never with ``eval``.
 """
 
 from __future__ import annotations
@@ -13,38 +16,68 @@ from fractions import Fraction
 
 import regex
 
-__all__ = ["Candidate", "prose_answer", "sentence_value"]
+from rlvr.verifiers.limits import REGEX_TIMEOUT_S
+
+from rlvr.verifiers.lexicon import (
+    ALTERNATIVE_WORDS, ANSWER_WORDS, BOUND_WORDS, CONCLUSION_WORDS, HEDGE_WORDS, HYPOTHETICAL_WORDS, NEGATION_WORDS,
+    REJECTION_WORDS, RETRACTION_CUES, UNSURE_PHRASES, words_pattern,
+)
+
+__all__ = ["Candidate", "prose_answer", "sentence_value", "sentences", "stated_values", "statement_claim",
+           "HEDGE_RE", "ALTERNATIVE_RE", "RETRACTION_RE", "NEGATION_RE"]
 
 #: (content, start, end) of one answer occurrence in the searched text
 Candidate = tuple[str, int, int]
 
 _PROSE_WORD_RE = regex.compile(r"(?<![\\A-Za-z])[A-Za-z]{4,}")
 _PROSE_SCAN = 800  # the last this-many characters are read for a final sentence
-_MATH_SPAN_RE = regex.compile(r"\$\$(.+?)\$\$|\$([^$]+)\$|\\\((.+?)\\\)|\\\[(.+?)\\\]", regex.DOTALL)
+_MATH_SPAN_RE = regex.compile(r"\$\$((?:(?!\$\$).)+?)\$\$|\$([^$]+)\$|\\\(((?:(?!\\[()]).)+?)\\\)"
+                           r"|\\\[((?:(?!\\[\[\]]).)+?)\\\]", regex.DOTALL)
 # a number in prose: sign, digits with thousands groups, decimals (also "2,74") or a fraction, percent; a number
 # glued to letters (2x, 3rd, x2) is not a value
 _PROSE_NUMBER_RE = regex.compile(
     r"(?<![A-Za-z0-9])\([A-E]\)(?![A-Za-z0-9])|(?<![A-Za-z0-9.,/^_])[-+−]?(?>[0-9]+,[0-9]{1,2}(?![0-9])|[0-9]+(?:,[0-9]{3})*(?:\.[0-9]+)?)(?:/[0-9]+)?(?:[ ]?%)?(?![0-9^_]|\.[0-9]|/[0-9]|[A-Za-z](?![A-Za-z²³]))")
 _PROSE_VALUE_HINT_RE = regex.compile(r"[0-9$]|\\\(|\\\[|\([A-E]\)")
-# hedges state no answer; negations deny a value (see _left_after_negations)
-_HEDGES = (r"maybe|perhaps|possibly|probably|presumably|might|guess|unsure|uncertain|unclear|approximately|about|"
-           r"roughly|around|either")
-_HEDGE_RE = regex.compile(r"(?i)\b(?:" + _HEDGES + r"|or|nor|neither)\b|也许|可能|大约")
-_UNSURE_RE = regex.compile(r"(?i)\b(?:not|never|no|" + _HEDGES + r")\b|n't\b|不是|也许|可能|大约")
-_NEGATION_RE = regex.compile(r"(?i)\b(?:not|never|no)\b|n't\b|不是")
+#: doubt ("maybe", "可能") and alternatives ("or", "oder", "或"): no single answer
+HEDGE_RE = words_pattern(HEDGE_WORDS)
+ALTERNATIVE_RE = words_pattern(ALTERNATIVE_WORDS)
+_EITHER_OR_RE = regex.compile(r"(?i)\beither\b[^.\n]{0,200}?\bor\b|\bneither\b[^.\n]{0,200}?\bnor\b")
+_UNSURE_RE = words_pattern(UNSURE_PHRASES)
+NEGATION_RE = words_pattern(NEGATION_WORDS)
+RETRACTION_RE = words_pattern(RETRACTION_CUES)
+_CONCLUSION_RE = words_pattern(CONCLUSION_WORDS)
+_ANSWER_WORD_RE = words_pattern(ANSWER_WORDS)
+_BOUND = words_pattern(BOUND_WORDS)
+_REJECTED = words_pattern(REJECTION_WORDS)
+_BOUND_TAIL_RE = regex.compile(r"(?i)\s*(?:of|than|to)?\s*\$?\s*$")
+_REJECTED_HEAD_RE = regex.compile(r"(?i)^\s*\$?\s*,?\s*(?:is\s+|was\s+|also\s+)?")
+_HYPOTHETICAL_RE = words_pattern(HYPOTHETICAL_WORDS)
 # "not 10", "isn't equal to 10": the value right after; "10 is not the answer", "10 isn't right": the one before
-_NEGATES_NEXT_RE = regex.compile(r"(?i)(?:\bnot|n't)\s+(?:(?:equal\s+to|be|equals?)\s+)?$")
-_NEGATED_BY_NEXT_RE = regex.compile(r"(?i)^\s*(?:is|was)\s*(?:not\b|n't\b)|^\s*(?:isn't|wasn't)\b")
+_NEGATES_NEXT_RE = regex.compile(r"(?i)(?:\bnot|n't|\bnever|不是|不)\s*(?:(?:equal\s+to|be|equals?)\s+)?\$?\s*$")
+_NEGATED_BY_NEXT_RE = regex.compile(r"(?i)^\s*\$?\s*(?:is|was)\s*(?:not\b|n't\b)|^\s*\$?\s*(?:isn't|wasn't)\b")
 _BROKEN_SLOT_RE = regex.compile(r"\\boxed|\\fbox|(?i:<answer>|<solution>)|####")
 _SENTENCE_BREAK_RE = regex.compile(r"(?<=[.!?])\s+|(?<=[。！？।])\s*|\n+")
+_CLAUSE_BREAK_RE = regex.compile(r"[,;:，；：]|\s[-–—]\s|\bthen\b|\bso\b")
+_LATIN_LETTER_RE = regex.compile(r"[A-Za-z]")
+_LEADING_VALUE_RE = regex.compile(r"\s*(?:\$([^$]+)\$|\\\((.+?)\\\)|([-+]?[0-9][0-9,]*(?:\.[0-9]+)?(?:/[0-9]+)?))")
+_LONG_WORD_RE = regex.compile(r"\p{L}{2,}")
 
 
-def _sentences(text: str, timeout: float) -> list[tuple[int, int]]:
-    """(start, end) of each sentence; a break inside ``$…$`` math is not a break."""
+_DISPLAY_RE = regex.compile(r"\\\[(?:(?!\\[\[\]]).)*?\\\]|\$\$(?:(?!\$\$).)*?\$\$", regex.DOTALL)
+
+
+def sentences(text: str, timeout: float) -> list[tuple[int, int]]:
+    """(start, end) of each sentence; a break inside ``$…$`` math or a display block is not a break."""
     spans, start = [], 0
     math_open = False
     last = 0
+    displays = [m.span() for m in _DISPLAY_RE.finditer(text, timeout=timeout)] if "\\[" in text or "$$" in text else []
+    d = 0
     for m in _SENTENCE_BREAK_RE.finditer(text, timeout=timeout):
+        while d < len(displays) and displays[d][1] <= m.start():
+            d += 1
+        if d < len(displays) and displays[d][0] < m.start() < displays[d][1]:
+            continue  # "\[ a = b \n = c \]" is one statement
         math_open ^= text.count("$", last, m.start()) % 2 == 1
         last = m.start()
         if "\n" in m[0]:
@@ -57,68 +90,56 @@ def _sentences(text: str, timeout: float) -> list[tuple[int, int]]:
     return [(a, b) for a, b in spans if text[a:b].strip()]
 
 
-def prose_answer(text: str, timeout: float) -> list[Candidate]:
+def prose_answer(text: str, timeout: float, bold: tuple[tuple[int, int], ...] = ()) -> list[Candidate]:
     """Last resort: the value of the last sentence that states one ("So the area is 48 cm.").
 
-    The sentence's math spans are its values; without any, its numbers are. Every value found is
-    returned, so a sentence with two different values is several answers, not the last one. Looks
-    back at most three sentences past ones without a value ("I hope it is correct.").
+    Every stated value is returned, so a sentence with two different values is several answers,
+    not the last one. Looks back at most three sentences past ones without a value ("I hope it
+    is correct."). ``bold`` lists the spans of ``text`` that are stressed (markdown ``**…**``).
     """
     if _BROKEN_SLOT_RE.search(text, timeout=timeout):
         return []  # a box or tag was attempted and broken: a format failure, not prose
     base = max(0, len(text) - _PROSE_SCAN)
     tail = text[base:]
-    for start, end in reversed(_sentences(tail, timeout)[-4:]):
+    for start, end in reversed(sentences(tail, timeout)[-4:]):
         sentence = tail[start:end]
         if not _PROSE_VALUE_HINT_RE.search(sentence, timeout=timeout):
             continue  # no value here ("I hope it is correct."): look one sentence back
         if sentence.rstrip().endswith(("?", "？")):
             return []  # a question states no answer ("12?")
-        if _NEGATION_RE.search(sentence, timeout=timeout):
-            return _left_after_negations(sentence, base + start, timeout)
-        if _UNSURE_RE.search(sentence, timeout=timeout):
-            return []  # a hedge states no answer ("Maybe 12.", "about 12")
-        found = _stated_values(sentence, base + start, timeout)
+        if _doubtful(sentence, timeout):
+            return []
+        found = _narrowed(sentence, base + start, timeout, bold)
         if found:
             return found
+        if _sentence_values(sentence, 0, timeout, roles=False):
+            return []  # it has values, but none is stated (a bound, a rejected one): no answer here
     return []
 
 
-def _left_after_negations(sentence: str, offset: int, timeout: float) -> list[Candidate]:
-    """The one value a sentence with negations still states: "it's not 10, it's 1,000.99" states 1,000.99.
+def _doubtful(sentence: str, timeout: float) -> bool:
+    """A hedge, doubt, or alternatives between values: the sentence states no single answer."""
+    return bool(HEDGE_RE.search(sentence, timeout=timeout) or _UNSURE_RE.search(sentence, timeout=timeout)
+                or _EITHER_OR_RE.search(sentence, timeout=timeout) or _alternative_between_values(sentence, timeout))
 
-    Each negation must deny a value next to it ("not 10", "10 is not the answer"); a negation that
-    denies nothing nameable ("no", "never", "not sure"), a hedge or an "or" beside it, or anything
-    but exactly one value left over, states no answer.
-    """
-    if _HEDGE_RE.search(sentence, timeout=timeout):
-        return []
-    values = _sentence_values(sentence, 0, timeout)
-    denied: set[int] = set()
-    for m in _NEGATION_RE.finditer(sentence, timeout=timeout):
-        after = next((i for i, (_c, s, _e) in enumerate(values) if s >= m.end()), None)
-        before = next((i for i, (_c, _s, e) in reversed(list(enumerate(values))) if e <= m.start()), None)
-        if after is not None and _NEGATES_NEXT_RE.search(sentence[m.start():values[after][1]], timeout=timeout):
-            denied.add(after)
-        elif before is not None and _NEGATED_BY_NEXT_RE.search(sentence[values[before][2]:m.end()], timeout=timeout):
-            denied.add(before)
-        else:
-            return []
-    left = [v for i, v in enumerate(values) if i not in denied]
-    if len({content for content, _s, _e in left}) != 1:
-        return []
-    return [(content, offset + s, offset + e) for content, s, e in left]
+
+def _alternative_between_values(sentence: str, timeout: float) -> bool:
+    values = _sentence_values(sentence, 0, timeout, roles=False)
+    for m in ALTERNATIVE_RE.finditer(sentence, timeout=timeout):
+        if any(e <= m.start() for _c, _s, e in values) and any(s >= m.end() for _c, s, _e in values):
+            return True
+    return False
 
 
 # words that open a sentence's conclusion: "…, so 3 + 10 = 13", "因此…", "لذا…", "इसलिए…", "donc…"
-_CONCLUSION_RE = regex.compile(
-    r"(?i)\b(?:therefore|thus|hence|so|in conclusion|finally|donc|ainsi|en conclusion|por lo tanto|entonces|"
-    r"also|daher|somit|поэтому|итак|следовательно)\b|所以|因此|因而|综上|故|したがって|よって|لذا|لذلك|إذن|इसलिए|अतः")
-_BOLD_RE = regex.compile(r"\*\*([^*\n]{1,80})\*\*")
 _OPERATOR_GAP_RE = regex.compile(r"\s*(?:[-+*/×÷·=]|\\times|\\cdot|\\div)\s*")
 
 
-def _stated_values(sentence: str, offset: int, timeout: float) -> list[Candidate]:
+def _in_bold(start: int, end: int, bold: tuple[tuple[int, int], ...]) -> bool:
+    return any(a <= start and end <= b for a, b in bold)
+
+
+def _narrowed(sentence: str, offset: int, timeout: float, bold: tuple[tuple[int, int], ...] = ()) -> list[Candidate]:
     """The values a prose sentence states as its result, narrowed step by step while several remain.
 
     The clause after the last conclusion word ("so", "因此", "لذا") if it holds a value; there, the
@@ -133,14 +154,35 @@ def _stated_values(sentence: str, offset: int, timeout: float) -> list[Candidate
     offset += clause_start
     found = _sentence_values(clause, offset, timeout)
     if len({content for content, _s, _e in found}) > 1:
-        bold = [c for m in _BOLD_RE.finditer(clause, timeout=timeout)
-                for c in _sentence_values(m[1], offset + m.start(1), timeout)]
-        if len({content for content, _s, _e in bold}) == 1:
-            return bold
+        stressed = [c for c in found if _in_bold(c[1], c[2], bold)]
+        if len({content for content, _s, _e in stressed}) == 1:
+            return stressed
         verb = _single_is(clause, timeout)
         stated = _sentence_values(clause[verb:], offset + verb, timeout) if verb else []
         found = stated or found
+    if len({content for content, _s, _e in found}) > 1:
+        derived = _derived_label(clause, found, offset, timeout)
+        if derived:
+            return derived
     return found
+
+
+_LABELLED_RE = regex.compile(r"([A-Za-z](?:\s*[-+*/]\s*[A-Za-z])*)\s*=\s*$")
+
+
+def _derived_label(clause: str, found: list[Candidate], offset: int, timeout: float) -> list[Candidate]:
+    """``m = 25 and n = 169, and m + n = 194`` states 194: the last value is labelled by an
+    expression of the earlier labels, the way a final "compute m + n" step is written."""
+    labels = []
+    for content, start, _end in found:
+        m = _LABELLED_RE.search(clause[:start - offset], timeout=timeout)
+        if not m:
+            return []
+        labels.append(set(_LATIN_LETTER_RE.findall(m[1], timeout=timeout)))
+    last, earlier = labels[-1], set().union(*labels[:-1])
+    if len(last) >= 2 and last <= earlier:
+        return [found[-1]]
+    return []
 
 
 _IS_RE = regex.compile(r"(?i)\bis\b")
@@ -152,8 +194,8 @@ def sentence_value(sentence: str, timeout: float) -> tuple[str, int] | None:
     An answer line that is a sentence ("Jane started growing Sphere 3 hours ago") answers with its
     one number; math-only content, a sentence with several values or a hedge is left as it is.
     """
-    if len(_PROSE_WORD_RE.findall(_MATH_SPAN_RE.sub(" ", sentence), timeout=timeout)) < 2 \
-            or _UNSURE_RE.search(sentence, timeout=timeout):
+    if len(_PROSE_WORD_RE.findall(_MATH_SPAN_RE.sub(" ", sentence, timeout=REGEX_TIMEOUT_S), timeout=timeout)) < 2 \
+            or _doubtful(sentence, timeout):
         return None
     values = _sentence_values(sentence, 0, timeout)
     if len({content for content, _s, _e in values}) != 1:
@@ -161,8 +203,52 @@ def sentence_value(sentence: str, timeout: float) -> tuple[str, int] | None:
     return values[-1][0], len(sentence)
 
 
-def _sentence_values(sentence: str, offset: int, timeout: float) -> list[Candidate]:
-    """The values a prose sentence states: its math spans, or without any, its numbers."""
+def stated_values(sentence: str, timeout: float) -> list[str]:
+    """The values ``sentence`` states (roles applied: no bounds, rejected, supposed or denied ones)."""
+    return list(dict.fromkeys(content for content, _s, _e in _sentence_values(sentence, 0, timeout)))
+
+
+def statement_claim(sentence: str, timeout: float, bold: tuple[tuple[int, int], ...] = ()) -> tuple[str, str] | None:
+    """(kind, value) when a sentence *claims* a value the way a final answer is claimed.
+
+    Read after the final answer, where "wait, actually 8", "so it is 8", "**8**", "8." or "答案是8"
+    restate or change the answer while "where 6 is the number of rows" explains it. The kinds, in
+    order: ``retraction`` (a retraction cue, then a value), ``answer`` (an answer word), ``conclusion``
+    (a conclusion word), ``bold`` (a stressed value), ``bare`` (a sentence that is only a value).
+    The value is the one stated after the cue; several stated values there claim nothing.
+    ``bold`` lists the stressed spans of ``sentence``.
+    """
+    for kind, pattern in (("retraction", RETRACTION_RE), ("answer", _ANSWER_WORD_RE), ("conclusion", _CONCLUSION_RE)):
+        cue = None
+        for cue in pattern.finditer(sentence, timeout=timeout):
+            pass
+        if cue is None:
+            continue
+        after = stated_values(sentence[cue.end():], timeout)
+        if len(after) == 1:
+            return kind, after[0]
+    for a, b in bold:  # "**2 $y$-intercepts**": a stressed phrase that opens with a value states it
+        lead = _LEADING_VALUE_RE.match(sentence, a, b, timeout=timeout)
+        if lead:
+            return "bold", next(g for g in lead.groups() if g is not None)
+    values = _sentence_values(sentence, 0, timeout)
+    if len(values) == 1 and not sentence.lstrip().startswith(("(", "[")):  # a parenthesis remarks, it claims nothing
+        rest = (sentence[:values[0][1]] + sentence[values[0][2]:]).strip()
+        if len(_LONG_WORD_RE.findall(rest, timeout=timeout)) <= _BARE_CLAIM_WORDS:
+            return "bare", values[0][0]
+    return None
+
+
+#: a sentence of a value and at most this many words claims the value ("Oops, 120.", "Just kidding, 120")
+_BARE_CLAIM_WORDS = 3
+
+
+def _sentence_values(sentence: str, offset: int, timeout: float, roles: bool = True) -> list[Candidate]:
+    """The values a prose sentence states: its math spans, or without any, its numbers.
+
+    With ``roles`` (the default) values that are bounds, rejected candidates, suppositions or denied
+    by a negation beside them are left out.
+    """
     found = []
     for m in _MATH_SPAN_RE.finditer(sentence, timeout=timeout):
         content = next(g for g in m.groups() if g is not None)
@@ -173,7 +259,29 @@ def _sentence_values(sentence: str, offset: int, timeout: float) -> list[Candida
         for i, m in enumerate(numbers):
             if i not in steps:  # "3 + 10 = 13": 3 and 10 are worked steps, 13 is the stated value
                 found.append((m[0].replace("−", "-"), offset + m.start(), offset + m.end()))
-    return found
+    if not roles:
+        return found
+    return [v for v in found if _role(sentence, v[1] - offset, v[2] - offset, timeout) == "stated"]
+
+
+def _role(sentence: str, start: int, end: int, timeout: float) -> str:
+    """What the value at ``[start, end)`` of ``sentence`` is: stated, bound, rejected, supposed or denied."""
+    before, after = sentence[max(0, start - 60):start], sentence[end:end + 60]
+    if _BOUND.ends(before[:len(before) - len(_BOUND_TAIL_RE.search(before, timeout=timeout)[0])] + " ", timeout):
+        return "bound"
+    if _REJECTED.starts(after[_REJECTED_HEAD_RE.match(after, timeout=timeout).end():], timeout):
+        return "rejected"
+    if _NEGATES_NEXT_RE.search(before, timeout=timeout) or _NEGATED_BY_NEXT_RE.match(after, timeout=timeout):
+        return "denied"
+    opening = _HYPOTHETICAL_RE.starts(sentence.lstrip(" \t*_>-"), timeout)
+    if opening:  # "If it were 7, we would get 9": a conditional supposes all it says
+        return "supposed"
+    clause_start = 0
+    for m in _CLAUSE_BREAK_RE.finditer(sentence, 0, start, timeout=timeout):
+        clause_start = m.end()
+    if _HYPOTHETICAL_RE.search(sentence, clause_start, start, timeout=timeout):
+        return "supposed"
+    return "stated"
 
 
 def _chain_operands(sentence: str, numbers: list[regex.Match], timeout: float) -> set[int]:
@@ -212,7 +320,7 @@ def _chain_holds(chain: str) -> bool:
     tokens, pos = [], 0
     text = chain.replace(",", "")  # 1,000 is one number here (the prose number pattern kept it whole)
     while pos < len(text):
-        m = _CHAIN_TOKEN_RE.match(text, pos)
+        m = _CHAIN_TOKEN_RE.match(text, pos, timeout=REGEX_TIMEOUT_S)
         if not m or m.end() == pos:
             return False
         tokens.append(Fraction(m[1]) if m[1] else _CHAIN_OPS.get(m[2], m[2]))
@@ -256,11 +364,7 @@ def _evaluate(tokens: list) -> Fraction | None:
 
 
 def _single_is(sentence: str, timeout: float) -> int | None:
-    """Where the text after a sentence's only "is" (outside math) begins; ``None`` for zero or several.
-
-    Several "is" may state several values ("x is 5 and y is 6"), so only a single one names the
-    value the sentence concludes with.
-    """
+    """Where the text after a sentence's only "is" (outside math) begins; ``None`` for zero or several."""
     math = [m.span() for m in _MATH_SPAN_RE.finditer(sentence, timeout=timeout)]
     verbs = [m.end() for m in _IS_RE.finditer(sentence, timeout=timeout)
              if not any(a <= m.start() < b for a, b in math)]

@@ -13,6 +13,8 @@ from fractions import Fraction
 
 import regex
 
+from rlvr.verifiers.limits import REGEX_TIMEOUT_S
+
 from rlvr.verifiers.cache import byte_cache
 
 from rlvr.verifiers.config import VerifierConfig
@@ -20,6 +22,22 @@ from rlvr.verifiers.guards import unsafe_reason
 from rlvr.verifiers.normalize import NormalizedAnswer, assignment_rhs, normalize_answer, split_top_level, value_key
 from rlvr.verifiers.numbers import decimal_comma_value, matches_at_float_precision, numbers_match, parse_number
 from rlvr.verifiers.statements import APPROX, equation_problem
+from rlvr.verifiers.trace import Decision, rule
+
+UNITS = rule("compare.units", "degrees and radians are different units")
+PERCENT = rule("compare.percent", "the percent policy decides a percentage against a plain number")
+STRING = rule("compare.string", "the normalised texts are equal")
+NUMBER = rule("compare.number", "both are exact numbers: equal, or within the tolerance, or not")
+FLOAT_PRECISION = rule("compare.float_precision", "a decimal of 15+ significant digits is the rational it rounds")
+INTEGER_ANSWERS = rule("compare.integer_answers", "an integer gold needs a plain number (integer_answers)")
+CHOICE = rule("compare.choice", "two choice letters")
+RELATION = rule("compare.relation", "an answer that opens with a relation states a bound, not a value")
+APPROXIMATION = rule("compare.approximation", "an exact value and an approximation that disagree are two answers")
+EQUATION_SIDE = rule("compare.equation_side", "only a name on the left of '=' states the value (3y = 7 does not state 7)")
+OR_IN_ANSWER = rule("compare.or_in_answer", "an answer with 'or' between values offers alternatives")
+DECIMAL_COMMA = rule("compare.decimal_comma", "a decimal comma against a one-number gold")
+CANDIDATE_LIST = rule("compare.candidate_list", "a list of candidates against a one-number gold")
+LIST_ORDER = rule("compare.list_order", "the list-order policy: the same values in another order")
 
 __all__ = ["TEXT_GROUP_RE", "Gold", "gold_info", "is_list_gold", "numbers_hidden_in_text", "fast_decision", "sandbox_texts"]
 
@@ -85,23 +103,23 @@ def numbers_hidden_in_text(raw: str) -> bool:
     A whole answer in ``\\text{17}`` or a unit such as ``5\\text{ cm}`` is fine; prose with numbers
     beside a number is a second answer that math parsers silently drop or merge.
     """
-    groups = [m for m in TEXT_GROUP_RE.finditer(raw) if any(c.isdigit() for c in m[1])]
+    groups = [m for m in TEXT_GROUP_RE.finditer(raw, timeout=REGEX_TIMEOUT_S) if any(c.isdigit() for c in m[1])]
     if not groups:
         return False
-    outside = TEXT_GROUP_RE.sub(" ", raw)
+    outside = TEXT_GROUP_RE.sub(" ", raw, timeout=REGEX_TIMEOUT_S)
     return len(groups) > 1 or any(c.isdigit() for c in outside)
 
 
-def fast_decision(answer: NormalizedAnswer, gold: Gold, config: VerifierConfig) -> tuple[str, str, str] | None:
+def fast_decision(answer: NormalizedAnswer, gold: Gold, config: VerifierConfig) -> Decision | None:
     """Decide without sympy when possible: (status, reason, method) or ``None``."""
     g = gold.norm
     if answer.unit and g.unit and {answer.unit, g.unit} == {"degree", "radian"}:
-        return "incorrect", f"{answer.clean!r} is in {answer.unit}s but the gold {gold.raw!r} is in {g.unit}s", "number"
+        return Decision("incorrect", f"{answer.clean!r} is in {answer.unit}s but the gold {gold.raw!r} is in {g.unit}s", "number", UNITS)
     if config.percent == "strict" and answer.percent != g.percent and (gold.number is not None or g.percent):
         which = "the answer is a percentage but the gold is not" if answer.percent else "the gold is a percentage but the answer is not"
-        return "incorrect", f"{which} (percent policy 'strict')", "number"
+        return Decision("incorrect", f"{which} (percent policy 'strict')", "number", PERCENT)
     if answer.key == g.key and answer.percent == g.percent:
-        return "correct", f"{answer.clean!r} matches gold {gold.raw!r} after normalisation", "string"
+        return Decision("correct", f"{answer.clean!r} matches gold {gold.raw!r} after normalisation", "string", STRING)
     a_num = parse_number(answer.key, config.max_digits)
     if a_num is None and gold.number is not None:
         rhs = assignment_rhs(answer.clean)
@@ -112,35 +130,35 @@ def fast_decision(answer: NormalizedAnswer, gold: Gold, config: VerifierConfig) 
         g_vals = _percent_values(gold.number, g.percent, config.percent)
         if any(numbers_match(a, gv, config.abs_tol, config.rel_tol) for a in a_vals for gv in g_vals):
             how = "equals" if config.abs_tol == 0 and config.rel_tol == 0 else "is within tolerance of"
-            return "correct", f"{answer.clean!r} {how} gold {gold.raw!r} as an exact number", "number"
+            return Decision("correct", f"{answer.clean!r} {how} gold {gold.raw!r} as an exact number", "number", NUMBER)
         if any(matches_at_float_precision(answer.key, gv) for gv in g_vals):
-            return "correct", (f"{answer.clean!r} is gold {gold.raw!r} written to floating-point precision "
-                               "(15 or more significant digits)"), "number"
-        return "incorrect", f"{answer.clean!r} is not equal to gold {gold.raw!r}", "number"
+            return Decision("correct", (f"{answer.clean!r} is gold {gold.raw!r} written to floating-point precision "
+                                        "(15 or more significant digits)"), "number", FLOAT_PRECISION)
+        return Decision("incorrect", f"{answer.clean!r} is not equal to gold {gold.raw!r}", "number", NUMBER)
     if gold.number is not None and gold.number.denominator == 1 and config.integer_answers:
-        return "incorrect", f"{answer.clean!r} is not a number and the gold {gold.raw!r} is an integer (integer_answers)", "number"
-    if _CHOICE_KEY_RE.fullmatch(answer.key) and _CHOICE_KEY_RE.fullmatch(g.key):
-        return "incorrect", f"choice {answer.key} is not the gold choice {g.key}", "string"  # equal keys matched above
-    if _LEADING_RELATION_RE.match(answer.clean) and not _RELATION_RE.search(g.clean):
-        return "incorrect", f"{answer.clean!r} states a relation, not a value", "extraction"
-    if _APPROX_RE.search(answer.clean) and not _APPROX_RE.search(g.clean):
-        return "incorrect", (f"{answer.clean!r} states an exact value and an approximation that disagree at the "
-                             "approximation's precision: two answers"), "extraction"
-    if "=" in answer.clean and "=" not in g.clean and not _RELATION_RE.search(answer.clean):
+        return Decision("incorrect", f"{answer.clean!r} is not a number and the gold {gold.raw!r} is an integer (integer_answers)", "number", INTEGER_ANSWERS)
+    if _CHOICE_KEY_RE.fullmatch(answer.key, timeout=REGEX_TIMEOUT_S) and _CHOICE_KEY_RE.fullmatch(g.key, timeout=REGEX_TIMEOUT_S):
+        return Decision("incorrect", f"choice {answer.key} is not the gold choice {g.key}", "string", CHOICE)  # equal keys matched above
+    if _LEADING_RELATION_RE.match(answer.clean, timeout=REGEX_TIMEOUT_S) and not _RELATION_RE.search(g.clean, timeout=REGEX_TIMEOUT_S):
+        return Decision("incorrect", f"{answer.clean!r} states a relation, not a value", "extraction", RELATION)
+    if _APPROX_RE.search(answer.clean, timeout=REGEX_TIMEOUT_S) and not _APPROX_RE.search(g.clean, timeout=REGEX_TIMEOUT_S):
+        return Decision("incorrect", (f"{answer.clean!r} states an exact value and an approximation that disagree at "
+                                      "the approximation's precision: two answers"), "extraction", APPROXIMATION)
+    if "=" in answer.clean and "=" not in g.clean and not _RELATION_RE.search(answer.clean, timeout=REGEX_TIMEOUT_S):
         problem = equation_problem(answer.clean)
         if problem:
-            return "incorrect", problem, "extraction"
-    if _OR_RE.search(answer.clean) and not _OR_RE.search(g.clean) and not is_list_gold(gold.raw):
-        return "incorrect", f"{answer.clean!r} offers alternatives joined by 'or'; one final answer is required", "extraction"
+            return Decision("incorrect", problem, "extraction", EQUATION_SIDE)
+    if _OR_RE.search(answer.clean, timeout=REGEX_TIMEOUT_S) and not _OR_RE.search(g.clean, timeout=REGEX_TIMEOUT_S) and not is_list_gold(gold.raw):
+        return Decision("incorrect", f"{answer.clean!r} offers alternatives joined by 'or'; one final answer is required", "extraction", OR_IN_ANSWER)
     comma = decimal_comma_value(answer.clean) if gold.number is not None else None
     if comma is not None and numbers_match(comma, gold.number, config.abs_tol, config.rel_tol):
-        return "correct", f"{answer.clean!r} with a decimal comma equals gold {gold.raw!r}", "number"
+        return Decision("correct", f"{answer.clean!r} with a decimal comma equals gold {gold.raw!r}", "number", DECIMAL_COMMA)
     gold_comma = decimal_comma_value(g.clean) if gold.number is None and "," not in answer.clean else None
     if gold_comma is not None and (a_value := parse_number(answer.key, config.max_digits)) is not None \
             and numbers_match(a_value, gold_comma, config.abs_tol, config.rel_tol):
-        return "correct", f"{answer.clean!r} equals gold {gold.raw!r} read with a decimal comma", "number"
+        return Decision("correct", f"{answer.clean!r} equals gold {gold.raw!r} read with a decimal comma", "number", DECIMAL_COMMA)
     if gold.number is not None and "," in answer.clean and "," not in g.clean and not answer.clean.startswith(("(", "[", "\\{", "\\begin")):
-        return "incorrect", f"{answer.clean!r} lists several candidates but the gold {gold.raw!r} is one number", "extraction"
+        return Decision("incorrect", f"{answer.clean!r} lists several candidates but the gold {gold.raw!r} is one number", "extraction", CANDIDATE_LIST)
     if _bare_list(answer.clean) and _bare_list(g.clean) and _compare_in_order(answer.clean, g.clean, config.list_order):
         a_items = [value_key(x) for x in split_top_level(answer.clean, ",")]
         g_items = [value_key(x) for x in split_top_level(g.clean, ",")]
@@ -148,16 +166,16 @@ def fast_decision(answer: NormalizedAnswer, gold: Gold, config: VerifierConfig) 
                 and sorted(a_items) == sorted(g_items):
             why = ("neither list is written in increasing order, so the order counts" if config.list_order == "auto"
                    else "the order counts")
-            return "incorrect", (f"{answer.clean!r} has the gold's values in another order; {why} "
-                                 f"(list_order={config.list_order!r})"), "number"
+            return Decision("incorrect", (f"{answer.clean!r} has the gold's values in another order; {why} "
+                                          f"(list_order={config.list_order!r})"), "number", LIST_ORDER)
     return None
 
 
 def sandbox_texts(answer: NormalizedAnswer, gold: Gold, config: VerifierConfig) -> tuple[str, str]:
     """Texts sent to math-verify: percent signs resolved by our policy, not math-verify's."""
     a, g = answer.clean, gold.norm.clean
-    if _OR_RE.search(a) and not _OR_RE.search(g) and is_list_gold(gold.raw):
-        a = _OR_SEPARATOR_RE.sub(", ", a)  # "x = 3 or x = 5" answers the list gold "3, 5" as a list
+    if _OR_RE.search(a, timeout=REGEX_TIMEOUT_S) and not _OR_RE.search(g, timeout=REGEX_TIMEOUT_S) and is_list_gold(gold.raw):
+        a = _OR_SEPARATOR_RE.sub(", ", a, timeout=REGEX_TIMEOUT_S)  # "x = 3 or x = 5" answers the list gold "3, 5" as a list
     if config.percent == "fraction":
         a = f"\\frac{{{a}}}{{100}}" if answer.percent else a
         g = f"\\frac{{{g}}}{{100}}" if gold.norm.percent else g

@@ -11,6 +11,8 @@ from fractions import Fraction
 
 import regex
 
+from rlvr.verifiers.limits import REGEX_TIMEOUT_S
+
 from rlvr.verifiers.normalize import NormalizedAnswer, normalize_answer, split_top_level
 from rlvr.verifiers.numbers import parse_number
 
@@ -29,19 +31,19 @@ _LIST_SPLIT_RE = regex.compile(r"(?<![A-Za-z\\])(?:or|and)(?![A-Za-z])|\\(?:text
 
 def is_constant_side(side: str) -> bool:
     """No variables: only numbers, operators and commands (\\pi, \\sqrt, \\sum_{k=1}^{10} k is not)."""
-    if regex.search(r"\\(?:sum|prod|int|lim)(?![A-Za-z])", side):
+    if regex.search(r"\\(?:sum|prod|int|lim)(?![A-Za-z])", side, timeout=REGEX_TIMEOUT_S):
         return True  # its variables are bound; the sandbox evaluates the side
-    bare = _COMMAND_OR_TEXT_RE.sub(" ", side)
-    return not regex.search(r"[A-Za-df-hj-z]", bare)  # e and i are constants
+    bare = _COMMAND_OR_TEXT_RE.sub(" ", side, timeout=REGEX_TIMEOUT_S)
+    return not regex.search(r"[A-Za-df-hj-z]", bare, timeout=REGEX_TIMEOUT_S)  # e and i are constants
 
 
 def equation_problem(clean: str) -> str | None:
     """Why an equation answer does not state the value (``3y = 7`` for gold 7), or ``None``."""
     for item in split_top_level(clean, ","):
-        for part in _LIST_SPLIT_RE.split(item) if "=" in item else ():
+        for part in _LIST_SPLIT_RE.split(item, timeout=REGEX_TIMEOUT_S) if "=" in item else ():
             sides = split_top_level(part, "=")
             for side in sides[:-1]:
-                if side.strip() and not NAME_RE.fullmatch(side) and not is_constant_side(side):
+                if side.strip() and not NAME_RE.fullmatch(side, timeout=REGEX_TIMEOUT_S) and not is_constant_side(side):
                     return (f"{clean!r} states the value of {side.strip()!r}, not of the answer; "
                             "only a name (x = …) on the left states the value")
     return None
@@ -61,11 +63,11 @@ def exact_part(answer: NormalizedAnswer) -> NormalizedAnswer:
 
     When both sides are plain numbers they must agree to the approximation's precision (a wrong
     "≈" beside a right value is two answers)."""
-    lone = _APPROX_ONLY_RE.fullmatch(answer.clean)
+    lone = _APPROX_ONLY_RE.fullmatch(answer.clean, timeout=REGEX_TIMEOUT_S)
     if lone:  # "x ≈ 11", "≈ 11": the stated value, compared as it is (exactly unless a tolerance is set)
         return normalize_answer(lone[1])
-    m = _EXACT_THEN_APPROX_RE.fullmatch(answer.clean)
-    if not m or NAME_RE.fullmatch(m[1]) or not m[1].strip():
+    m = _EXACT_THEN_APPROX_RE.fullmatch(answer.clean, timeout=REGEX_TIMEOUT_S)
+    if not m or NAME_RE.fullmatch(m[1], timeout=REGEX_TIMEOUT_S) or not m[1].strip():
         return answer
     exact, approx = normalize_answer(m[1]), normalize_answer(m[2])
     e, a = parse_number(exact.key), parse_number(approx.key)

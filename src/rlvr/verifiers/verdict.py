@@ -23,7 +23,9 @@ class Verdict:
     answer text that was extracted (``None`` when there was none), ``reason`` one human sentence
     saying why, ``source`` which extractor found the answer (``boxed``, ``answer_tag``, ...),
     ``method`` which step decided (``string``, ``number``, ``symbolic``, ``guard``, ``extraction``,
-    ``sandbox``) and ``elapsed_s`` the wall time spent on this completion.
+    ``sandbox``), ``rule`` the named rule that decided (``integrity.later_statement``,
+    ``compare.number``, …; see :mod:`rlvr.verifiers.trace`) and ``elapsed_s`` the wall time spent
+    on this completion.
     """
 
     status: Status
@@ -32,6 +34,7 @@ class Verdict:
     elapsed_s: float = 0.0
     source: str | None = None
     method: str | None = None
+    rule: str | None = None
     correct: bool = field(init=False)
 
     def __post_init__(self) -> None:

@@ -1,0 +1,594 @@
+"""What a reader sees in a completion: markdown, HTML and LaTeX read in a few linear passes.
+
+A completion is markdown with HTML and LaTeX in it, and an answer is what it *shows*. The reader
+builds a :class:`Document`:
+
+- ``view``: the text as read, same length (positions stay valid): text no reader sees is blanked
+  (HTML comments, ``<del>``/``<s>``/``~~`` strike-through, a collapsed ``<details>``, hidden or
+  white HTML, ``\\iffalse … \\fi``, ``%`` comments in math, ``\\phantom``, ``\\cancel``, white
+  ``\\color``/``\\textcolor``, image alt text, link targets, fenced code), and markup that only
+  formats is blanked too (emphasis markers, heading hashes, list bullets, blockquote marks, table
+  pipes, HTML tags, colour macros, formatting macros outside math), so ``**Answer: 7**``,
+  ``### ✅ Final Answer`` and ``\\textcolor{blue}{\\boxed{7}}`` need no rule of their own.
+- ``boxes``: every box-like macro (``\\boxed``, ``\\fbox``, ``\\framebox``, ``\\colorbox``, …)
+  with its content span, by brace matching (50,000 nested boxes are linear).
+- ``tags``, ``headings``, ``rows`` (markdown table rows and their cells), ``fences`` (fenced code
+  with its info string), ``bold`` spans and ``math`` spans, for the answer slots to read.
+- ``redefinitions``: TeX that changes what commands mean (``\\def``, ``\\let``, ``\\csname`` …).
+
+The passes: code and comments (they make everything inside them opaque), math spans, the LaTeX
+macros that act on what is shown, HTML and inline markdown outside math, and line-start markdown.
+Each pass scans for its own tokens only (one ``regex`` scan, with a timeout), so a kilobyte of
+LaTeX costs tens of microseconds. Why not markdown-it-py or pylatexenc: both are correct parsers,
+but 1.3 ms and 9 ms per 1 kB completion against a budget of about 0.25 ms for the whole
+verification (5× math-verify's speed); ``tests/test_verifier_document.py`` checks this reader
+against markdown-it-py's parse of the same texts.
+"""
+
+from __future__ import annotations
+
+import bisect
+from dataclasses import dataclass, field
+
+import regex
+
+from rlvr.verifiers.limits import REGEX_TIMEOUT_S
+
+from rlvr.verifiers.lexicon import (
+    BOX_MACROS, COLOUR_MACROS, HIDDEN_COLOURS, HIDING_MACROS, REDEFINING_MACROS, STRIKING_MACROS,
+    TRANSPARENT_MACROS,
+)
+
+__all__ = ["Document", "Box", "Tag", "Heading", "Row", "Fence", "read_document"]
+
+
+@dataclass(frozen=True)
+class Box:
+    """A box-like macro: ``start``..``end`` is the whole macro, ``inner`` its content span."""
+
+    macro: str
+    start: int
+    end: int
+    inner: tuple[int, int]
+
+
+@dataclass(frozen=True)
+class Tag:
+    name: str  # lower case
+    start: int
+    end: int
+    closing: bool
+
+
+@dataclass(frozen=True)
+class Heading:
+    level: int
+    start: int
+    end: int
+    content: tuple[int, int]
+
+
+@dataclass(frozen=True)
+class Row:
+    start: int
+    end: int
+    cells: tuple[tuple[int, int], ...]
+
+
+@dataclass(frozen=True)
+class Fence:
+    info: str
+    start: int
+    end: int
+    content: tuple[int, int]
+
+
+@dataclass
+class Document:
+    text: str
+    view: str
+    boxes: list[Box] = field(default_factory=list)
+    tags: list[Tag] = field(default_factory=list)
+    headings: list[Heading] = field(default_factory=list)
+    rows: list[Row] = field(default_factory=list)
+    fences: list[Fence] = field(default_factory=list)
+    math: list[tuple[int, int]] = field(default_factory=list)
+    hidden: list[tuple[int, int, str]] = field(default_factory=list)  # (start, end, why)
+    bold: list[tuple[int, int]] = field(default_factory=list)  # content spans of **…** / __…__
+    redefinitions: list[str] = field(default_factory=list)
+    _hidden_index: tuple | None = field(default=None, repr=False, compare=False)
+
+    def hidden_reason(self, start: int, end: int) -> str | None:
+        """Why ``[start, end)`` lies inside hidden text, if it does (O(log n))."""
+        if not self.hidden:
+            return None
+        if self._hidden_index is None:
+            merged: list[list] = []
+            for a, b, why in sorted(self.hidden):
+                if merged and a <= merged[-1][1]:
+                    merged[-1][1] = max(merged[-1][1], b)
+                else:
+                    merged.append([a, b, why])
+            self._hidden_index = ([m[0] for m in merged], merged)
+        starts, merged = self._hidden_index
+        i = bisect.bisect_right(starts, start) - 1
+        if i >= 0 and end <= merged[i][1]:
+            return merged[i][2]
+        return None
+
+    def math_span(self, pos: int) -> tuple[int, int] | None:
+        """The math span holding ``pos``, if any."""
+        i = bisect.bisect_right(self.math, (pos, float("inf"))) - 1
+        if i >= 0 and self.math[i][0] <= pos < self.math[i][1]:
+            return self.math[i]
+        return None
+
+
+class _Spans:
+    """Sorted disjoint spans with O(log n) membership."""
+
+    def __init__(self, spans: list[tuple[int, int]]) -> None:
+        merged: list[tuple[int, int]] = []
+        for a, b in sorted(spans):  # overlapping spans (a box inside math) become one
+            if merged and a <= merged[-1][1]:
+                merged[-1] = (merged[-1][0], max(merged[-1][1], b))
+            else:
+                merged.append((a, b))
+        self.spans = merged
+        self.starts = [a for a, _b in merged]
+
+    def holds(self, pos: int) -> bool:
+        i = bisect.bisect_right(self.starts, pos) - 1
+        return i >= 0 and pos < self.spans[i][1]
+
+
+_OPAQUE_RE = regex.compile(r"(?P<comment><!--)|(?m:^(?P<fence>[ \t]{0,3}(?:```+|~~~+))(?P<info>[^\n`]*)$)|(?P<ticks>`+)")
+_MATH_ENVS = ("equation", "align", "gather", "multline", "eqnarray", "displaymath", "math", "flalign", "alignat")
+_UNESCAPED = r"(?<!(?<!\\)\\)"  # not after a single backslash (\$ is a dollar sign, \\$ a row break and math)
+_ENVS = r"(?:" + "|".join(_MATH_ENVS) + r")\*?"
+# each body stops at the next opener of its kind, so a text of openers that never close stays linear
+_MATH_SPAN_RE = regex.compile(
+    _UNESCAPED + r"\$\$(?:(?!\$\$).)*?" + _UNESCAPED + r"\$\$"
+    r"|\\\[(?:(?!\\[\[\]]).)*\\\]|\\\((?:(?!\\[()]).)*\\\)"
+    r"|\\begin\s*\{(" + _ENVS + r")\}(?:(?!\\(?:begin|end)\s*\{" + _ENVS + r"\}).)*\\end\s*\{\1\}"
+    r"|" + _UNESCAPED + r"\$(?![\s$])(?:[^$\n\\]|\\.|\n(?![ \t]*\n))*?(?<![\s\\])\$(?![0-9])",
+    regex.DOTALL)
+_ACTING = sorted(set(BOX_MACROS) | set(HIDING_MACROS) | set(STRIKING_MACROS) | set(COLOUR_MACROS)
+                 | set(REDEFINING_MACROS) | set(TRANSPARENT_MACROS) | {"iffalse"}, key=len, reverse=True)
+_ACTING_SET = frozenset(_ACTING)
+_TRANSPARENT = frozenset(TRANSPARENT_MACROS) - set(BOX_MACROS)
+_MACRO_RE = regex.compile(r"\\([A-Za-z]+)\*?|\\(?:begin|end)\s*\{(comment|hide|invisible)\}")
+_BRACE_RE = regex.compile(r"\\.|[{}]", regex.DOTALL)
+# emphasis runs; an underscore inside a word or before a brace is a subscript (x_1, \\sum_{k}), never emphasis
+_INLINE_RE = regex.compile(r"(?P<tag></?[A-Za-z][A-Za-z0-9_-]{0,30}(?:\s[^<>\n]{0,400})?/?>)|(?P<strike>~~)"
+                           r"|(?P<stars>\*+|(?<![\p{L}\p{N}}\\])_+|_+(?![\p{L}\p{N}{\\]))|(?P<image>!\[)|(?P<link>\]\()")
+_LINE_RE = regex.compile(
+    r"(?m)^[ \t]{0,3}(?:(?P<hashes>\#{1,6})(?=[ \t]|$)|(?P<hr>(?:[-*_][ \t]*){3,}$)|(?P<setext>=+[ \t]*$)"
+    r"|(?P<quote>>[ \t]?)|(?P<bullet>(?:[-*+]|[0-9]{1,3}[.)])[ \t]+)|(?P<refdef>\[[^\]\n]{1,100}\]:[ \t]*\S[^\n]*$)"
+    r"|(?P<pipe>\|))")
+_HIDING_TAGS = frozenset({"del", "s", "strike", "script", "style", "template", "noscript", "head", "title"})
+_HIDDEN_STYLE_RE = regex.compile(
+    r"(?i)display\s*:\s*none|visibility\s*:\s*hidden|opacity\s*:\s*0(?:\.0*)?(?![.0-9])|font-size\s*:\s*0"
+    r"|(?<![-\w])color\s*:\s*(?:" + "|".join(regex.escape(c) for c in HIDDEN_COLOURS) + r")(?![\w-])"
+    r"|(?:^|\s)hidden(?:\s|=|$)|color\s*=\s*[\"']?(?:white|#fff(?:fff)?)\b|aria-hidden")
+_VOID_TAGS = frozenset({"br", "hr", "img", "input", "meta", "link", "wbr", "source", "area", "col", "embed"})
+_BARE_BOX_RE = regex.compile(r"[ \t]+([^\s${}\\.,;]+)")
+_MAX_ARG = 200  # a macro's brace argument starts at most this far after it ("\colorbox[rgb]{…}{…}")
+_ENV_NAME_RE = regex.compile(r"\{([^{}]*)\}")
+_PERCENT_RE = regex.compile(r"(?<!\\)%")
+_IF_FI_RE = regex.compile(r"\\(if[A-Za-z]*|fi)(?![A-Za-z])")
+_TAG_NAME_RE = regex.compile(r"</?([A-Za-z][A-Za-z0-9_-]*)")
+_OPEN_ATTR_RE = regex.compile(r"(?i)\bopen\b")
+_CLOSING_HASHES_RE = regex.compile(r"[ \t]+#+[ \t]*$")
+_SEPARATOR_ROW_RE = regex.compile(r"\|?(?:\s*:?-{2,}:?\s*\|)+\s*:?-*:?\s*\|?")
+
+
+def _blank(chars: list[str], start: int, end: int) -> None:
+    for i in range(max(0, start), min(end, len(chars))):
+        if chars[i] != "\n":
+            chars[i] = " "
+
+
+def _hidden_colour(colour: str) -> bool:
+    c = colour.strip().lower().replace(" ", "")
+    return c in HIDDEN_COLOURS or c.startswith("white")
+
+
+class _Reader:
+    """The passes of :func:`read_document` over one text."""
+
+    def __init__(self, text: str, timeout: float) -> None:
+        self.text, self.timeout = text, timeout
+        self.doc = Document(text=text, view="")
+        self.chars = list(text)
+        self.partners: dict[int, int] | None = None
+        self.first_acting = 0
+        self.switches: list[tuple[int, str]] = []
+
+    def hide(self, start: int, end: int, why: str) -> None:
+        """Record a hidden span; the view is blanked once, over merged spans, at the end."""
+        if end > start:
+            self.doc.hidden.append((start, end, why))
+
+    def run(self) -> Document:
+        text = self.text
+        opaque = self.code_and_comments() if ("`" in text or "<!--" in text or "~~~" in text) else _Spans([])
+        self.math(opaque)
+        math = _Spans(self.doc.math)
+        if "\\" in text:
+            self.macros(opaque, math)
+        if self.doc.boxes:  # a bare \boxed{…} is math too: no markdown inside it
+            math = _Spans(math.spans + [b.inner for b in self.doc.boxes])
+        if any(c in text for c in "<~*_!]"):
+            self.inline(opaque, math)
+        self.lines(opaque, math)
+        self.doc.hidden.sort()
+        covered = -1
+        for a, b, _why in self.doc.hidden:  # nested hidden spans are blanked once
+            if b > covered:
+                _blank(self.chars, max(a, covered), b)
+                covered = b
+        self.doc.view = "".join(self.chars)
+        return self.doc
+
+    # -- pass 0: code and comments ----------------------------------------------------------------
+    def code_and_comments(self) -> _Spans:
+        text, spans, skip = self.text, [], 0
+        for m in _OPAQUE_RE.finditer(text, timeout=self.timeout):
+            if m.start() < skip:
+                continue
+            if m["comment"]:
+                end = text.find("-->", m.end())
+                end = len(text) if end < 0 else end + 3
+                self.hide(m.start(), end, "an HTML comment")
+            elif m["fence"]:
+                marker = m["fence"].strip()
+                content = min(len(text), m.end() + 1)
+                close = regex.compile(r"(?m)^[ \t]{0,3}" + regex.escape(marker[0]) + "{" + str(len(marker)) + r",}[ \t]*$"
+                                      ).search(text, content, timeout=self.timeout)
+                end = close.end() if close else len(text)
+                self.doc.fences.append(Fence(m["info"].strip().lower(), m.start(), end,
+                                             (content, close.start() if close else len(text))))
+                self.hide(m.start(), end, "a fenced code block")
+            else:
+                ticks = m[0]
+                close = text.find(ticks, m.end())
+                paragraph = text.find("\n\n", m.end())
+                if close < 0 or 0 <= paragraph < close:
+                    continue
+                end = close + len(ticks)
+                _blank(self.chars, m.start(), m.end())  # the content of a code span is shown as it is
+                _blank(self.chars, close, end)
+            spans.append((m.start(), end))
+            skip = end
+        return _Spans(spans)
+
+    # -- pass 1: math spans -----------------------------------------------------------------------
+    def math(self, opaque: _Spans) -> None:
+        """Every closed math span, in one scan: display (``$$…$$``, ``\\[…\\]``, math environments)
+        and inline (``\\(…\\)``, and ``$…$`` by pandoc's rule: no blank after the opening dollar,
+        none before the closing one, no digit after it, no blank line inside)."""
+        spans = self.doc.math
+        for m in _MATH_SPAN_RE.finditer(self.text, timeout=self.timeout):
+            if not opaque.spans or not opaque.holds(m.start()):
+                spans.append(m.span())
+        if "%" in self.text:
+            self.comments(opaque)
+
+    def comments(self, opaque: _Spans) -> None:
+        """A ``%`` in math comments out the rest of its line, when the span closes on a later line
+        (on the same line the comment would have eaten the closing delimiter: ambiguous, so the
+        text stays visible)."""
+        text = self.text
+        for a, b in self.doc.math:
+            for m in _PERCENT_RE.finditer(text[a:b], timeout=self.timeout):
+                start = a + m.start()
+                end = text.find("\n", start, b)
+                if end >= 0 and not opaque.holds(start):
+                    self.hide(start, end, "a % comment")
+
+    # -- pass 2: LaTeX macros that act on what is shown -------------------------------------------
+    def brace_partners(self) -> dict[int, int]:
+        """Each ``{``'s closing ``}`` (escaped braces skipped), computed once when first needed."""
+        if self.partners is None:
+            partners, stack = {}, []
+            # braces before the first acting macro can hold none of its arguments (a \color switch
+            # that needs its enclosing group asks for the whole map through _group_end)
+            for m in _BRACE_RE.finditer(self.text, self.first_acting, timeout=self.timeout):
+                c = m[0]
+                if c == "{":
+                    stack.append(m.start())
+                elif c == "}" and stack:
+                    partners[stack.pop()] = m.start()
+            self.partners = partners
+        return self.partners
+
+    def argument(self, pos: int) -> tuple[int, int] | None:
+        """The brace argument starting at or after ``pos`` (skipping blanks and ``[…]`` options)."""
+        text, n = self.text, len(self.text)
+        i = pos
+        while i < n and i - pos < _MAX_ARG and text[i] in " \t\n":
+            i += 1
+        if i < n and text[i] == "[":
+            close = text.find("]", i, i + _MAX_ARG)
+            if close < 0:
+                return None
+            i = close + 1
+            while i < n and text[i] in " \t\n":
+                i += 1
+        if i >= n or text[i] != "{":
+            return None
+        close = self.brace_partners().get(i)
+        return (i, close) if close is not None else None
+
+    def macros(self, opaque: _Spans, math: _Spans) -> None:
+        text = self.text
+        found = [m for m in _MACRO_RE.finditer(text, timeout=self.timeout)
+                 if (m[1] is None or m[1] in _ACTING_SET) and not (opaque.spans and opaque.holds(m.start()))
+                 and not (m[1] in _TRANSPARENT and math.spans and math.holds(m.start()))]
+        if not found:
+            return
+        self.first_acting = found[0].start()
+        for m in found:  # boxes first: a bare \boxed{…} is math, so formatting inside it is kept
+            if m[1] in BOX_MACROS:
+                self.box(m, m[1])
+        in_box = _Spans([b.inner for b in self.doc.boxes]) if self.doc.boxes else _Spans([])
+        skip = 0
+        for m in found:
+            start = m.start()
+            if start < skip:
+                continue
+            name = m[1]
+            if name is None:  # \begin{comment} … \end{comment}
+                if m[0].startswith("\\begin"):
+                    end = text.find("\\end", m.end())
+                    close = regex.compile(r"\\end\s*\{" + m[2] + r"\}").search(text, m.end(), timeout=self.timeout)
+                    end = close.end() if close else len(text)
+                    self.hide(start, end, f"a {m[2]} environment")
+                    skip = end
+                continue
+            if name in REDEFINING_MACROS:
+                self.doc.redefinitions.append(name)
+            elif name == "iffalse":
+                end = self._matching_fi(m.end())
+                self.hide(start, end, "an \\iffalse block")
+                skip = end
+            elif name in BOX_MACROS:
+                continue
+            elif name in HIDING_MACROS:
+                arg = self.argument(m.end())
+                if arg:
+                    self.hide(start, arg[1] + 1, f"\\{name} (takes space, shows nothing)")
+            elif name in STRIKING_MACROS:
+                arg = self.argument(m.end())
+                if arg and name == "cancelto":
+                    arg = self.argument(arg[1] + 1)
+                if arg:
+                    self.hide(start, arg[1] + 1, f"\\{name} (struck out)")
+            elif name in COLOUR_MACROS:
+                self.colour(m, name)
+            elif name in TRANSPARENT_MACROS and not math.holds(start) and not in_box.holds(start):
+                _blank(self.chars, start, m.end())
+                arg = self.argument(m.end())
+                if arg:
+                    _blank(self.chars, arg[0], arg[0] + 1)
+                    _blank(self.chars, arg[1], arg[1] + 1)
+
+        if self.switches:
+            self._hide_switched()
+
+    def box(self, m: regex.Match, name: str) -> None:
+        arg = self.argument(m.end())
+        for _ in range(BOX_MACROS[name]):  # \colorbox{c}{…}, \fcolorbox{a}{b}{…}: the last argument is the box
+            arg = self.argument(arg[1] + 1) if arg else None
+        if arg is not None:
+            self.doc.boxes.append(Box(name, m.start(), arg[1] + 1, (arg[0] + 1, arg[1])))
+        elif name in ("boxed", "fbox") and (bare := _BARE_BOX_RE.match(self.text, m.end(), timeout=REGEX_TIMEOUT_S)):
+            a, b = bare.span(1)  # "\boxed 12": the next token is the box
+            self.doc.boxes.append(Box(name, m.start(), b, (a, b)))
+
+    def colour(self, m: regex.Match, name: str) -> None:
+        first = self.argument(m.end())
+        if first is None:
+            return
+        colour = self.text[first[0] + 1:first[1]][:80]
+        if name == "color":  # a switch: it colours the rest of the enclosing group
+            _blank(self.chars, m.start(), first[1] + 1)
+            if _hidden_colour(colour):
+                self.switches.append((m.start(), colour))
+            return
+        if name in ("colorbox", "fcolorbox"):
+            return  # a background colour: the box macro itself is read by the box pass
+        second = self.argument(first[1] + 1)
+        if second is None:
+            return
+        if _hidden_colour(colour):
+            self.hide(m.start(), second[1] + 1, f"text in an invisible colour ({colour})")
+        else:  # a visible colour only formats: read through it
+            _blank(self.chars, m.start(), second[0] + 1)
+            _blank(self.chars, second[1], second[1] + 1)
+
+    def _hide_switched(self) -> None:
+        """Hide from each invisible ``\\color`` switch to the close of its enclosing group, in one
+        pass over the braces (the end of the text at top level)."""
+        pending = sorted(self.switches)
+        stack: list[int] = []  # open braces, and the switches they enclose
+        inside: dict[int, list[tuple[int, str]]] = {}
+        top: list[tuple[int, str]] = []
+        k = 0
+        for m in _BRACE_RE.finditer(self.text, timeout=self.timeout):
+            while k < len(pending) and pending[k][0] < m.start():
+                (inside.setdefault(stack[-1], []) if stack else top).append(pending[k])
+                k += 1
+            if m[0] == "{":
+                stack.append(m.start())
+            elif m[0] == "}" and stack:
+                for start, colour in inside.pop(stack.pop(), ()):
+                    self.hide(start, m.start(), f"text in an invisible colour ({colour})")
+        top.extend(pending[k:])
+        for open_ in stack:
+            top.extend(inside.pop(open_, ()))
+        for start, colour in top:
+            self.hide(start, len(self.text), f"text in an invisible colour ({colour})")
+
+    def _matching_fi(self, pos: int) -> int:
+        depth = 1
+        for m in _IF_FI_RE.finditer(self.text[pos:], timeout=self.timeout):
+            depth += 1 if m[1] != "fi" else -1
+            if depth == 0:
+                return pos + m.end()
+        return len(self.text)
+
+    # -- pass 3: HTML and inline markdown outside math ---------------------------------------------
+    def inline(self, opaque: _Spans, math: _Spans) -> None:
+        text = self.text
+        html: list[tuple[str, int, bool]] = []
+        open_marks: dict[str, tuple[int, int]] = {}  # marker -> (its end, its line)
+        skip = 0
+        for m in _INLINE_RE.finditer(text, timeout=self.timeout):
+            pos = m.start()
+            if pos < skip or opaque.holds(pos) or math.holds(pos):
+                continue
+            kind = m.lastgroup
+            if kind == "tag":
+                self.tag(m, html)
+            elif kind == "strike" or kind == "stars":
+                self.emphasis(m, open_marks)
+            elif kind == "image":
+                close = text.find("](", m.end(), m.end() + 400)
+                target = text.find(")", close) if close >= 0 else -1
+                if close >= 0 and target >= 0 and "\n" not in text[pos:target]:
+                    self.hide(pos, target + 1, "an image's alt text")
+                    skip = target + 1
+            elif kind == "link":
+                target = text.find(")", m.end(), m.end() + 500)
+                if target >= 0 and "\n" not in text[m.end():target]:
+                    self.hide(pos + 1, target + 1, "a link target")
+                    skip = target + 1
+        for name, start, hides in html:  # an unclosed hiding element hides to the end (the first one covers the rest)
+            if hides:
+                self.hide(start, len(text), f"an unclosed <{name}> element")
+                break
+
+    def tag(self, m: regex.Match, html: list[tuple[str, int, bool]]) -> None:
+        raw = m[0]
+        closing = raw.startswith("</")
+        name = _TAG_NAME_RE.match(raw, timeout=REGEX_TIMEOUT_S)[1].lower()
+        self.doc.tags.append(Tag(name, m.start(), m.end(), closing))
+        _blank(self.chars, m.start(), m.end())
+        if name in _VOID_TAGS or raw.endswith("/>"):
+            return
+        if closing:
+            for i in range(len(html) - 1, -1, -1):
+                open_name, start, hides = html[i]
+                if open_name == name:
+                    del html[i:]
+                    if hides:
+                        why = "struck-through text" if name in ("del", "s", "strike") else f"a hidden <{name}>"
+                        self.hide(start, m.end(), why)
+                    if name == "summary" and html and html[-1][0] == "details":
+                        d_name, _d_start, d_hides = html[-1]  # the summary is shown; what follows it is not
+                        html[-1] = (d_name, m.end(), d_hides)
+                    return
+            return
+        attrs = raw[len(name) + 1:]
+        hides = name in _HIDING_TAGS or bool(_HIDDEN_STYLE_RE.search(attrs, timeout=self.timeout))
+        if name == "details" and not _OPEN_ATTR_RE.search(attrs, timeout=self.timeout):
+            hides = True  # collapsed: only its <summary> is shown
+        if name == "summary" and html and html[-1][0] == "details":
+            d_name, d_start, d_hides = html[-1]
+            if d_hides:
+                self.hide(d_start, m.start(), "a collapsed <details> block")
+            html[-1] = (d_name, m.start(), d_hides)
+        html.append((name, m.start(), hides))
+
+    def emphasis(self, m: regex.Match, open_marks: dict[str, tuple[int, int]]) -> None:
+        text, start, end, run = self.text, m.start(), m.end(), m[0]
+        if run == "~~":
+            opened = open_marks.pop("~~", None)
+            if opened is not None and "\n" not in text[opened[0]:start]:
+                self.hide(opened[0] - 2, end, "struck-through text (~~)")
+            else:
+                open_marks["~~"] = (end, 0)
+            return
+        before = text[start - 1] if start > 0 else " "
+        after = text[end] if end < len(text) else " "
+        if run[0] == "_" and before.isalnum() and after.isalnum():
+            return  # x_1 in prose: never emphasis inside a word
+        if len(run) == 1 and ((before.isdigit() and after.isdigit()) or (before.isspace() and after.isspace())):
+            return  # 2*3 or 2 * 3: a product
+        _blank(self.chars, start, end)
+        if len(run) == 2:  # **bold** on one line: its content is what the text stresses
+            opened = open_marks.pop(run, None)
+            if opened is not None and "\n" not in text[opened[0]:start]:
+                self.doc.bold.append((opened[0], start))
+            else:
+                open_marks[run] = (end, 0)
+
+    # -- pass 4: line-start markdown ---------------------------------------------------------------
+    def lines(self, opaque: _Spans, math: _Spans) -> None:
+        text = self.text
+        for m in _LINE_RE.finditer(text, timeout=self.timeout):
+            pos = m.start()
+            if opaque.holds(pos) or math.holds(pos):
+                continue
+            end_of_line = text.find("\n", pos)
+            end_of_line = len(text) if end_of_line < 0 else end_of_line
+            if m["hashes"]:
+                closing = _CLOSING_HASHES_RE.search(text[m.end():end_of_line], timeout=self.timeout)
+                content_end = m.end() + closing.start() if closing else end_of_line
+                self.doc.headings.append(Heading(len(m["hashes"]), pos, end_of_line, (m.end(), content_end)))
+                _blank(self.chars, m.start("hashes"), m.end("hashes"))
+                if closing:
+                    _blank(self.chars, content_end, end_of_line)
+            elif m["hr"] or m["setext"]:
+                if not self._setext(pos, end_of_line) and m["hr"]:
+                    _blank(self.chars, pos, end_of_line)
+            elif m["quote"] or m["bullet"]:
+                _blank(self.chars, pos, m.end())
+            elif m["refdef"]:
+                self.hide(pos, end_of_line, "a link reference definition")
+            elif m["pipe"]:
+                self.table_row(pos, end_of_line)
+
+    def _setext(self, pos: int, end_of_line: int) -> bool:
+        """A ``===`` / ``---`` line right under a text line makes that line a heading."""
+        text = self.text
+        if pos < 2 or not text[pos:end_of_line].strip().strip("=-") == "" or "*" in text[pos:end_of_line] \
+                or "_" in text[pos:end_of_line]:
+            return False
+        prev_end = pos - 1
+        prev_start = text.rfind("\n", 0, prev_end) + 1
+        line = text[prev_start:prev_end]
+        if not line.strip() or line.lstrip().startswith(("#", ">", "|", "-", "*", "+")):
+            return False
+        level = 1 if text[pos:end_of_line].strip().startswith("=") else 2
+        self.doc.headings.append(Heading(level, prev_start, end_of_line, (prev_start, prev_end)))
+        _blank(self.chars, pos, end_of_line)
+        return True
+
+    def table_row(self, start: int, end: int) -> None:
+        text = self.text
+        stripped = text[start:end].strip()
+        if _SEPARATOR_ROW_RE.fullmatch(stripped, timeout=self.timeout):
+            _blank(self.chars, start, end)  # the |---|---| separator row
+            return
+        cells, cell_start, in_math = [], start, False
+        for i in range(start, end):
+            c = text[i]
+            if c == "$" and (i == start or text[i - 1] != "\\"):
+                in_math = not in_math  # |x| inside a cell's math is an absolute value
+            if c == "|" and not in_math and (i == start or text[i - 1] != "\\"):
+                if i > cell_start and text[cell_start:i].strip():
+                    cells.append((cell_start, i))
+                self.chars[i] = " "
+                cell_start = i + 1
+        if text[cell_start:end].strip():
+            cells.append((cell_start, end))
+        if len(cells) >= 2:
+            self.doc.rows.append(Row(start, end, tuple(cells)))
+
+
+def read_document(text: str, timeout: float) -> Document:
+    """The :class:`Document` of ``text`` (already the gradable part, length-capped). Linear time."""
+    return _Reader(text, timeout).run()

@@ -1,0 +1,347 @@
+"""Every vocabulary the verifier reads model text with, in one place, and the patterns built from it.
+
+Words that mark an answer, a conclusion, a retraction, a hedge, a negation, a bound, a rejected
+candidate or a hypothetical, per language; the LaTeX macros that draw a box, hide text, strike it
+through, colour it or redefine commands; the units a value may carry. Each reader builds the
+:class:`PhraseMatcher` it needs from one of these lists (whole words, any case, linear time), and
+each quick filter (``any_in``) is derived from the same list, so a word added here reaches the
+reader and its filter together.
+"""
+
+from __future__ import annotations
+
+import re
+
+import regex
+
+from rlvr.verifiers.limits import REGEX_TIMEOUT_S
+
+__all__ = [
+    "ANSWER_WORDS", "CONCLUSION_WORDS", "RETRACTION_CUES", "HEDGE_WORDS", "NEGATION_WORDS", "UNSURE_PHRASES",
+    "APPROXIMATION_WORDS", "BOUND_WORDS", "REJECTION_WORDS", "HYPOTHETICAL_WORDS", "ALTERNATIVE_WORDS", "LIST_WORDS", "GRADER_WORDS",
+    "BOX_MACROS", "HIDING_MACROS", "STRIKING_MACROS", "COLOUR_MACROS", "REDEFINING_MACROS", "TRANSPARENT_MACROS",
+    "HIDDEN_COLOURS", "UNIT_WORDS", "UNIT_SYMBOLS", "ORDINAL_SUFFIXES", "words_pattern", "any_in", "PhraseMatcher",
+]
+
+
+# stdlib re: a tokeniser of one character class cannot backtrack, and runs at C speed
+_WORD_TOKENS = re.compile(r"[^\W_]+")
+
+
+class PhraseMatch:
+    """Where a phrase of a :class:`PhraseMatcher` occurs (the ``regex`` match API it needs)."""
+
+    __slots__ = ("_start", "_end", "_text")
+
+    def __init__(self, start: int, end: int, text: str) -> None:
+        self._start, self._end, self._text = start, end, text
+
+    def start(self) -> int:
+        return self._start
+
+    def end(self) -> int:
+        return self._end
+
+    def span(self) -> tuple[int, int]:
+        return self._start, self._end
+
+    def __getitem__(self, group: int) -> str:
+        return self._text[self._start:self._end]
+
+
+class PhraseMatcher:
+    """Finds whole words and phrases of a vocabulary, in any case, in linear time.
+
+    A big alternation of words is slow in either regex engine (half a millisecond per kilobyte);
+    this lowers the text once and looks for each distinct first word with ``str.find`` (C speed),
+    then checks word boundaries and the rest of the phrase at each hit. Phrases in scripts without
+    spaces (Chinese, Japanese) match as plain substrings; "n't" matches "isn't" and "can't".
+    """
+
+    def __init__(self, phrases: tuple[str, ...]) -> None:
+        self.phrases = tuple(phrases)
+        # each phrase is looked up by its longest word ("answer" in "the final answer"), so the
+        # common words it starts with ("the", "my") cost nothing
+        self._keyed: dict[str, list[tuple[tuple[str, ...], int]]] = {}
+        self._literal: list[str] = []
+        for phrase in set(phrases):
+            p = phrase.lower().strip()
+            if not p:
+                continue
+            if regex.search(r"[\p{Han}\p{Hiragana}\p{Katakana}]", p, timeout=REGEX_TIMEOUT_S):
+                self._literal.append(p)
+                continue
+            words = tuple(p.split())
+            k = max(range(len(words)), key=lambda i: len(words[i]))
+            self._keyed.setdefault(words[k], []).append((words, k))
+        for options in self._keyed.values():
+            options.sort(key=lambda o: len(o[0]), reverse=True)
+        # keys that are not plain word tokens ("n't", "e.g."): looked for as substrings
+        self._odd_keys = {w for w in self._keyed if not _WORD_TOKENS.fullmatch(w)}
+
+    @staticmethod
+    def _boundary(lowered: str, i: int) -> bool:
+        return i < 0 or i >= len(lowered) or not (lowered[i].isalnum() or lowered[i] == "_")
+
+    @staticmethod
+    def _back(lowered: str, end: int, word: str) -> int:
+        """Where ``word`` starts when it ends at ``end`` after blanks are skipped backwards, or -1."""
+        j = end
+        while j > 0 and lowered[j - 1] in " \t\n":
+            j -= 1
+        if j == end or not lowered.endswith(word, 0, j):
+            return -1
+        return j - len(word)
+
+    @staticmethod
+    def _forward(lowered: str, start: int, word: str) -> int:
+        j = start
+        while j < len(lowered) and lowered[j] in " \t\n":
+            j += 1
+        if j == start or not lowered.startswith(word, j):
+            return -1
+        return j + len(word)
+
+    def _spans(self, lowered: str, base: int) -> list[tuple[int, int]]:
+        hits: list[tuple[int, int]] = []
+        # which key words occur at all: one C-level tokenisation and a set intersection, so a text
+        # with none of the vocabulary (the usual case) costs microseconds
+        present = self._keyed.keys() & set(_WORD_TOKENS.findall(lowered))
+        present |= {w for w in self._odd_keys if w in lowered}
+        for key in present:
+            suffix = key in ("n't", "n’t")  # the end of "isn't", "don't": no boundary before it
+            word_like = key[0].isalnum() and not suffix
+            i = lowered.find(key)
+            while i >= 0:
+                if not word_like or self._boundary(lowered, i - 1):
+                    for words, k in self._keyed[key]:
+                        start, end = i, i + len(key)
+                        for w in reversed(words[:k]):
+                            start = self._back(lowered, start, w)
+                            if start < 0:
+                                break
+                        if start < 0:
+                            continue
+                        for w in words[k + 1:]:
+                            end = self._forward(lowered, end, w)
+                            if end < 0:
+                                break
+                        if end < 0:
+                            continue
+                        if (suffix or not words[0][0].isalnum() or self._boundary(lowered, start - 1)) and \
+                                (not words[-1][-1].isalnum() or self._boundary(lowered, end)):
+                            hits.append((base + start, base + end))
+                            break
+                i = lowered.find(key, i + 1)
+        for lit in self._literal:
+            i = lowered.find(lit)
+            while i >= 0:
+                hits.append((base + i, base + i + len(lit)))
+                i = lowered.find(lit, i + 1)
+        hits.sort(key=lambda h: (h[0], -h[1]))
+        out, last_end = [], -1
+        for a, b in hits:
+            if a >= last_end:
+                out.append((a, b))
+                last_end = b
+        return out
+
+    def finditer(self, text: str, pos: int = 0, endpos: int | None = None, timeout: float | None = None):
+        end = len(text) if endpos is None else endpos
+        for a, b in self._spans(text[pos:end].lower(), pos):
+            yield PhraseMatch(a, b, text)
+
+    def search(self, text: str, pos: int = 0, endpos: int | None = None, timeout: float | None = None) -> PhraseMatch | None:
+        return next(self.finditer(text, pos, endpos, timeout), None)
+
+    def sub(self, repl: str, text: str, timeout: float | None = None) -> str:
+        """``text`` with every phrase replaced by ``repl``."""
+        out, last = [], 0
+        for m in self.finditer(text, timeout=timeout):
+            out.append(text[last:m.start()])
+            out.append(repl)
+            last = m.end()
+        out.append(text[last:])
+        return "".join(out)
+
+    def ends(self, text: str, timeout: float | None = None) -> PhraseMatch | None:
+        """The phrase that ``text`` ends with (trailing blanks and ``$`` ignored), if any."""
+        last = None
+        for last in self.finditer(text, max(0, len(text) - 60), None, timeout):
+            pass
+        if last is not None and not text[last.end():].strip(" \t\n$"):
+            return last
+        return None
+
+    def starts(self, text: str, timeout: float | None = None) -> PhraseMatch | None:
+        """The phrase that ``text`` starts with (leading blanks, ``$`` and commas ignored), if any."""
+        first = self.search(text, 0, min(len(text), 60), timeout)
+        if first is not None and not text[:first.start()].strip(" \t\n$,"):
+            return first
+        return None
+
+
+def words_pattern(words: tuple[str, ...]) -> PhraseMatcher:
+    """The matcher of a vocabulary (see :class:`PhraseMatcher`)."""
+    return PhraseMatcher(words)
+
+
+def any_in(lowered: str, words: tuple[str, ...]) -> bool:
+    """The quick filter: does any word of ``words`` (lower case, first word only) occur in ``lowered``?"""
+    return any(w.split()[0].lower() in lowered for w in words)
+
+
+# -- what labels an answer ----------------------------------------------------------------------
+#: labels that introduce a final answer ("Answer: 9", "**Final Answer**", "答案：9", "Ответ: 9")
+ANSWER_WORDS: tuple[str, ...] = (
+    "answer", "final answer", "the answer", "my answer", "our answer", "the final answer", "my final answer",
+    "correct answer", "the correct answer", "ans", "final result", "result", "final solution", "solution",
+    "final value", "final", "réponse", "réponse finale", "la réponse", "respuesta", "respuesta final",
+    "la respuesta", "antwort", "die antwort", "endergebnis", "ergebnis", "lösung", "risposta", "risposta finale",
+    "resposta", "resposta final", "odpowiedź", "antwoord", "cevap", "yanıt", "jawaban", "đáp án", "ответ",
+    "окончательный ответ", "答案", "最终答案", "最后答案", "答", "解答", "結果", "答え", "解", "정답", "답",
+    "उत्तर", "अंतिम उत्तर", "الإجابة", "الجواب", "الإجابة النهائية",
+)
+#: labels only (no article): what may stand alone on an answer line, e.g. "**Final Answer**"
+ANSWER_LINE_LABELS: tuple[str, ...] = tuple(w for w in ANSWER_WORDS if w not in ("final", "解", "답", "solution"))
+
+# -- how a sentence concludes, retracts, hedges, denies -------------------------------------------
+CONCLUSION_WORDS: tuple[str, ...] = (
+    "therefore", "thus", "hence", "so", "in conclusion", "finally", "consequently", "overall", "in total",
+    "in summary", "to conclude", "which gives", "giving", "we get", "we obtain", "this gives", "the result is",
+    "donc", "ainsi", "en conclusion", "par conséquent", "por lo tanto", "entonces", "así que", "por tanto",
+    "also", "daher", "somit", "folglich", "quindi", "pertanto", "portanto", "logo", "więc", "zatem", "dus",
+    "bu yüzden", "dolayısıyla", "jadi", "vậy", "поэтому", "итак", "следовательно", "значит", "所以", "因此",
+    "因而", "综上", "故", "于是", "したがって", "よって", "따라서", "그러므로", "لذا", "لذلك", "إذن", "इसलिए", "अतः",
+)
+#: a cue that the text after it replaces what came before ("wait, actually 8", "不对，是8")
+RETRACTION_CUES: tuple[str, ...] = (
+    "wait", "actually", "oops", "correction", "corrected", "mistake", "my mistake", "my bad", "instead",
+    "on second thought", "i was wrong", "that was wrong", "that's wrong", "that is wrong", "scratch that",
+    "disregard", "ignore that", "ignore this", "ignore the above", "ignore the previous", "should be",
+    "should have been", "i meant", "i mean", "rather", "no wait", "hold on", "hmm", "let me reconsider",
+    "let me redo", "let me recompute", "let me recalculate", "let me re-check", "let me recheck", "update",
+    "revised", "revision", "erratum", "not quite", "nope", "just kidding", "kidding", "make that", "en fait", "attendez", "erreur", "plutôt",
+    "en realidad", "espera", "corrección", "más bien", "eigentlich", "moment", "korrektur", "vielmehr",
+    "anzi", "aspetta", "correzione", "na verdade", "espere", "correção", "właściwie", "poprawka", "eigenlijk",
+    "aslında", "sebenarnya", "thực ra", "подождите", "на самом деле", "поправка", "вернее", "不对", "等等",
+    "其实", "更正", "错了", "应该是", "改为", "いや", "実は", "訂正", "아니", "사실은", "정정", "في الواقع",
+    "تصحيح", "वास्तव में", "सुधार",
+)
+#: words that offer doubt: a sentence with one states no single answer
+HEDGE_WORDS: tuple[str, ...] = (
+    "maybe", "perhaps", "possibly", "probably", "presumably", "might", "guess", "unsure", "uncertain",
+    "unclear", "likely", "could be", "peut-être", "probablement", "quizás", "tal vez", "quizá", "vielleicht",
+    "wahrscheinlich", "forse", "talvez", "może", "misschien", "belki", "mungkin", "có lẽ", "возможно",
+    "наверное", "也许", "可能", "或许", "たぶん", "多分", "아마", "ربما", "शायद",
+)
+#: an approximation is the value it states ("about 12" answers 12, compared exactly), not a hedge
+APPROXIMATION_WORDS: tuple[str, ...] = (
+    "approximately", "about", "roughly", "around", "nearly", "almost", "environ", "aproximadamente",
+    "ungefähr", "circa", "примерно", "大约", "大概", "約",
+)
+#: words that join alternatives between values ("7 or 8", "7 oder 8", "7或8"); one-letter words of
+#: some languages ("o", "y") are left out: they are variables in mathematical text
+ALTERNATIVE_WORDS: tuple[str, ...] = (
+    "or", "nor", "alternatively", "ou", "oder", "oppure", "lub", "albo", "veya", "ya da", "atau", "hoặc",
+    "или", "либо", "或", "或者", "还是", "または", "또는", "أو", "या",
+)
+LIST_WORDS: tuple[str, ...] = ("and", "et", "y", "und", "e", "i", "en", "ve", "dan", "và", "и", "和", "与", "及", "と",
+                               "그리고", "و", "और")
+NEGATION_WORDS: tuple[str, ...] = (
+    "not", "never", "no", "n't", "isn't", "wasn't", "cannot", "can't", "ne", "pas", "jamais", "no es", "nunca",
+    "nicht", "kein", "keine", "niemals", "non", "mai", "não", "nie", "niet", "değil", "tidak", "bukan",
+    "không", "не", "нет", "不是", "不", "没有", "並非", "ではない", "아니다", "ليس", "لا", "नहीं",
+)
+#: doubt about the answer itself: "not sure", "I think it might be" (a hedge, never a denial)
+UNSURE_PHRASES: tuple[str, ...] = (
+    "not sure", "not certain", "not confident", "no idea", "unsure", "i guess", "hard to say", "can't tell",
+    "cannot tell", "pas sûr", "no estoy seguro", "nicht sicher", "non sono sicuro", "não tenho certeza",
+    "не уверен", "不确定", "不太确定", "わからない", "확실하지",
+)
+#: a value that is a bound, not the value: "more than 7", "at least 7", "≥ 7"
+BOUND_WORDS: tuple[str, ...] = (
+    "more than", "less than", "greater than", "smaller than", "fewer than", "larger than", "bigger than",
+    "at least", "at most", "no more than", "no less than", "not more than", "not less than", "up to",
+    "exceeds", "exceed", "exceeding", "over", "under", "below", "above", "beyond", "upper bound",
+    "lower bound", "bounded by", "between", "plus de", "moins de", "au moins", "au plus", "más de",
+    "menos de", "al menos", "mehr als", "weniger als", "mindestens", "höchstens", "più di", "meno di",
+    "almeno", "mais de", "pelo menos", "больше", "меньше", "не менее", "не более", "至少", "至多", "超过",
+    "大于", "小于", "不超过", "以上", "以下", "未満", "이상", "이하",
+)
+#: a candidate that was tried and rejected: "7 fails", "7 doesn't work", "rules out 7"
+REJECTION_WORDS: tuple[str, ...] = (
+    "fails", "failed", "doesn't work", "does not work", "didn't work", "won't work", "is impossible",
+    "impossible", "is invalid", "invalid", "is too big", "is too small", "too large", "too small", "too big",
+    "rules out", "ruled out", "rule out", "eliminate", "eliminated", "discard", "discarded", "reject",
+    "rejected", "not valid", "not possible", "contradiction", "is wrong", "is incorrect", "was wrong",
+    "not a solution", "extraneous", "ne marche pas", "no funciona", "funktioniert nicht", "non funziona",
+    "не подходит", "不行", "不成立", "舍去", "不符合",
+)
+#: a value inside a supposition: "if it were 7", "suppose 7", "assume x = 7"
+HYPOTHETICAL_WORDS: tuple[str, ...] = (
+    "if", "suppose", "supposing", "assume", "assuming", "were", "would", "would be", "would have been", "had been",
+    "let's say", "say", "for example", "e.g.", "for instance", "such as", "like", "unless", "otherwise",
+    "si", "supposons", "suponiendo", "supongamos", "wenn", "falls", "angenommen", "se", "supponiamo",
+    "если", "допустим", "предположим", "如果", "假设", "假如", "若", "もし", "仮に", "만약", "إذا", "यदि",
+)
+#: text addressed to whoever grades the answer
+GRADER_WORDS: tuple[str, ...] = ("grader", "evaluator", "checker", "verifier", "marker", "reviewer", "examiner",
+                                 "judge", "correcteur", "evaluador", "prüfer", "评分", "阅卷")
+
+# -- LaTeX and HTML: what draws a box, hides, strikes, colours or redefines -----------------------
+#: macros whose last brace argument is an answer box; the number of brace arguments before it
+BOX_MACROS: dict[str, int] = {"boxed": 0, "fbox": 0, "framebox": 0, "Boxed": 0, "bbox": 0, "colorbox": 1,
+                              "fcolorbox": 2, "ovalbox": 0, "doublebox": 0, "shadowbox": 0, "Ovalbox": 0}
+#: macros whose argument is not shown: phantoms take space without ink
+HIDING_MACROS: tuple[str, ...] = ("phantom", "hphantom", "vphantom", "comment", "iffalse", "ignore", "hide",
+                                  "invisible", "mathphantom", "hidden", "notshow", "vanish")
+#: macros that strike their argument out: what is struck is withdrawn
+STRIKING_MACROS: tuple[str, ...] = ("cancel", "bcancel", "xcancel", "cancelto", "sout", "st", "xout", "stkout",
+                                    "strikeout", "strike", "soutthick", "hcancel", "stroke")
+#: macros that colour text: transparent unless the colour cannot be seen
+COLOUR_MACROS: tuple[str, ...] = ("textcolor", "color", "colorbox", "fcolorbox", "mathcolor", "highlight", "hl")
+#: colours a reader cannot see on a white page, and CSS that hides
+HIDDEN_COLOURS: tuple[str, ...] = ("white", "#fff", "#ffffff", "rgb(255,255,255)", "transparent", "none",
+                                   "snow", "ghostwhite", "whitesmoke", "ivory", "floralwhite", "white!100")
+#: TeX that changes what commands mean: a completion that uses any cannot be read at face value
+REDEFINING_MACROS: tuple[str, ...] = (
+    "def", "edef", "gdef", "xdef", "let", "futurelet", "global", "newcommand", "renewcommand", "providecommand",
+    "DeclareRobustCommand", "DeclareMathOperator", "NewDocumentCommand", "RenewDocumentCommand",
+    "ProvideDocumentCommand", "DeclareDocumentCommand", "NewExpandableDocumentCommand", "newenvironment",
+    "renewenvironment", "csname", "endcsname", "expandafter", "catcode", "makeatletter", "makeatother",
+    "input", "include", "require", "newif", "renewrobustcmd", "robustify", "AtBeginDocument", "everymath",
+    "everydisplay", "mathchardef", "chardef", "countdef", "setbox", "unhbox", "uppercase", "lowercase",
+    "scantokens", "detokenize", "noexpand", "aftergroup", "afterassignment",
+)
+#: macros that only format their argument: they are read through
+TRANSPARENT_MACROS: tuple[str, ...] = (
+    "textbf", "textit", "textrm", "textsf", "texttt", "textnormal", "emph", "mathbf", "mathit", "mathrm",
+    "mathsf", "mathtt", "boldsymbol", "bm", "mathbb", "underline", "uline", "overline", "displaystyle",
+    "textstyle", "large", "Large", "LARGE", "huge", "Huge", "small", "bf", "it", "rm", "strong", "mbox",
+    "text", "ensuremath", "smash", "mathclap", "mathllap", "mathrlap", "hbox", "vbox", "bold",
+)
+
+# -- units and ordinals ---------------------------------------------------------------------------
+#: unit symbols that may follow a number without a space or after one (5 m, 5m/s^2, 20 °C)
+UNIT_SYMBOLS: tuple[str, ...] = (
+    "m", "cm", "mm", "km", "nm", "um", "μm", "µm", "in", "ft", "yd", "mi", "g", "kg", "mg", "lb", "lbs", "oz",
+    "t", "s", "ms", "min", "h", "hr", "hrs", "d", "yr", "N", "J", "kJ", "W", "kW", "Pa", "kPa", "atm", "Hz",
+    "V", "A", "mA", "Ω", "ohm", "K", "C", "F", "mol", "L", "mL", "l", "ml", "cal", "kcal", "eV", "rad", "sr",
+    "dB", "mph", "kph", "km/h", "m/s", "°", "°C", "°F", "deg", "USD", "EUR", "cents", "ct",
+)
+#: unit words, singular and plural, a few languages (5 dollars, 3 hours, 2 pommes)
+UNIT_WORDS: tuple[str, ...] = (
+    "meter", "meters", "metre", "metres", "centimeter", "centimeters", "millimeter", "millimeters", "kilometer",
+    "kilometers", "inch", "inches", "foot", "feet", "yard", "yards", "mile", "miles", "gram", "grams",
+    "kilogram", "kilograms", "pound", "pounds", "ounce", "ounces", "ton", "tons", "second", "seconds", "minute",
+    "minutes", "hour", "hours", "day", "days", "week", "weeks", "month", "months", "year", "years", "degree",
+    "degrees", "radian", "radians", "dollar", "dollars", "cent", "cents", "euro", "euros", "unit", "units",
+    "square", "cubic", "sq", "liter", "liters", "litre", "litres", "gallon", "gallons", "newton", "newtons",
+    "joule", "joules", "watt", "watts", "volt", "volts", "ampere", "amperes", "ohm", "ohms", "kelvin",
+    "celsius", "fahrenheit", "percent", "people", "students", "ways", "apples", "times", "points", "coins",
+    "marbles", "books", "cookies", "pieces", "items", "tickets", "boxes", "cars", "pages", "steps", "games",
+    "per", "mph", "calories", "mètres", "heures", "euros", "pommes", "personnes", "metros", "horas",
+    "personas", "Meter", "Stunden", "Euro", "米", "厘米", "千米", "元", "个", "人", "天", "小时", "分钟", "岁",
+)
+ORDINAL_SUFFIXES: tuple[str, ...] = ("st", "nd", "rd", "th", "er", "e", "ème", "º", "ª", "°")

@@ -1,0 +1,418 @@
+"""Answer slots: the places where a completion states a final answer, as one table of kinds.
+
+Each kind is a finder over a :class:`~rlvr.verifiers.document.Document` (what a reader sees:
+hidden text is gone, markup is blank) that returns every :class:`Slot` of that kind in text order.
+The table (:data:`SLOT_KINDS`) is data: adding a kind is one finder and one entry, and
+``VerifierConfig.sources`` orders the kinds by priority. Built in: ``boxed`` (every box-like
+macro), ``answer_tag``, ``solution_tag``, ``answer_line`` ("Answer: 9", "**Final Answer**" then
+the value, "答案：9", "Ans: 9", "Answer is 9", in any emphasis), ``table_answer`` (a markdown table
+row ``| Answer | 9 |``), ``json_answer`` (an ``"answer"`` key in JSON), ``hash_answer`` (a heading
+that is only a value: GSM8K's ``#### 42``), ``final_answer_phrase`` ("the final answer is 9",
+"la respuesta es 9", "答案是9"), ``bare_answer`` (the whole completion is a short expression) and
+``prose_answer`` (last resort: the value a final prose sentence states).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import regex
+
+from rlvr.verifiers.limits import REGEX_TIMEOUT_S
+
+from rlvr.verifiers.document import Document
+from rlvr.verifiers.lexicon import ANSWER_LINE_LABELS, words_pattern
+from rlvr.verifiers.prose import prose_answer, sentence_value
+
+__all__ = ["Slot", "SlotFinder", "SLOT_KINDS", "STRUCTURED_KINDS", "clean", "find_slots", "bare_expression"]
+
+
+@dataclass(frozen=True)
+class Slot:
+    """One stated answer: its kind, its text (as read) and where it stands."""
+
+    kind: str
+    content: str
+    start: int  # the slot, markers included ("Answer:", "\\boxed{")
+    end: int
+    value: tuple[int, int]  # where the value itself stands
+
+
+SlotFinder = Callable[[Document, float], list[Slot]]
+
+
+def clean(content: str) -> str:
+    """An answer's text without delimiters, end punctuation or a leading ``####``."""
+    s = content.strip()
+    if s.startswith("####"):  # "Final answer: #### 4"
+        s = s.lstrip("#")
+    s = s.strip().strip("$").strip().rstrip(".,;:").strip()
+    for open_, close in (("\\(", "\\)"), ("\\[", "\\]")):
+        if s.startswith(open_) and s.endswith(close):
+            s = s[len(open_):-len(close)].strip()
+    return s.strip("$").strip().rstrip(".,;:").strip()
+
+
+_BLANK_RE = regex.compile(r"(?:\s|\\[hv]?phantom\{[^{}]*\}|\\square|\\[ ,;!]|\\quad|\\qquad|_+|\$|\\\(|\\\)|\\\[|\\\]|\.{3}|…)*")
+
+
+def _is_blank(content: str, timeout: float) -> bool:
+    return bool(_BLANK_RE.fullmatch(content, timeout=timeout))
+
+
+# -- boxes ----------------------------------------------------------------------------------------
+def filled_box(doc: Document, span: tuple[int, int], by_start: dict) -> tuple[int, int]:
+    """``\\boxed{\\boxed{7}}`` is a box drawn twice: the span inside boxes that fill their box."""
+    while True:
+        a, b = span
+        while a < b and doc.view[a].isspace():
+            a += 1
+        while b > a and doc.view[b - 1].isspace():
+            b -= 1
+        inner = by_start.get(a)
+        if inner is None or inner.end != b:
+            return span
+        span = inner.inner
+
+
+def boxed(doc: Document, timeout: float) -> list[Slot]:
+    """Every visible outermost box; a box inside another visible box is part of its content."""
+    found: list[Slot] = []
+    by_start = {b.start: b for b in doc.boxes}
+    for box in sorted(doc.boxes, key=lambda b: b.start):
+        if doc.hidden and doc.hidden_reason(box.start, box.end):
+            continue
+        if found and box.start < found[-1].end:
+            continue  # nested in the previous (outer) box
+        a, b = filled_box(doc, box.inner, by_start)
+        content = doc.view[a:b]
+        if _is_blank(content, timeout):
+            continue  # a placeholder box (\boxed{\phantom{2}}, \boxed{}) states nothing
+        found.append(Slot("boxed", content.strip(), box.start, box.end, box.inner))
+    return found
+
+
+# -- tags -----------------------------------------------------------------------------------------
+def tag_finder(name: str) -> SlotFinder:
+    """``<name>…</name>`` pairs (any case), innermost pairing, hidden ones skipped."""
+    wanted = name.lower()
+
+    def finder(doc: Document, timeout: float) -> list[Slot]:
+        found, opened = [], None
+        for tag in doc.tags:
+            if tag.name != wanted:
+                continue
+            if not tag.closing:
+                opened = tag
+            elif opened is not None:
+                if not doc.hidden_reason(opened.start, tag.end):
+                    content = doc.view[opened.end:tag.start]
+                    if not _is_blank(content, timeout):
+                        found.append(Slot(f"{wanted}_tag" if wanted != "solution" else "solution_tag",
+                                          content.strip(), opened.start, tag.end, (opened.end, tag.start)))
+                opened = None
+        return found
+
+    finder.__name__ = f"{wanted}_tag"
+    return finder
+
+
+# -- answer lines ---------------------------------------------------------------------------------
+_LABELS = words_pattern(ANSWER_LINE_LABELS)
+_ARTICLES = ("the", "my", "our")
+# what may stand before a label on its line (a list number), or before it in the line (a sentence end)
+_LINE_PREFIX_RE = regex.compile(r"[ \t]*(?:\d{1,2}[.)][ \t]*)?$")
+_SENTENCE_END_RE = regex.compile(r"[.!?。]\s{1,3}$")
+_PREFIX = 24  # a label stands at most this far from its line's start ("   12. **Final Answer**")
+# after the label: "Answer: 5", "Answer (in cm) = 5", "Ans - 5", "Answer is 5", "Answer $5$", or nothing
+_AFTER_LABEL_RE = regex.compile(
+    r"(?:[ \t]*\([^()\n]{0,40}\))?(?:(?P<colon>[ \t]*(?:[:：=]|[-–—→](?=\s)|=>))|(?P<verb>[ \t]+(?:is|equals)\b)"
+    r"|(?P<math>[ \t]*(?=\$|\\\(|\\\[|\\boxed|[0-9])))?[ \t]*(?P<value>[^\n]{0,2000})")
+
+
+def _answer_labels(view: str, timeout: float):
+    """(label end, value start, value, alone) for each answer label at a line's or sentence's start.
+
+    "Answer: 5", "**Final Answer:** 5", "My final answer = 5", "Answer is 5", "Ans - 5", "答案：5";
+    a label alone on its line ("**Final Answer**") takes the value on the next lines. "The answer
+    is 5" is a phrase (``final_answer_phrase``), not a line.
+    """
+    for m in _LABELS.finditer(view, timeout=timeout):
+        line_start = view.rfind("\n", max(0, m.start() - _PREFIX), m.start()) + 1
+        before = view[max(line_start, m.start() - _PREFIX):m.start()]
+        at_line_start = (line_start > 0 or m.start() <= _PREFIX) and _LINE_PREFIX_RE.match(before, timeout=timeout)
+        if not (at_line_start or _SENTENCE_END_RE.search(before[-5:], timeout=timeout)):
+            continue
+        article = m[0].split()[0].lower() in _ARTICLES
+        after = _AFTER_LABEL_RE.match(view, m.end(), timeout=timeout)
+        value = after["value"]
+        if after["colon"] is not None:
+            yield m.end(), after.start("value"), value, False
+        elif after["verb"] is not None or after["math"] is not None:
+            if not article:
+                yield m.end(), after.start("value"), value, False
+        elif not value.strip(" \t.:："):
+            yield m.end(), after.end(), "", True
+
+
+_MINERVA_TRAILER_RE = regex.compile(r"(?i)(?<=\.)\s*I hope it is correct\.?\s*$")
+_SENTENCE_SCAN = 2000
+_PERIOD_RE = regex.compile(r"[.。](?:\s|$)")
+_SENTENCE_VALUE_RE = regex.compile(r"(?i)^(?:[^$]|\$[^$]*\$)*\bis[ \t]+((?:[^$\s]|\$[^$]*\$)(?:[^$]|\$[^$]*\$)*)$")
+
+
+def first_sentence(text: str, timeout: float) -> str:
+    """Text up to the first period outside ``$…$`` math (where a period is a decimal point)."""
+    for m in _PERIOD_RE.finditer(text, timeout=timeout):
+        if (text.count("$", 0, m.start()) - text.count("\\$", 0, m.start())) % 2 == 0:
+            return text[:m.start()]
+    return text
+
+
+def _next_lines(view: str, pos: int) -> tuple[int, int] | None:
+    """The value under a label that stands alone: the next non-blank line, or a display block."""
+    n = len(view)
+    while pos < n and view[pos] in " \t\n":
+        pos += 1
+    if pos >= n:
+        return None
+    for open_, close in (("\\[", "\\]"), ("$$", "$$")):
+        if view.startswith(open_, pos):
+            end = view.find(close, pos + len(open_), pos + _SENTENCE_SCAN)
+            return (pos, end + len(close)) if end >= 0 else None
+    end = view.find("\n", pos)
+    return pos, (n if end < 0 else end)
+
+
+def answer_line(doc: Document, timeout: float) -> list[Slot]:
+    view = doc.view
+    found = []
+    for label_start, value_start, value, alone in _answer_labels(view, timeout):
+        slot_start = view.rfind("\n", 0, label_start) + 1
+        if alone or not clean(value):
+            span = _next_lines(view, value_start if not alone else label_start)  # the value on the next line
+            if span is None:
+                continue
+            raw, vstart = view[span[0]:span[1]], span[0]
+        else:
+            raw, vstart = value, value_start
+            if raw.strip().startswith(("\\[", "$$")):  # display math opened on the label's line
+                block = _next_lines(view, vstart)
+                if block:
+                    raw = view[block[0]:block[1]]
+        raw = _MINERVA_TRAILER_RE.sub("", raw, timeout=timeout)
+        if not raw.lstrip().startswith(("\\[", "$$")):
+            raw = first_sentence(raw, timeout)  # "Answer: 5. Wait, actually 7." answers 5; the rest follows it
+        answer, length = raw, len(raw)
+        inner = final_answer_phrase_in(raw, timeout)  # "Final Answer: The final answer is $3$. I hope…"
+        if inner:
+            answer, length = inner[-1][0], inner[-1][2]
+        elif " is " in raw[:_SENTENCE_SCAN]:
+            sentence = first_sentence(raw[:_SENTENCE_SCAN], timeout)
+            value = _SENTENCE_VALUE_RE.match(sentence, timeout=timeout) if len(sentence) < _SENTENCE_SCAN else None
+            if value:
+                answer, length = value[1], len(sentence)
+        elif stated := sentence_value(first_sentence(raw[:_SENTENCE_SCAN], timeout), timeout):
+            answer, length = stated  # "Final Answer: Jane started growing Sphere 3 hours ago."
+        if clean(answer):
+            found.append(Slot("answer_line", answer, slot_start, vstart + length, (vstart, vstart + length)))
+    return found
+
+
+# -- tables and JSON ------------------------------------------------------------------------------
+
+
+def _is_label(cell: str, timeout: float) -> bool:
+    """A table cell that holds only an answer label ("Answer", "**Final answer:**")."""
+    m = _LABELS.search(cell, timeout=timeout)
+    return m is not None and not cell[:m.start()].strip() and not cell[m.end():].strip(" \t:：")
+
+
+def table_answer(doc: Document, timeout: float) -> list[Slot]:
+    """A table row whose cell is an answer label: the next cell, or the cell under it."""
+    found = []
+    rows = doc.rows
+    for i, row in enumerate(rows):
+        cells = [doc.view[a:b] for a, b in row.cells]
+        for j, cell in enumerate(cells):
+            if not _is_label(cell, timeout):
+                continue
+            if j + 1 < len(cells) and clean(cells[j + 1]):
+                a, b = row.cells[j + 1]
+                found.append(Slot("table_answer", cells[j + 1].strip(), row.start, row.end, (a, b)))
+            elif i + 1 < len(rows) and rows[i + 1].start - row.end <= 2 and j < len(rows[i + 1].cells):
+                a, b = rows[i + 1].cells[j]
+                if clean(doc.view[a:b]):
+                    found.append(Slot("table_answer", doc.view[a:b].strip(), row.start, rows[i + 1].end, (a, b)))
+    return found
+
+
+_JSON_KEYS = ("answer", "final_answer", "finalanswer", "final", "result", "solution", "final_result")
+_JSON_INLINE_RE = regex.compile(r'(?i)"(' + "|".join(_JSON_KEYS) + r')"\s*:\s*("(?:[^"\\\n]|\\.){0,400}"|[-+0-9.eE/]{1,60})')
+_MAX_JSON = 20_000
+
+
+def json_answer(doc: Document, timeout: float) -> list[Slot]:
+    """An answer key in a JSON object: in a fenced block (hidden as code, read as data) or inline."""
+    found = []
+    for fence in doc.fences:
+        a, b = fence.content
+        body = doc.text[a:b].strip()
+        if not body.startswith("{") or b - a > _MAX_JSON:
+            continue
+        try:
+            data = json.loads(body)
+        except (ValueError, RecursionError):
+            continue
+        if isinstance(data, dict):
+            for key, value in data.items():
+                if isinstance(key, str) and key.lower() in _JSON_KEYS and isinstance(value, (str, int, float)) \
+                        and not isinstance(value, bool):
+                    found.append(Slot("json_answer", str(value), fence.start, fence.end, (a, b)))
+    for m in _JSON_INLINE_RE.finditer(doc.view, timeout=timeout):
+        raw = m[2]
+        if raw.startswith('"'):
+            try:
+                raw = json.loads(raw)
+            except ValueError:
+                raw = raw.strip('"')
+        found.append(Slot("json_answer", str(raw), m.start(), m.end(), m.span(2)))
+    return sorted(found, key=lambda s: s.start)
+
+
+# -- headings that are only a value (GSM8K's "#### 42") -------------------------------------------
+_PROSE_WORD_RE = regex.compile(r"(?<![\\\p{L}])\p{L}{2,}")
+_NOT_A_VALUE_RE = regex.compile(r"(?i)^\s*(?:step|part|case|problem|question|section|solution|example)\b")
+_MATH_OR_MACRO_RE = regex.compile(r"\$[^$]*\$|\\[A-Za-z]+")
+_DIGIT_RE = regex.compile(r"[0-9]")
+_LETTER_RE = regex.compile(r"[A-Za-z]")
+_SENTENCE_IN_RE = regex.compile(r"\.\s+[A-Za-z]")
+
+
+def hash_answer(doc: Document, timeout: float) -> list[Slot]:
+    found = []
+    for h in doc.headings:
+        a, b = h.content
+        content = doc.view[a:b]
+        stripped = clean(content)
+        if not stripped or _NOT_A_VALUE_RE.match(stripped, timeout=timeout):
+            continue
+        bare = _MATH_OR_MACRO_RE.sub(" ", stripped, timeout=timeout)
+        if len(_PROSE_WORD_RE.findall(bare, timeout=timeout)) > 1:
+            continue  # a title ("Group 4: 110", "Final Answer"), not a value
+        if not _DIGIT_RE.search(stripped, timeout=timeout) and "$" not in content:
+            continue
+        found.append(Slot("hash_answer", stripped, h.start, h.end, (a, b)))
+    return found
+
+
+# -- "the final answer is …" ----------------------------------------------------------------------
+_PHRASE_RE = regex.compile(
+    r"(?i)\b(?:(?:the|my|our)[ \t]+(?:(?:final|correct|right)[ \t]+)?(?:answer|choice|result)"
+    r"|(?<![\p{L}])answer|la réponse(?:[ \t]+finale)?|la respuesta(?:[ \t]+final)?|die antwort|la risposta"
+    r"|a resposta)"
+    r"[ \t]+(?:is|was|would be|will be|should be|equals|est|es|ist|è|é|sera|será)[ \t]*:?[ \t]*([^\n]{1,2000})"
+    r"|(?:最终答案|答案)(?:是|为|應為|应为|:|：)[ \t]*([^\n]{1,2000})|(?i:ответ)(?:[ \t]*(?:равен|:))[ \t]*([^\n]{1,2000})")
+
+
+_PHRASE_HINTS = ("answer", "choice", "result", "réponse", "respuesta", "antwort", "risposta", "resposta", "答案", "ответ")
+
+
+def final_answer_phrase_in(text: str, timeout: float) -> list[tuple[str, int, int]]:
+    """Every "the answer is …" statement: its first sentence; the search goes on after it."""
+    lowered = text.lower()
+    if not any(h in lowered for h in _PHRASE_HINTS):
+        return []
+    found, pos = [], 0
+    while (m := _PHRASE_RE.search(text, pos, timeout=timeout)) is not None:
+        group = next(g for g in (1, 2, 3) if m[g] is not None)
+        content = first_sentence(m[group], timeout)
+        found.append((content, m.start(group), m.start(group) + len(content)))
+        pos = max(m.start(group) + len(content), m.start(group) + 1)
+    return found
+
+
+def final_answer_phrase(doc: Document, timeout: float) -> list[Slot]:
+    return [Slot("final_answer_phrase", content, start, end, (start, end))
+            for content, start, end in final_answer_phrase_in(doc.view, timeout) if clean(content)]
+
+
+# -- the whole completion as one expression -------------------------------------------------------
+_BARE_RE = regex.compile(r"[0-9A-Za-z\\{}()\[\]^_+\-*/.,=<>|!%' ]{1,60}")
+_BARE_MATH_RE = regex.compile(r"[0-9A-Za-z\\{}()\[\]^_+\-*/.,=<>|!&:;'% \n]{1,300}")
+_TEXT_WRAPPER_RE = regex.compile(r"\\(?:text|textbf|textit|textrm|mathrm|mbox)\s*\{([^{}]*)\}")
+_ENVIRONMENT_RE = regex.compile(r"\\(?:begin|end)\{[A-Za-z*]+\}")
+_ENVIRONMENT_ONLY_RE = regex.compile(r"(?s)\\begin\{([A-Za-z*]+)\}(?:(?!\\begin\{|\\end\{).)*\\end\{\1\}")
+_LONG_WORD_RE = regex.compile(r"(?<![\\A-Za-z])[A-Za-z]{4,}")
+_WORD_RE = regex.compile(r"(?<![\\A-Za-z])[A-Za-z]{2,}")
+_ASSIGNMENT_RE = regex.compile(r"[A-Za-z](?:_\{?[A-Za-z0-9]+\}?)?\s*=\s*[^=]+")
+_BARE_UNIT_RE = regex.compile(r"(?<=[0-9}]|\\circ)\s*[A-Za-z]{2,15}\.?(?:\^\{?[23]\}?)?$")
+
+
+def _short_text(m: regex.Match) -> str:
+    return " " if len(m[1].split()) <= 2 else m[0]
+
+
+def bare_expression(text: str, timeout: float) -> str | None:
+    """``text`` when it is nothing but a short math expression (``$3$``, ``x+1``, ``2 dollars``)."""
+    s = text.strip()
+    delimited = False
+    for open_, close in (("$$", "$$"), ("$", "$"), ("\\(", "\\)"), ("\\[", "\\]")):
+        if s.startswith(open_) and s.endswith(close) and len(s) >= len(open_) + len(close):
+            s = s[len(open_):len(s) - len(close)].strip()
+            delimited = "$" not in s
+            break
+    if not delimited and _ENVIRONMENT_ONLY_RE.fullmatch(s, timeout=timeout):
+        delimited = True  # a lone \begin{pmatrix}…\end{pmatrix} is math without delimiters
+    pattern = _BARE_MATH_RE if delimited else _BARE_RE
+    if not s or "\\boxed" in s or "\\fbox" in s or not pattern.fullmatch(s, timeout=timeout):
+        return None
+    words = _ENVIRONMENT_RE.sub(" ", s, timeout=REGEX_TIMEOUT_S)
+    words = _TEXT_WRAPPER_RE.sub(_short_text, words, timeout=timeout)
+    words = _BARE_UNIT_RE.sub("", words, timeout=timeout)
+    # an equation in variables ("x + y - z + 2 = 0") is an answer; "50 + 5 = 55" is working
+    equation_ok = (_ASSIGNMENT_RE.fullmatch(s, timeout=timeout) or (s.count("=") == 1 and (
+        delimited or (_LETTER_RE.search(s, timeout=timeout) and not _WORD_RE.search(words, timeout=timeout)))))
+    if (_LONG_WORD_RE.search(words, timeout=timeout) or len(_WORD_RE.findall(words, timeout=timeout)) > 1
+            or _SENTENCE_IN_RE.search(words, timeout=timeout) or ("=" in s and not equation_ok)):
+        return None
+    return s
+
+
+def bare_answer(doc: Document, timeout: float) -> list[Slot]:
+    s = bare_expression(doc.view, timeout)
+    if s is None and not doc.hidden:  # "\text{east}": the view blanks formatting macros, the text keeps them
+        s = bare_expression(doc.text, timeout)
+    if s is None:
+        return []
+    start = doc.view.find(s[:1]) if s else 0
+    return [Slot("bare_answer", s, 0, len(doc.view), (max(0, start), len(doc.view.rstrip())))]
+
+
+def prose_slots(doc: Document, timeout: float) -> list[Slot]:
+    return [Slot("prose_answer", content, start, end, (start, end))
+            for content, start, end in prose_answer(doc.view, timeout, tuple(doc.bold))]
+
+
+SLOT_KINDS: dict[str, SlotFinder] = {
+    "boxed": boxed,
+    "answer_tag": tag_finder("answer"),
+    "solution_tag": tag_finder("solution"),
+    "answer_line": answer_line,
+    "table_answer": table_answer,
+    "json_answer": json_answer,
+    "hash_answer": hash_answer,
+    "final_answer_phrase": final_answer_phrase,
+    "bare_answer": bare_answer,
+    "prose_answer": prose_slots,
+}
+#: kinds that are unambiguous answer slots (the others read sentences)
+STRUCTURED_KINDS = frozenset({"boxed", "answer_tag", "solution_tag", "answer_line", "table_answer", "json_answer",
+                              "hash_answer"})
+
+
+def find_slots(doc: Document, kinds: tuple[str, ...], finders: dict[str, SlotFinder], timeout: float) -> dict[str, list[Slot]]:
+    """Every slot of each kind in ``kinds`` (each list in text order)."""
+    return {kind: finders[kind](doc, timeout) for kind in kinds}
