@@ -72,11 +72,11 @@ def create_app(rewards: Any = None, token: str | None = None, limits: Limits | N
     from starlette.routing import Route
 
     from rlvr.integrations.openrlhf import score_queries
-    from rlvr.rewards import RewardSet
+    from rlvr.rewards.scoring import build_reward_set
     from rlvr.verifiers import VerifierConfig, verify_batch
 
     limits = limits or Limits()
-    reward_set = RewardSet.from_config(rewards if rewards is not None else [{"name": "math_equivalence"}])
+    reward_set = build_reward_set(rewards)
     metrics = Metrics()
     gate = asyncio.Semaphore(limits.max_concurrent)
     waiting = {"n": 0}
