@@ -32,7 +32,7 @@ from rlvr.rewards.failures import RewardError, RewardFailure
 logger = logging.getLogger(__name__)
 
 __all__ = ["score_reward", "score_rows", "ScoredRow", "ABSTAIN_SCORE", "DEFAULT_REWARDS", "build_reward_set",
-           "shared_reward_set", "batch_from_rows", "raised_errors"]
+           "shared_reward_set", "batch_from_rows", "RaisedErrors"]
 
 ABSTAIN_SCORE = 0.0  # what an abstaining or failed reward counts where a framework takes numbers only
 DEFAULT_REWARDS: list[dict[str, Any]] = [{"name": "math_equivalence"}]
@@ -66,7 +66,7 @@ def score_reward(reward: Any, prompts: Sequence[Any] | None, completions: Sequen
             logger.debug("traceback of reward %r", name, exc_info=exc)
         else:
             logger.warning("reward %r failed again (%d in a row): %s", name, failures, error.problem)
-        details = {"failure": "raised" if error.exception is not None else "contract",
+        details = {"failure": "raised" if error.exception is not None else "contract", "problem": error.problem,
                    "exception": type(error.exception).__name__ if error.exception is not None else None,
                    "where": error.where}
         results = [RewardResult(None, "error", str(error), details) for _ in range(n)]
@@ -152,23 +152,42 @@ def score_rows(reward_set: Any, prompts: Sequence[Any] | None, completions: Sequ
     return rows
 
 
-def raised_errors(rows: Sequence[Any]) -> dict[str, tuple[str, int]]:
-    """Per reward that raised while scoring ``rows``: its first error message and how many rows it
-    cost (for commands that report a user's failing reward in one line at the end)."""
-    out: dict[str, tuple[str, int]] = {}
-    for row in rows:
-        for name, r in row["rewards"].items():
-            if r.status == "error" and "failure" in r.details:
-                message, count = out.get(name, (r.reason, 0))
-                out[name] = (message, count + 1)
-    return out
+class RaisedErrors:
+    """Which rewards raised while a command scored its rows, for the one line it ends with."""
+
+    def __init__(self) -> None:
+        self.by_reward: dict[str, tuple[dict[str, Any], int]] = {}
+
+    def add(self, name: str, status: str, details: dict[str, Any]) -> None:
+        """Count one result (a RewardResult's fields, or their JSON form)."""
+        if status == "error" and "failure" in details:
+            first, count = self.by_reward.get(name, (details, 0))
+            self.by_reward[name] = (first, count + 1)
+
+    def add_rows(self, rows: Sequence[ScoredRow]) -> None:
+        for row in rows:
+            for name, r in row.rewards.items():
+                self.add(name, r.status, r.details)
+
+    def error(self, n_rows: int) -> RewardError | None:
+        """One RewardError naming the first reward that raised, its file:line and the rows it cost."""
+        if not self.by_reward:
+            return None
+        name, (details, count) = next(iter(self.by_reward.items()))
+        others = [n for n in self.by_reward if n != name]
+        problem = (f"{details.get('problem')} on {count} of {n_rows} rows (its values there are None with status "
+                   f"'error'; the other rewards scored)" + (f"; {', '.join(map(repr, others))} also raised" if others
+                                                           else ""))
+        return RewardError(name, problem, details.get("where"))
 
 
-def batch_from_rows(rows: Sequence[dict[str, Any]]) -> tuple[list[Any], list[Any], dict[str, list[Any]]]:
+def batch_from_rows(rows: Sequence[dict[str, Any]], keys: Sequence[str] | None = None,
+                    ) -> tuple[list[Any], list[Any], dict[str, list[Any]]]:
     """JSON rows (``prompt``, ``completion``, the gold and any column) as ``(prompts, completions,
-    columns)``: every column as a list with ``None`` where a row lacks it; ``gold`` also serves as
-    ``answer`` when no row has an ``answer``."""
-    keys = sorted({k for r in rows for k in r} - {"prompt", "completion"})
+    columns)``: every column (``keys``, default: every key of ``rows``) as a list with ``None`` where
+    a row lacks it; ``gold`` also serves as ``answer`` when no row has an ``answer``."""
+    if keys is None:
+        keys = sorted({k for r in rows for k in r} - {"prompt", "completion"})
     columns = {k: [r.get(k) for r in rows] for k in keys}
     if "answer" not in columns and "gold" in columns:
         columns["answer"] = columns["gold"]

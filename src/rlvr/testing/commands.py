@@ -14,7 +14,8 @@ def test_command(args: argparse.Namespace) -> int:
     from rich.markup import escape
     from rich.table import Table
 
-    from rlvr.testing.fixtures import find_fixture_files, load_fixture_file, run_case
+    from rlvr.rewards import RewardError
+    from rlvr.testing.fixtures import FixtureError, find_fixture_files, load_fixture_file, run_case
 
     files = find_fixture_files(args.paths)
     if not files:
@@ -31,7 +32,12 @@ def test_command(args: argparse.Namespace) -> int:
                 skipped += 1
                 table.add_row(escape(f"{path}::{case.id}"), "skip", "", "", escape(str(case.skip)))
                 continue
-            outcome = run_case(case)
+            try:
+                outcome = run_case(case)
+            except (FixtureError, RewardError) as exc:  # this case cannot run: it fails, the others run
+                failed += 1
+                table.add_row(escape(f"{path}::{case.id}"), "FAIL", "", "error", escape(str(exc)))
+                continue
             ok = outcome.passed if not case.xfail else not outcome.passed
             passed += ok
             failed += not ok
