@@ -109,3 +109,12 @@ def test_cli_audits_a_rewardset_file(tmp_path):
     r = subprocess.run([sys.executable, "-m", "rlvr", "rewards", "audit", "cli_short", "--import",
                         str(tmp_path / "mine.py"), "--strict"], capture_output=True, text=True)
     assert r.returncode == 1 and "pay MORE than the honest right answer: empty_completion" in " ".join(r.stdout.split())
+
+
+def test_the_readme_states_the_real_number_of_attacks():
+    import re
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    stated = re.findall(r"scores (\d+) cheating completions", " ".join(readme.split()))
+    assert stated == [str(len(ATTACKS))], f"README says {stated}; the audit runs {len(ATTACKS)} attacks"

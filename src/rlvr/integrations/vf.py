@@ -21,14 +21,12 @@ reply, so format rewards see what the model wrote.
 from __future__ import annotations
 
 import asyncio
-import logging
 import threading
 from collections.abc import Callable, Iterable
 from typing import Any
 
 from rlvr.rewards.scoring import ScoredRow, score_rows, shared_reward_set
 
-logger = logging.getLogger(__name__)
 
 # the Rlvr* classes subclass verifiers' own and are built on first access (module __getattr__)
 __all__ = ["reward_hooks", "trace_completion", "legacy_reward_funcs", "RlvrMathTask", "RlvrMathTaskset",  # noqa: F822
