@@ -122,6 +122,8 @@ def test_function_reward_gets_the_completion_text_and_raw_inputs_on_request():
     assert clone.__name__ == "test_length_ratio" and clone(completions=["y" * 10]) == [0.2]
     with pytest.raises(TypeError, match="raw_inputs applies to function rewards"):
         reward("test_raw_class", raw_inputs=True)(Flaky)
+    with pytest.raises(TypeError, match=r"\['completion_ids'\] are TRL's trainer-only arguments.*raw_inputs=True"):
+        reward("test_wants_ids")(lambda completions, completion_ids=None, **kw: [0.0])
 
 
 @reward("test_returns_results")

@@ -55,7 +55,7 @@ def _first_line(doc: str | None) -> str:
     return paragraph if end < 0 else paragraph[:end + 1]
 
 
-def _check_function(name: str, func: Callable[..., Any]) -> None:
+def _check_function(name: str, func: Callable[..., Any], raw_inputs: bool = False) -> None:
     try:
         sig = inspect.signature(func)
     except (TypeError, ValueError) as exc:
@@ -69,6 +69,10 @@ def _check_function(name: str, func: Callable[..., Any]) -> None:
     if positional:
         raise TypeError(f"reward {name!r}: parameter {positional[0].name!r} is positional-only; "
                         "TRL passes everything by keyword (completions=..., prompts=...)")
+    trainer_only = [p.name for p in params if p.name in TRAINER_KWARGS]
+    if trainer_only and not raw_inputs:
+        raise TypeError(f"reward {name!r}: parameter(s) {trainer_only} are TRL's trainer-only arguments, which a "
+                        "function reward gets only when registered with @reward(..., raw_inputs=True)")
 
 
 def register(name: str, target: Any, description: str | None = None, raw_inputs: bool = False) -> None:
@@ -85,7 +89,7 @@ def register(name: str, target: Any, description: str | None = None, raw_inputs:
             raise TypeError(f"reward {name!r}: raw_inputs applies to function rewards; a Reward subclass "
                             "overrides explain() to read raw inputs")
     elif callable(target):
-        _check_function(name, target)
+        _check_function(name, target, raw_inputs)
     else:
         raise TypeError(f"reward {name!r}: expected a function or Reward subclass, got {type(target).__name__}")
     _load_builtins()  # a user's name must not shadow a built-in that loads later

@@ -209,7 +209,9 @@ class RewardSet:
 
         Scored by :func:`rlvr.rewards.scoring.score_rows`: a reward that raises costs only its own
         values for the batch (``error`` results naming the user's file:line), never the others'."""
-        return score_rows(self, prompts, completions if completions is not None else [], columns)
+        if completions is None:
+            raise TypeError("RewardSet.explain needs completions=")
+        return score_rows(self, prompts, completions, columns)
 
     def __call__(self, prompts: Any = None, completions: Any = None, **columns: Any) -> list[float | None]:
         """Weighted sum per completion (TRL's own combination: None counts as absent)."""

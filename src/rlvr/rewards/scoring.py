@@ -70,14 +70,13 @@ def score_reward(reward: Any, prompts: Sequence[Any] | None, completions: Sequen
                    "exception": type(error.exception).__name__ if error.exception is not None else None,
                    "where": error.where}
         results = [RewardResult(None, "error", str(error), details) for _ in range(n)]
-        reward.last_call = (completions, results)
+        reward.last_call, reward.last_prompts = (completions, results), prompts
         return results
     with _COUNTER_LOCK:
         reward._consecutive_failures = 0
         for r in results:
             reward.stats[r.status] += 1
-    reward.last_call = (completions, results)  # for run logs that show samples with their reasons
-    reward.last_prompts = prompts
+    reward.last_call, reward.last_prompts = (completions, results), prompts  # for run logs: samples with reasons
     return results
 
 
