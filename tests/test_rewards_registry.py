@@ -398,3 +398,19 @@ def test_to_config_round_trips_exactly_and_the_hash_sees_every_field():
     # each reward's own params() are its Params: exact, no Ellipsis, no derived tables
     params = rs.funcs[2].params()
     assert params["preset"] == "check_numbers" and params["stripped"] == "preset" and Ellipsis not in params.values()
+
+
+def test_columns_named_like_the_scorers_arguments_are_a_config_error(tmp_path):
+    from rlvr.rewards.scoring import batch_from_rows, score_rows
+
+    rs = RewardSet.from_config([{"name": "math_equivalence"}])
+    rows = [{"id": 1, "completion": "\\boxed{2}", "gold": "2", "completions": "x", "self": 1}]
+    with pytest.raises(ConfigError, match=r"column\(s\) \['completions', 'self'\] collide"):
+        score_rows(rs, *batch_from_rows(rows))
+    # without them the same rows score, 'gold' serving as the answer column
+    assert [r.total for r in score_rows(rs, *batch_from_rows([{"completion": "\\boxed{2}", "gold": "2"}]))] == [1.0]
+    path = tmp_path / "rows.jsonl"
+    path.write_text(json.dumps(rows[0]) + "\n")
+    r = subprocess.run([sys.executable, "-m", "rlvr", "score", "--rewards", '[{"name": "math_equivalence"}]', str(path)],
+                       capture_output=True, text=True)
+    assert r.returncode == 2 and "collide with the scorer's own arguments" in r.stderr and "internal" not in r.stderr

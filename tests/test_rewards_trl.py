@@ -216,3 +216,43 @@ def test_a_reward_that_raises_ends_training_and_score_with_one_line_naming_its_l
         "(at boom.py:8 in boom)")
     row = json.loads((tmp_path / "out.jsonl").read_text())  # every row still scored and written
     assert row["id"] == "q1" and row["rewards"]["math_equivalence"]["value"] == 1.0 and row["total"] == 1.0
+
+
+FLAKY = '''from rlvr.rewards import reward
+
+calls = []
+
+
+@reward("flaky_in_user_code")
+def flaky(completions, **kwargs):
+    calls.append(len(completions))
+    if len(calls) == 4:
+        raise RuntimeError("only the fourth batch")
+    return [0.5 for _ in completions]
+'''
+
+
+@pytest.mark.slow
+def test_a_reward_that_raises_once_costs_one_step_of_its_values_and_the_run_finishes(tmp_path):
+    """It fails on the last of 4 steps: that step logs None for it (not 0), the run summary, curve and
+    report are still written."""
+    import json
+    import subprocess
+    import sys
+
+    recipe = Path(__file__).resolve().parents[1] / "recipes" / "tiny-cpu-smoke.yaml"
+    (tmp_path / "flaky.py").write_text(FLAKY, encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "rlvr", "train", "--import", "flaky.py", "--recipe", str(recipe),
+                           "--set", "rewards=[{name: flaky_in_user_code}, {name: math_equivalence}]",
+                           "--set", f"output.dir={tmp_path / 'run'}", "--set", "eval.enabled=false"],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    warning = " ".join(done.stderr.split())
+    assert "reward 'flaky_in_user_code' raised RuntimeError: only the fourth batch (at flaky.py:10 in flaky)" in warning
+    steps = [json.loads(line) for line in (tmp_path / "run" / "metrics.jsonl").read_text().splitlines()]
+    means = [row["rewards/flaky_in_user_code/mean"] for row in steps if "reward" in row]
+    assert means == [0.5, 0.5, 0.5, None]
+    summary = json.loads((tmp_path / "run" / "summary.json").read_text())
+    # the last quarter of the run is the None step: no mean for it rather than a 0
+    assert "flaky_in_user_code" not in summary["reward_means"] and "math_equivalence" in summary["reward_means"]
+    assert (tmp_path / "run" / "reward_curve.png").is_file() and (tmp_path / "run" / "report.html").is_file()

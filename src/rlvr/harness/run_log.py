@@ -32,11 +32,11 @@ def plot_reward_curve(metrics_path: Path, out: Path, names: list[str]) -> None:
         return
     fig, ax = plt.subplots(figsize=(7, 4))
     steps = [r["step"] for r in rows]
-    ax.plot(steps, [r["reward"] for r in rows], label="total reward", linewidth=2)
+    ax.plot(steps, [_finite(r["reward"]) for r in rows], label="total reward", linewidth=2)
     for name in names:
         key = f"rewards/{name}/mean"
         if any(key in r for r in rows):
-            ax.plot(steps, [r.get(key, float("nan")) for r in rows], label=name, alpha=0.7)
+            ax.plot(steps, [_finite(r.get(key)) for r in rows], label=name, alpha=0.7)
     ax.set_xlabel("GRPO step")
     ax.set_ylabel("mean reward")
     ax.legend(fontsize=8)
@@ -126,6 +126,11 @@ def run_logger(run_dir: Path, reward_set: Any, samples: int) -> Any:
                 logger.info(" | ".join(parts))
 
     return RunLogger()
+
+
+def _finite(value: Any) -> float:
+    """A logged metric for a plot: a gap (NaN) where it is None (every reward abstained or failed)."""
+    return float(value) if isinstance(value, (int, float)) else float("nan")
 
 
 def _number(value: Any, spec: str) -> str:

@@ -37,6 +37,7 @@ __all__ = ["score_reward", "score_rows", "ScoredRow", "ABSTAIN_SCORE", "DEFAULT_
 ABSTAIN_SCORE = 0.0  # what an abstaining or failed reward counts where a framework takes numbers only
 DEFAULT_REWARDS: list[dict[str, Any]] = [{"name": "math_equivalence"}]
 
+_RESERVED = frozenset({"prompts", "completions", "self"})
 _COUNTER_LOCK = threading.Lock()  # adapters score one RewardSet from several threads
 
 
@@ -139,7 +140,12 @@ def score_rows(reward_set: Any, prompts: Sequence[Any] | None, completions: Sequ
                columns: dict[str, Any]) -> list[ScoredRow]:
     """Every reward of ``reward_set`` on one batch (each under :func:`score_reward`'s policy), one
     :class:`ScoredRow` per completion; the total is TRL's: the weighted sum of the values that are
-    not ``None``, ``None`` only when every reward abstains."""
+    not ``None``, ``None`` only when every reward abstains. A column named like the scorer's own
+    arguments (``prompts``, ``completions``, ``self``) is a ConfigError naming it."""
+    clash = sorted(set(columns) & _RESERVED)
+    if clash:
+        raise ConfigError(f"column(s) {clash} collide with the scorer's own arguments (prompts, completions); "
+                          "rename them in the data (a row's text goes in 'prompt' and 'completion')")
     per_reward = {name: score_reward(f, prompts, completions, columns)
                   for name, f in zip(reward_set.names, reward_set.funcs)}
     rows = []
