@@ -9,7 +9,9 @@ in its own overlay venv (tests/frameworks/envs.py) because its pins clash with o
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
+import json
 import math
 import os
 import signal
@@ -68,9 +70,9 @@ def setup(tmp_path_factory, rows):
     return home, tok
 
 
-@pytest.fixture(scope="module")
-def trl_totals(setup, rows, tmp_path_factory):
-    """TRL's own reward call: weighted nansum of each reward function's output."""
+def _trl_scores(rewards_file: Path, rows: list[dict], tok, out_dir: Path) -> tuple[list[float], dict[str, list[float]]]:
+    """TRL's own reward call, ``GRPOTrainer._calculate_rewards`` on a real trainer: the weighted nansum
+    of each reward function's output, and each function's values."""
     from datasets import Dataset
     from trl import GRPOConfig, GRPOTrainer
 
@@ -78,9 +80,8 @@ def trl_totals(setup, rows, tmp_path_factory):
     from rlvr.harness.train import no_activation_checkpointing
     from rlvr.rewards import RewardSet
 
-    home, tok = setup
-    rs = RewardSet.from_config(str(home / "rewards.yaml"))
-    args = GRPOConfig(output_dir=str(tmp_path_factory.mktemp("trl")), per_device_train_batch_size=2,
+    rs = RewardSet.from_config(str(rewards_file))
+    args = GRPOConfig(output_dir=str(out_dir), per_device_train_batch_size=2,
                       num_generations=2, max_completion_length=8, use_cpu=True, bf16=False, report_to=[],
                       reward_weights=rs.weights, save_strategy="no", **no_activation_checkpointing(GRPOConfig))
     trainer = GRPOTrainer(model=build_qwen2(tok, hidden_size=16, num_layers=1, num_heads=2), processing_class=tok,
@@ -91,6 +92,12 @@ def trl_totals(setup, rows, tmp_path_factory):
     per_func = trainer._calculate_rewards(inputs, [r["prompt"] for r in rows], [r["completion"] for r in rows], ids)
     totals = (per_func * trainer.reward_weights.unsqueeze(0)).nansum(dim=1)
     return [float(x) for x in totals], {n: [float(v) for v in per_func[:, i]] for i, n in enumerate(rs.names)}
+
+
+@pytest.fixture(scope="module")
+def trl_totals(setup, rows, tmp_path_factory):
+    home, tok = setup
+    return _trl_scores(home / "rewards.yaml", rows, tok, tmp_path_factory.mktemp("trl"))
 
 
 def _same(name: str, got: list[float], want: list[float], rows: list[dict]) -> None:
@@ -165,16 +172,15 @@ def test_verl_dapo_recipe_keeps_its_numbers_with_rlvr_manager(setup, rows, tmp_p
           [o["reward_score"] for o in verl_dapo], rows)
 
 
-def test_openrlhf_remote_url_is_rlvr_serve(setup, rows, trl_totals, tmp_path):
-    """OpenRLHF's executor posting to ``rlvr serve``'s /get_reward (token in the URL: OpenRLHF sends no
-    headers) scores as TRL does."""
-    home, _ = setup
+@contextlib.contextmanager
+def _serving(rewards_file: Path, token: str = "parity-secret"):
+    """``rlvr serve`` on a free loopback port with ``rewards_file``; yields the port."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    env = {**os.environ, "RLVR_SERVE_TOKEN": "parity-secret"}
-    proc = subprocess.Popen([sys.executable, "-m", "rlvr", "serve", "--port", str(port), "--rewards",
-                             str(home / "rewards.yaml")], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    env = {**os.environ, "RLVR_SERVE_TOKEN": token}
+    proc = subprocess.Popen([sys.executable, "-m", "rlvr", "serve", "--port", str(port), "--rewards", str(rewards_file)],
+                            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
         import httpx
 
@@ -184,16 +190,140 @@ def test_openrlhf_remote_url_is_rlvr_serve(setup, rows, trl_totals, tmp_path):
                 if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200:
                     break
             except httpx.TransportError:
-                assert time.monotonic() < deadline, proc.stderr.read().decode()[-2000:]
+                assert proc.poll() is None and time.monotonic() < deadline, proc.stderr.read().decode()[-2000:]
                 time.sleep(0.2)
+        yield port
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(timeout=30)
+
+
+def test_openrlhf_remote_url_is_rlvr_serve(setup, rows, trl_totals, tmp_path):
+    """OpenRLHF's executor posting to ``rlvr serve``'s /get_reward (token in the URL: OpenRLHF sends no
+    headers) scores as TRL does."""
+    home, _ = setup
+    with _serving(home / "rewards.yaml") as port:
         subset = rows[:40]
         out = envs.run_driver("openrlhf", "openrlhf_driver.py",
                               {"rows": subset, "tokenizer_dir": str(home / "tok"),
                                "remote": f"http://127.0.0.1:{port}/get_reward?access_token=parity-secret"}, tmp_path)
         _same("OpenRLHF remote_url → rlvr serve", [o["reward"] for o in out], trl_totals[0][:40], subset)
-    finally:
-        proc.send_signal(signal.SIGTERM)
-        proc.wait(timeout=30)
+
+
+BOOM = """from rlvr.rewards import reward
+
+
+@reward("parity_boom")
+def parity_boom(completions, **kwargs):
+    raise ValueError("a bug in the user's reward")
+"""
+
+
+def test_a_reward_that_raises_costs_only_its_own_values_in_every_framework(setup, rows, tmp_path):
+    """The same rows with one reward that always raises: every door gives the other rewards TRL's
+    values, flags the failed one, and never stops the run (the failure limit is set above the rows)."""
+    home, tok = setup
+    (home / "boom_rewards.py").write_text(BOOM)
+    # generous verifier time limits: this test is about the raising reward, not about a busy machine's timeouts
+    (home / "raising.yaml").write_text(
+        REWARDS.replace("rewards:\n", "plugins: [boom_rewards.py]\nrewards:\n", 1).replace(
+            "{name: math_equivalence}", "{name: math_equivalence, params: {verifier: {timeout_s: 20, batch_timeout_s: 60}}}")
+        + "  - {name: parity_boom, weight: 1.0, max_consecutive_failures: 1000}\n")
+    raising = str(home / "raising.yaml")
+    subset = rows[:24]
+    want, per_reward = _trl_scores(home / "raising.yaml", subset, tok, tmp_path / "trl")
+    assert all(math.isnan(v) for v in per_reward["parity_boom"])  # TRL: None, left out of the sum
+    others = {n: [0.0 if math.isnan(v) else v for v in per_reward[n]] for n in ("math_equivalence", "think_format")}
+    assert len(set(want)) >= 3
+
+    def check(door: str, totals: list[float], values: dict[str, list[float]]) -> None:
+        _same(door, totals, want, subset)
+        for name, got in values.items():
+            _same(f"{door} {name}", got, others[name], subset)
+
+    job = {"rows": subset, "tokenizer_dir": str(home / "tok"),
+           "custom_reward_function": {"path": "pkg://rlvr.integrations.verl", "name": "compute_score",
+                                      "reward_kwargs": {"rewards": raising}}}
+    managed = dict(job, reward_manager={"source": "importlib", "name": "RlvrRewardManager",
+                                        "module": {"path": "pkg://rlvr.integrations.verl_manager"}})
+    for door, verl_job in (("verl compute_score", job), ("verl RlvrRewardManager", managed)):
+        out = envs.run_driver("verl", "verl_driver.py", verl_job, tmp_path)
+        check(door, [o["reward_score"] for o in out], {n: [o["extra"][n] for o in out] for n in others})
+        assert all(o["extra"]["rlvr_error"] == 1.0 and o["extra"]["parity_boom"] == 0.0 for o in out)
+
+    orl = envs.run_driver("openrlhf", "openrlhf_driver.py",
+                          {"rows": subset, "tokenizer_dir": str(home / "tok"), "remote": str(_module_file("openrlhf"))},
+                          tmp_path, env={"RLVR_REWARDS": raising})
+    with _serving(home / "raising.yaml") as port:
+        served = envs.run_driver("openrlhf", "openrlhf_driver.py",
+                                 {"rows": subset, "tokenizer_dir": str(home / "tok"),
+                                  "remote": f"http://127.0.0.1:{port}/get_reward?access_token=parity-secret"}, tmp_path)
+    for door, out in (("OpenRLHF reward_func", orl), ("OpenRLHF → rlvr serve", served)):
+        check(door, [o["reward"] for o in out], {n: [o["extra_logs"][f"{n}/value"] for o in out] for n in others})
+        assert all(o["extra_logs"]["rlvr_error"] == 1.0 for o in out)
+
+    v1 = envs.run_driver("verifiers", "verifiers_driver.py", {"rows": subset, "rewards": raising}, tmp_path)
+    check("verifiers v1", [o["reward"] for o in v1["rows"]], {n: [o["rewards"][n] for o in v1["rows"]] for n in others})
+    assert all(o["info"]["parity_boom"]["status"] == "error" and "boom_rewards.py:6" in o["info"]["parity_boom"]["reason"]
+               for o in v1["rows"])
+    legacy = envs.run_driver("verifiers-legacy", "verifiers_driver.py", {"rows": subset, "rewards": raising}, tmp_path)
+    check("verifiers legacy", [o["reward"] for o in legacy["rows"]],
+          {n: [o["rewards"][n] for o in legacy["rows"]] for n in others})
+
+    # Ray Data, through `rlvr score --ray`: every row scored and written, then the one line naming the reward
+    (tmp_path / "rows.jsonl").write_text("".join(json.dumps({"id": f"r{i}", "prompt": r["prompt"], "completion":
+                                                             r["completion"], "answer": r["gold"]}) + "\n"
+                                                 for i, r in enumerate(subset)))
+    done = subprocess.run([sys.executable, "-m", "rlvr", "score", "--rewards", raising, str(tmp_path / "rows.jsonl"),
+                           "--out", str(tmp_path / "ray.jsonl"), "--ray", "--actors", "1"],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 1 and "reward 'parity_boom' raised ValueError" in done.stderr.splitlines()[-1]
+    ray_rows = [json.loads(line) for line in (tmp_path / "ray.jsonl").read_text().splitlines()]
+    check("Ray", [o["total"] for o in ray_rows], {n: [o["rewards"][n]["value"] or 0.0 for o in ray_rows] for n in others})
+    assert all(o["rewards"]["parity_boom"]["status"] == "error" for o in ray_rows)
+
+
+def test_a_broken_rewardset_file_fails_every_adapter_at_start_naming_the_file(setup, rows, tmp_path):
+    from rlvr.errors import ConfigError
+    from rlvr.rewards import RewardSet
+
+    home, _ = setup
+    broken = home / "broken.yaml"
+    broken.write_text("rewards:\n  - {name: math_equivalence}\n  - {name: no_such_reward}\n")
+    message = f"reward config {broken}: no reward named 'no_such_reward'"
+    with pytest.raises(ConfigError, match=message):  # TRL: the RewardSet the trainer is given
+        RewardSet.from_config(str(broken))
+    subset = rows[:2]
+    job = {"rows": subset, "tokenizer_dir": str(home / "tok"),
+           "custom_reward_function": {"path": "pkg://rlvr.integrations.verl", "name": "compute_score",
+                                      "reward_kwargs": {"rewards": str(broken)}}}
+    failures = {
+        "verl compute_score": envs.run_driver("verl", "verl_driver.py", job, tmp_path, expect_failure=True),
+        "verl RlvrRewardManager": envs.run_driver("verl", "verl_driver.py", dict(job, reward_manager={
+            "source": "importlib", "name": "RlvrRewardManager",
+            "module": {"path": "pkg://rlvr.integrations.verl_manager"}}), tmp_path, expect_failure=True),
+        "OpenRLHF": envs.run_driver("openrlhf", "openrlhf_driver.py",
+                                    {"rows": subset, "tokenizer_dir": str(home / "tok"),
+                                     "remote": str(_module_file("openrlhf"))},
+                                    tmp_path, env={"RLVR_REWARDS": str(broken)}, expect_failure=True),
+        "verifiers v1": envs.run_driver("verifiers", "verifiers_driver.py", {"rows": subset, "rewards": str(broken)},
+                                        tmp_path, expect_failure=True),
+        "verifiers legacy": envs.run_driver("verifiers-legacy", "verifiers_driver.py",
+                                            {"rows": subset, "rewards": str(broken)}, tmp_path, expect_failure=True),
+    }
+    for door, output in failures.items():
+        assert message in output, f"{door}: {output[-3000:]}"
+    ray = subprocess.run([sys.executable, "-c", "import sys; from rlvr.integrations.ray import score_dataset; "
+                          "import ray; ray.init(num_cpus=1, include_dashboard=False, log_to_driver=False); "
+                          "score_dataset(ray.data.from_items([{'completion': 'x'}]), sys.argv[1])", str(broken)],
+                         capture_output=True, text=True, timeout=300)
+    assert ray.returncode != 0 and message in ray.stderr, ray.stderr[-3000:]
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    serve = subprocess.run([sys.executable, "-m", "rlvr", "serve", "--port", str(port), "--rewards", str(broken)],
+                           capture_output=True, text=True, timeout=120)
+    assert serve.returncode == 2 and message in serve.stderr and "Traceback" not in serve.stderr, serve.stderr[-2000:]
 
 
 def test_verifiers_taskset_loads_dapo_rows_and_scores_them(setup, tmp_path):

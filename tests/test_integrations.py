@@ -5,7 +5,10 @@ from __future__ import annotations
 import asyncio
 import pickle
 
+import pytest
 import torch
+
+from rlvr.errors import ConfigError
 
 from rlvr.integrations import openrlhf, verl
 
@@ -31,8 +34,13 @@ def test_verl_batch_async_and_reward_kwargs(tmp_path):
     assert [o["score"] for o in out] == [1.1, -1.0] and "think_format" in out[0]
     single = asyncio.run(verl.compute_score_async("a", "\\boxed{2}", "2", {}, rewards=str(config)))
     assert single["score"] == 1.0
-    broken = verl.compute_score("a", "\\boxed{2}", "2", rewards=str(tmp_path / "missing.yaml"))
-    assert broken["score"] == verl.ABSTAIN_SCORE and broken["rlvr_error"] == 1.0  # a bad config never raises
+    # a config that cannot load fails loudly, naming the file: never a run scored 0.0 throughout
+    with pytest.raises(ConfigError, match="missing.yaml does not exist"):
+        verl.compute_score("a", "\\boxed{2}", "2", rewards=str(tmp_path / "missing.yaml"))
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("rewards:\n  - {name: math_equivalence, params: {preset: strict}}\n")
+    with pytest.raises(ConfigError, match=f"reward config {bad}: .*preset='strict'"):
+        verl.compute_score("a", "\\boxed{2}", "2", rewards=str(bad))
     assert pickle.loads(pickle.dumps(verl.compute_score)) is verl.compute_score  # Ray ships it by reference
 
 

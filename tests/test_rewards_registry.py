@@ -11,7 +11,7 @@ import textwrap
 
 import pytest
 
-from rlvr.errors import ConfigError
+from rlvr.errors import ConfigError, RlvrError
 from rlvr.rewards import Reward, RewardFailure, RewardResult, RewardSet, available, describe, get_reward, reward
 
 
@@ -89,13 +89,68 @@ def test_function_reward_lists_columns_apart_from_params():
     assert get_reward("test_reads_answer", bonus=2.0)(completions=["x 4"], answer=["4"]) == [2.0]
 
 
-def test_function_reward_gets_trl_inputs_untouched():
-    f = get_reward("test_length_ratio", scale=2.0)
+@reward("test_seen_text")
+def seen_text(completions, prompts=None, **kwargs):
+    """Records what it was given."""
+    seen_text.calls.append((completions, prompts, sorted(kwargs)))
+    return [len(c) / 100 for c in completions]
+
+
+@reward("test_seen_raw", raw_inputs=True)
+def seen_raw(completions, **kwargs):
+    """Records what it was given, raw."""
+    seen_raw.calls.append((completions, sorted(kwargs)))
+    return [0.0 for _ in completions]
+
+
+seen_text.calls, seen_raw.calls = [], []
+
+
+def test_function_reward_gets_the_completion_text_and_raw_inputs_on_request():
     chat = [[{"role": "assistant", "content": "x" * 50}]]
-    assert f(prompts=[[{"role": "user", "content": "q"}]], completions=chat, trainer_state=None) == [1.0]
-    assert f.__name__ == "test_length_ratio"
+    prompts = [[{"role": "user", "content": "q"}]]
+    trl_extras = {"completion_ids": [[1, 2]], "trainer_state": None, "log_extra": None, "log_metric": None}
+    assert get_reward("test_seen_text")(prompts=prompts, completions=chat, answer=["4"], **trl_extras) == [0.5]
+    # the text, as a class reward gets it; the prompts as given; the dataset columns but not TRL's own arguments
+    assert seen_text.calls == [(["x" * 50], prompts, ["answer"])]
+    get_reward("test_seen_raw")(prompts=prompts, completions=chat, answer=["4"], **trl_extras)
+    assert seen_raw.calls == [(chat, ["answer", "completion_ids", "log_extra", "log_metric", "prompts",
+                                      "trainer_state"])]
+    f = get_reward("test_length_ratio", scale=2.0)
+    assert f(completions=chat) == [1.0] and f.__name__ == "test_length_ratio"
     clone = pickle.loads(pickle.dumps(f))
     assert clone.__name__ == "test_length_ratio" and clone(completions=["y" * 10]) == [0.2]
+    with pytest.raises(TypeError, match="raw_inputs applies to function rewards"):
+        reward("test_raw_class", raw_inputs=True)(Flaky)
+    with pytest.raises(TypeError, match=r"\['completion_ids'\] are TRL's trainer-only arguments.*raw_inputs=True"):
+        reward("test_wants_ids")(lambda completions, completion_ids=None, **kw: [0.0])
+
+
+@reward("test_returns_results")
+def returns_results(completions, **kwargs):
+    """A float, None and a RewardResult with its own reason."""
+    return [1, None, RewardResult(0.25, "short", "under 10 characters")][:len(completions)]
+
+
+@reward("test_returns_text")
+def returns_text(completions, **kwargs):
+    """Breaks the contract: text instead of numbers."""
+    return ["1.0" for _ in completions]
+
+
+def test_function_reward_returns_floats_none_or_results_and_a_bad_value_names_its_function():
+    results = get_reward("test_returns_results").explain(completions=["a", "b", "c"])
+    assert [(r.value, r.status) for r in results] == [(1.0, "ok"), (None, "no_opinion"), (0.25, "short")]
+    assert results[2].reason == "under 10 characters" and type(results[0].value) is float
+    from rlvr.rewards import RewardError
+
+    with pytest.raises(RewardError, match=r"reward 'test_returns_text' returned str '1.0' for completion 0; return "
+                                          r"a float, None or RewardResult per completion \(at tests/test_rewards_regi"):
+        get_reward("test_returns_text").explain(completions=["a"])
+    # in a RewardSet (training, score, every adapter) the same break costs that reward's values only
+    rs = RewardSet.from_config([{"name": "test_returns_text"}, {"name": "test_returns_results"}])
+    row = rs.explain(completions=["a"])[0]
+    assert row["rewards"]["test_returns_text"].status == "error" and row["total"] == 1.0
 
 
 def test_registration_is_validated():
@@ -139,13 +194,17 @@ def test_builtin_instances_pickle_with_stable_names():
 
 def test_failure_policy(caplog):
     f = get_reward("test_flaky")
-    with caplog.at_level(logging.ERROR):
+    with caplog.at_level(logging.WARNING):
         assert f(completions=["a", "b"]) == [None, None]
-    assert "boom" in caplog.text and "Traceback" in caplog.text
+    # one line naming the reward and the line of the user's code that raised, no traceback
+    where = f"tests/test_rewards_registry.py:{Flaky.score.__code__.co_firstlineno + 2} in Flaky.score"
+    assert caplog.messages == [f"reward 'test_flaky' raised RuntimeError: boom (at {where}) on a batch of 2; "
+                               "scoring that batch None (no opinion) — 3 failed batches in a row stop the run"]
     assert f(completions=["a"]) == [None]
     with pytest.raises(RewardFailure, match="3 consecutive batches") as info:
         f(completions=["a"])
-    assert isinstance(info.value.__cause__, RuntimeError)
+    assert isinstance(info.value.__cause__, RuntimeError) and isinstance(info.value, RlvrError)
+    assert info.value.reward == "test_flaky" and info.value.where == where
     assert f.stats["error"] == 4
 
 
@@ -220,8 +279,10 @@ def test_rewardset_explains_and_counts_statuses():
     assert [r["total"] for r in rows] == [1.0, 0.0, 0.0]
     alone = RewardSet.from_config([{"name": "math_equivalence"}])
     assert alone(completions=["\\boxed{2}"], answer=["\\frac{1}{}"]) == [None]
-    rs.funcs[0](completions=["\\boxed{1}", "I give up", "\\boxed{2}"], answer=["1", "1", "\\frac{1}{}"])
     assert rs.stats()["math_equivalence"] == {"correct": 1, "no_answer": 1, "unparseable_gold": 1}
+    rs.funcs[0](completions=["\\boxed{1}", "I give up", "\\boxed{2}"], answer=["1", "1", "\\frac{1}{}"])
+    # every door scores through one core: explain() and TRL's call both count
+    assert rs.stats()["math_equivalence"] == {"correct": 2, "no_answer": 2, "unparseable_gold": 2}
 
 
 @pytest.mark.parametrize(
@@ -337,3 +398,19 @@ def test_to_config_round_trips_exactly_and_the_hash_sees_every_field():
     # each reward's own params() are its Params: exact, no Ellipsis, no derived tables
     params = rs.funcs[2].params()
     assert params["preset"] == "check_numbers" and params["stripped"] == "preset" and Ellipsis not in params.values()
+
+
+def test_columns_named_like_the_scorers_arguments_are_a_config_error(tmp_path):
+    from rlvr.rewards.scoring import batch_from_rows, score_rows
+
+    rs = RewardSet.from_config([{"name": "math_equivalence"}])
+    rows = [{"id": 1, "completion": "\\boxed{2}", "gold": "2", "completions": "x", "self": 1}]
+    with pytest.raises(ConfigError, match=r"column\(s\) \['completions', 'self'\] collide"):
+        score_rows(rs, *batch_from_rows(rows))
+    # without them the same rows score, 'gold' serving as the answer column
+    assert [r.total for r in score_rows(rs, *batch_from_rows([{"completion": "\\boxed{2}", "gold": "2"}]))] == [1.0]
+    path = tmp_path / "rows.jsonl"
+    path.write_text(json.dumps(rows[0]) + "\n")
+    r = subprocess.run([sys.executable, "-m", "rlvr", "score", "--rewards", '[{"name": "math_equivalence"}]', str(path)],
+                       capture_output=True, text=True)
+    assert r.returncode == 2 and "collide with the scorer's own arguments" in r.stderr and "internal" not in r.stderr

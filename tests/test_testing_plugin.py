@@ -135,3 +135,68 @@ def test_jsonl_defaults_line(tmp_path):
                     '{"id": "b", "completion": "\\\\boxed{3}", "max": 0.0, "status": "incorrect"}\n')
     outcomes = [run_case(c) for c in load_fixture_file(path)]
     assert [o.passed for o in outcomes] == [True, True]
+
+
+MY_REWARDS = textwrap.dedent('''
+    from rlvr.rewards import reward
+
+    @reward("{name}")
+    def shouts(completions, **kwargs):
+        """1.0 for a completion that ends with '!'"""
+        return [1.0 if c.endswith("!") else 0.0 for c in completions]
+
+    @reward("{name}_raises")
+    def raises(completions, **kwargs):
+        """Raises: a bug in the user's reward."""
+        return [len(c) / 0 for c in completions]
+''')
+
+
+def test_plain_pytest_in_a_fresh_folder_reads_tool_rlvr_plugins(pytester):
+    """No conftest: ``[tool.rlvr] plugins`` in pyproject.toml is all plain pytest needs, in its own process."""
+    pytester.makefile(".toml", pyproject='[tool.rlvr]\nplugins = ["my_rewards.py"]\n')
+    pytester.makepyfile(my_rewards=MY_REWARDS.replace("{name}", "fresh_shouts"))
+    (pytester.path / "reward_fixtures").mkdir()
+    (pytester.path / "reward_fixtures" / "shouts.yaml").write_text(textwrap.dedent('''
+        cases:
+          - {id: text, reward: fresh_shouts, completion: "yes!", value: 1.0}
+          - {id: chat, reward: fresh_shouts, completion: [{role: assistant, content: "yes!"}], value: 1.0}
+    '''))
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider")
+    result.assert_outcomes(passed=2)
+
+
+def test_fixture_plugins_key_is_relative_to_the_file_and_failures_are_one_line(pytester):
+    (pytester.path / "src").mkdir()
+    (pytester.path / "src" / "mine.py").write_text(MY_REWARDS.replace("{name}", "rel_shouts"))
+    (pytester.path / "reward_fixtures").mkdir()
+    (pytester.path / "reward_fixtures" / "mine.yaml").write_text(textwrap.dedent('''
+        plugins: [../src/mine.py]
+        cases:
+          - {id: passes, reward: rel_shouts, completion: "ok!", value: 1.0}
+          - {id: typo, reward: rel_shout, completion: "ok!", value: 1.0}
+          - {id: raises, reward: rel_shouts_raises, completion: "ok", value: 1.0}
+    '''))
+    (pytester.path / "reward_fixtures" / "mine.jsonl").write_text(
+        '{"plugins": ["../src/mine.py"], "defaults": {"reward": "rel_shouts"}}\n{"id": "jsonl", "completion": "a!", "value": 1.0}\n')
+    result = pytester.runpytest("-p", "no:cacheprovider")
+    result.assert_outcomes(passed=2, failed=2)
+    out = result.stdout.str()
+    # an unknown reward: one line naming the file and the case, the close match suggested, no traceback
+    result.stdout.fnmatch_lines(["*mine.yaml: case 'typo' (#2): no reward named 'rel_shout'. Did you mean 'rel_shouts'*"])
+    # a reward that raises: one line naming it and the user's file:line
+    result.stdout.fnmatch_lines(["*mine.yaml: case 'raises' (#3) failed: reward 'rel_shouts_raises' raised "
+                                 "ZeroDivisionError: division by zero (at src/mine.py:12 in raises*)"])
+    assert "Traceback" not in out and "site-packages" not in out
+    # the command line runs the same files the same way
+    r = subprocess.run([sys.executable, "-m", "rlvr", "rewards", "test", "reward_fixtures"], cwd=pytester.path,
+                       capture_output=True, text=True)
+    assert r.returncode == 1 and "2 passed, 2 failed" in r.stdout and "internal error" not in r.stderr, r.stderr
+
+
+def test_a_broken_project_plugin_is_one_usage_error(pytester):
+    pytester.makefile(".toml", pyproject='[tool.rlvr]\nplugins = ["missing.py"]\n')
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider")
+    assert result.ret != 0
+    assert "pyproject.toml [tool.rlvr] plugins: plugin file missing.py does not exist" in result.stderr.str()
+    assert "Traceback" not in result.stderr.str()

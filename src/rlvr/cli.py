@@ -206,8 +206,8 @@ def _rewards_export_args(p: argparse.ArgumentParser) -> None:
 
 
 def _rewards_audit_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("name", help="registered reward name")
-    p.add_argument("--params", help="reward parameters as inline JSON, e.g. '{\"preset\": \"dapo\"}'")
+    p.add_argument("name", help="registered reward name, or a RewardSet file (what training pays)")
+    p.add_argument("--params", help="reward parameters as inline JSON, e.g. '{\"preset\": \"dapo\"}' (with a name)")
     p.add_argument("--gold-column", default="answer", help="dataset column the reward reads the gold from")
     p.add_argument("--style", choices=["boxed", "r1", "working_out"],
                    help="answer format of the attacks (default: the one the reward separates best)")
@@ -281,9 +281,10 @@ COMMANDS: tuple[Command, ...] = (
                 Command("export", "Print the config lines that use a RewardSet file in verl, OpenRLHF, verifiers or TRL.",
                         "rlvr.rewards.commands:export_command", _rewards_export_args,
                         example="rlvr rewards export --framework verl rewards.yaml"),
-                Command("audit", "Run the adversarial suite against a reward and flag exploitable attacks.",
+                Command("audit", "Run the adversarial suite against a reward or a RewardSet file and flag the attacks it pays.",
                         "rlvr.testing.commands:audit_command", _rewards_audit_args,
-            example="rlvr rewards audit math_equivalence --params '{\"preset\": \"dapo\"}' --strict",
+            example="rlvr rewards audit math_equivalence --params '{\"preset\": \"dapo\"}' --strict\n"
+                    "  rlvr rewards audit rewards.yaml",
                         exit_codes="0 done (with --strict: nothing flagged); 1 --strict and an attack was flagged; 2 bad usage"),
             )),
     Command("data", "Math data sets: show rendered prompts, lint a recipe's data/reward agreement.",

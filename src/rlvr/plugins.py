@@ -1,8 +1,11 @@
-"""Importing the user's own rewards: ``--import MODULE_OR_FILE`` and ``plugins:`` lists in config files.
+"""Importing the user's own rewards: ``--import MODULE_OR_FILE``, ``plugins:`` lists in config files
+and ``[tool.rlvr] plugins`` in a project's ``pyproject.toml``.
 
 A reward registered with ``@reward`` in the user's file only exists once that file is imported;
 entry points (``[project.entry-points."rlvr.rewards"]``) do it for installed packages, this module
-does it for a module name or a ``.py`` path given on the command line or in a recipe / RewardSet.
+does it for a module name or a ``.py`` path given on the command line, in a recipe / RewardSet /
+fixture file (paths relative to that file), or in ``pyproject.toml`` (relative to it), which the
+pytest plugin and fixture files read so plain ``pytest`` finds the project's rewards.
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ from pathlib import Path
 
 from rlvr.errors import ConfigError
 
-__all__ = ["import_plugin", "import_plugins"]
+__all__ = ["import_plugin", "import_plugins", "import_project_plugins", "project_file"]
 
 
 def import_plugin(spec: str, base: Path | None = None) -> None:
@@ -67,3 +70,44 @@ def import_plugins(specs: Iterable[str] | None, base: Path | None = None) -> Non
         raise ConfigError(f"plugins must be a list of module names or .py paths, got {type(specs).__name__}")
     for spec in specs:
         import_plugin(spec, base)
+
+
+def project_file(start: Path) -> Path | None:
+    """The nearest ``pyproject.toml`` in ``start`` (a folder or file) or a folder above it."""
+    here = start.resolve()
+    for folder in ([here] if here.is_dir() else []) + list(here.parents):
+        candidate = folder / "pyproject.toml"
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+_PROJECTS_DONE: set[Path] = set()
+
+
+def import_project_plugins(start: Path) -> Path | None:
+    """Import the ``[tool.rlvr] plugins`` list of the nearest ``pyproject.toml`` (paths relative to
+    it), once per file; returns that file (``None`` when there is none). Errors name the file."""
+    path = project_file(start)
+    if path is None or path in _PROJECTS_DONE:
+        return path
+    try:
+        import tomllib
+    except ImportError:  # Python 3.10
+        import tomli as tomllib  # type: ignore[no-redef]
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise ConfigError(f"{path}: cannot read it for [tool.rlvr] plugins: {exc}") from None
+    section = data.get("tool", {}).get("rlvr", {}) if isinstance(data.get("tool"), dict) else {}
+    if not isinstance(section, dict):
+        raise ConfigError(f"{path}: [tool.rlvr] must be a table, e.g. plugins = [\"my_rewards.py\"]")
+    unknown = sorted(set(section) - {"plugins"})
+    if unknown:
+        raise ConfigError(f"{path}: [tool.rlvr] has unknown key(s) {unknown}; valid: plugins")
+    try:
+        import_plugins(section.get("plugins"), path.parent)
+    except ConfigError as exc:
+        raise ConfigError(f"{path} [tool.rlvr] plugins: {exc}") from exc
+    _PROJECTS_DONE.add(path)
+    return path

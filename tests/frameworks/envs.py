@@ -74,12 +74,17 @@ def framework_python(name: str) -> Path:
 
 
 def run_driver(name: str, driver: str, job: dict, tmp_path: Path, env: dict[str, str] | None = None,
-               timeout: float = 600) -> object:
-    """Run ``tests/frameworks/<driver>`` with ``job`` in the ``name`` overlay venv; its JSON output."""
+               timeout: float = 600, expect_failure: bool = False) -> object:
+    """Run ``tests/frameworks/<driver>`` with ``job`` in the ``name`` overlay venv; its JSON output
+    (``expect_failure``: the run must fail; its stdout and stderr)."""
     python = framework_python(name)
     job_path, out_path = tmp_path / f"{driver}.job.json", tmp_path / f"{driver}.out.json"
     job_path.write_text(json.dumps(job), encoding="utf-8")
+    out_path.unlink(missing_ok=True)
     done = subprocess.run([str(python), str(DRIVERS / driver), str(job_path), str(out_path)],
                           capture_output=True, text=True, timeout=timeout, env={**os.environ, **(env or {})})
+    if expect_failure:
+        assert done.returncode != 0, f"{driver} in {name} did not fail"
+        return done.stdout + done.stderr
     assert done.returncode == 0, f"{driver} in {name} failed:\n{done.stdout[-3000:]}\n{done.stderr[-5000:]}"
     return json.loads(out_path.read_text(encoding="utf-8"))

@@ -32,11 +32,11 @@ def plot_reward_curve(metrics_path: Path, out: Path, names: list[str]) -> None:
         return
     fig, ax = plt.subplots(figsize=(7, 4))
     steps = [r["step"] for r in rows]
-    ax.plot(steps, [r["reward"] for r in rows], label="total reward", linewidth=2)
+    ax.plot(steps, [_finite(r["reward"]) for r in rows], label="total reward", linewidth=2)
     for name in names:
         key = f"rewards/{name}/mean"
         if any(key in r for r in rows):
-            ax.plot(steps, [r.get(key, float("nan")) for r in rows], label=name, alpha=0.7)
+            ax.plot(steps, [_finite(r.get(key)) for r in rows], label=name, alpha=0.7)
     ax.set_xlabel("GRPO step")
     ax.set_ylabel("mean reward")
     ax.legend(fontsize=8)
@@ -106,24 +106,42 @@ def run_logger(run_dir: Path, reward_set: Any, samples: int) -> Any:
             with metrics_path.open("a", encoding="utf-8") as fh:
                 fh.write(json.dumps(row, default=float) + "\n")
             if "frac_reward_zero_std" in logs:
-                self.flat_steps = getattr(self, "flat_steps", 0) + 1 if logs["frac_reward_zero_std"] >= 0.999 else 0
+                self.flat_steps = getattr(self, "flat_steps", 0) + 1 if (logs["frac_reward_zero_std"] or 0) >= 0.999 else 0
                 if self.flat_steps >= NO_SIGNAL_STEPS and not getattr(self, "warned_no_signal", False):
                     self.warned_no_signal = True
                     logger.warning(no_signal_message(logs, reward_set.names, self.flat_steps))
             if "reward" in logs:
-                parts = [f"step {state.global_step}", f"reward {logs['reward']:.3f}±{logs.get('reward_std', 0):.2f}"]
-                parts += [f"{n} {logs[f'rewards/{n}/mean']:.2f}" for n in reward_set.names if f"rewards/{n}/mean" in logs]
+                parts = [f"step {state.global_step}",
+                         f"reward {_number(logs['reward'], '.3f')}±{_number(logs.get('reward_std', 0), '.2f')}"]
+                parts += [f"{n} {_number(logs[f'rewards/{n}/mean'], '.2f')}" for n in reward_set.names
+                          if f"rewards/{n}/mean" in logs]
                 statuses = {k.rsplit("/", 1)[-1]: v for k, v in logs.items() if "/status/" in k and v}
                 bad = {k: v for k, v in statuses.items() if k in ("timeout", "no_answer", "unparseable_gold", "error")}
                 if bad:
-                    parts.append("status " + " ".join(f"{k}={v:.0%}" for k, v in bad.items()))
+                    parts.append("status " + " ".join(f"{k}={_number(v, '.0%')}" for k, v in bad.items()))
                 for key, label in (("completions/mean_length", "len"), ("kl", "kl"), ("clip_ratio/region_mean", "clip")):
                     if key in logs:
-                        parts.append(f"{label} {logs[key]:.3g}")
+                        parts.append(f"{label} {_number(logs[key], '.3g')}")
                 parts.append(f"{row['step_time_s']:.2f}s")
                 logger.info(" | ".join(parts))
 
     return RunLogger()
+
+
+def _finite(value: Any) -> float:
+    """A logged metric for a plot: a gap (NaN) where it is None (every reward abstained or failed)."""
+    return float(value) if isinstance(value, (int, float)) else float("nan")
+
+
+def _number(value: Any, spec: str) -> str:
+    """A logged metric as text: ``None`` (every reward abstained or failed: TRL logs no mean) and NaN
+    say so instead of failing the format."""
+    if value is None:
+        return "None"
+    try:
+        return "nan" if value != value else format(value, spec)
+    except (TypeError, ValueError):
+        return str(value)
 
 
 NO_SIGNAL_STEPS = 5  # logged steps in a row where every group's rewards were all equal
@@ -133,8 +151,8 @@ def no_signal_message(logs: dict[str, Any], reward_names: list[str], steps: int)
     """Why GRPO has had no signal for ``steps`` steps (every group's rewards equal): the likely causes."""
     causes = []
     means = {n: logs.get(f"rewards/{n}/mean") for n in reward_names}
-    if all(v is not None and v >= 0.999 * max(1e-9, logs.get("reward", 0.0)) for v in means.values()) \
-            and logs.get("reward", 0.0) > 0:
+    reward = logs.get("reward") or 0.0  # None: every reward abstained or failed on the step
+    if all(v is not None and v >= 0.999 * max(1e-9, reward) for v in means.values()) and reward > 0:
         causes.append("every completion earns the same full reward: the task is too easy for the model")
     flat = [n for n, v in means.items() if v is not None and abs(v) < 1e-9]
     if flat:

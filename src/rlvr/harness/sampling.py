@@ -65,10 +65,9 @@ def score_samples(ids: list[Any], prompts: list[Any], golds: list[str], completi
     """(sample rows, problem rows) for ``completions[i]`` = the samples of problem ``i``;
     ``truncated[i][j]``: sample j of problem i was cut off at the token limit (None: unknown)."""
     from rlvr.harness.evaluate import score_completions
-    from rlvr.rewards import RewardSet
+    from rlvr.rewards.scoring import build_reward_set
 
-    rs = rewards if isinstance(rewards, RewardSet) else RewardSet.from_config(
-        rewards if rewards is not None else [{"name": "math_equivalence"}])
+    rs = build_reward_set(rewards)
     verified = score_completions(golds, completions, ids, verifier_config)
     k = verified.samples
     flat_prompts = [p for p in prompts for _ in range(k)]

@@ -358,7 +358,11 @@ def run(config: RunConfig, resume: bool = False) -> RunSummary:
         logger.info("after GRPO: %s", after)
     history = [h for h in trainer.state.log_history if "reward" in h]
     tail = history[-max(1, len(history) // 4):]
-    means = {name: sum(h.get(f"rewards/{name}/mean", 0.0) for h in tail) / len(tail) for name in rs.names} if tail else {}
+    means = {}
+    for name in rs.names:  # a step where a reward failed or abstained throughout logs None for it
+        logged = [h[f"rewards/{name}/mean"] for h in tail if isinstance(h.get(f"rewards/{name}/mean"), (int, float))]
+        if logged:
+            means[name] = sum(logged) / len(logged)
     if config.output.plot and (run_dir / "metrics.jsonl").is_file():
         plot_reward_curve(run_dir / "metrics.jsonl", run_dir / "reward_curve.png", rs.names)
     summary = RunSummary(str(run_dir), backend, trainer.state.global_step, before, after, means,

@@ -9,8 +9,9 @@ included), with the *prompt* alone beside it, and the gold as the *label*; it ex
 from __future__ import annotations
 
 import logging
-import threading
 from typing import Any
+
+from rlvr.rewards.scoring import score_rows, shared_reward_set
 
 logger = logging.getLogger(__name__)
 
@@ -26,52 +27,44 @@ def response_of(query: str, prompt: str) -> str:
 
 
 def score_queries(reward_set: Any, queries: list[str], prompts: list[str], labels: list[Any]) -> dict[str, Any]:
-    """OpenRLHF's response shape for a batch: the weighted total as reward and score (an abstaining
-    reward counts 0: OpenRLHF takes numbers only), each reward's value and status rates as extra logs."""
+    """OpenRLHF's response shape for a batch: the weighted total as reward and score, each reward's
+    value and correctness and the ``rlvr_error`` / ``rlvr_abstained`` flags as extra logs (an
+    abstaining or failed reward counts 0.0: OpenRLHF takes numbers only)."""
     responses = [response_of(q, p) for q, p in zip(queries, prompts)]
-    rows = reward_set.explain(prompts=list(prompts), completions=responses, answer=list(labels))
-    totals = [0.0 if row["total"] is None else float(row["total"]) for row in rows]
+    rows = score_rows(reward_set, list(prompts), responses, {"answer": list(labels)})
+    totals = [row.score() for row in rows]
     extra: dict[str, list[float]] = {}
     for name in reward_set.names:
-        extra[f"{name}/value"] = [0.0 if row["rewards"][name].value is None else float(row["rewards"][name].value)
-                                  for row in rows]
-        extra[f"{name}/correct"] = [1.0 if row["rewards"][name].status == "correct" else 0.0 for row in rows]
+        extra[f"{name}/value"] = [row.value(name) for row in rows]
+        extra[f"{name}/correct"] = [row.correct(name) for row in rows]
+    extra["rlvr_error"] = [float(row.error) for row in rows]
+    extra["rlvr_abstained"] = [float(row.abstained) for row in rows]
     return {"rewards": totals, "scores": totals, "extra_logs": extra,
-            "statuses": [{name: row["rewards"][name].status for name in reward_set.names} for row in rows]}
+            "statuses": [{name: r.status for name, r in row.rewards.items()} for row in rows]}
 
 
 def reward_func(queries: list[str], prompts: list[str], labels: list[Any], **kwargs: Any) -> dict[str, Any]:
     """OpenRLHF's in-process reward file entry (``--reward.remote_url path/to/openrlhf.py``): the
     RewardSet named by ``RLVR_REWARDS`` (default ``math_equivalence``), results as tensors. OpenRLHF
-    calls it from worker threads; it never raises (a broken config scores 0.0 with ``rlvr_error`` 1)."""
+    calls it from worker threads. A reward that raises costs only its own values (flagged in
+    ``rlvr_error``); what still raises (a reward failing batch after batch, a missing column) is
+    logged here as an error, because OpenRLHF itself logs a reward exception at info level only and
+    leaves the sample without a reward (never a 0.0 that looks like a wrong answer)."""
     import torch
 
     try:
-        out = score_queries(_reward_set(), list(queries), list(prompts),
+        out = score_queries(shared_reward_set(), list(queries), list(prompts),
                             ["" if x is None else str(x) for x in labels])
-        extra = dict(out["extra_logs"])
-        extra["rlvr_error"] = [1.0 if "error" in s.values() else 0.0 for s in out["statuses"]]
-    except Exception:  # OpenRLHF logs a raised error and leaves the sample without a reward
-        logger.exception("rlvr reward_func failed; scoring the batch 0.0 with rlvr_error = 1")
-        zeros = [0.0] * len(queries)
-        out, extra = {"rewards": zeros, "scores": zeros}, {"rlvr_error": [1.0] * len(queries)}
+    except Exception:
+        logger.exception("rlvr reward_func failed on a batch of %d; OpenRLHF leaves it without a reward", len(queries))
+        raise
     return {"rewards": torch.tensor(out["rewards"], dtype=torch.float32),
             "scores": torch.tensor(out["scores"], dtype=torch.float32),
-            "extra_logs": {k: torch.tensor(v, dtype=torch.float32) for k, v in extra.items()}}
+            "extra_logs": {k: torch.tensor(v, dtype=torch.float32) for k, v in out["extra_logs"].items()}}
 
 
-def _reward_set() -> Any:
-    import os
-
-    from rlvr.rewards import RewardSet
-
-    global _SET
-    with _LOCK:
-        if _SET is None:
-            spec = os.environ.get("RLVR_REWARDS")
-            _SET = RewardSet.from_config(spec) if spec else RewardSet.from_config([{"name": "math_equivalence"}])
-        return _SET
-
-
-_SET: Any = None
-_LOCK = threading.Lock()
+if __name__ != "rlvr.integrations.openrlhf":
+    # OpenRLHF loads this file by path (as module "reward_func") when its executor starts and swallows
+    # exceptions raised later inside reward calls: build the RewardSet now, so a config that cannot
+    # load fails OpenRLHF's start with a message naming the file
+    shared_reward_set()

@@ -13,6 +13,7 @@ import json
 from typing import Any
 
 from rlvr.errors import DependencyMissingError
+from rlvr.rewards.scoring import batch_from_rows, build_reward_set, score_rows
 
 __all__ = ["score_dataset", "rows_dataset", "RowScorer"]
 
@@ -27,37 +28,29 @@ def rows_dataset(rows: list[dict[str, Any]]) -> Any:
 
 
 class RowScorer:
-    """A Ray Data actor: builds its RewardSet once, then scores batches of rows."""
+    """A Ray Data actor: builds its RewardSet once, then scores batches of rows through the scoring core."""
 
     def __init__(self, rewards: Any) -> None:
-        from rlvr.rewards import RewardSet
-
-        self.reward_set = RewardSet.from_config(rewards if rewards is not None else [{"name": "math_equivalence"}])
+        self.reward_set = build_reward_set(rewards)
 
     def __call__(self, batch: dict[str, Any]) -> dict[str, Any]:
         if "_row" in batch:  # rows carried as JSON text: columns of mixed types (text or chat) fit Arrow
-            decoded = [json.loads(str(r)) for r in batch["_row"]]
-            keys = sorted({k for r in decoded for k in r})
-            as_list = {k: [r.get(k) for r in decoded] for k in keys}
+            rows = [json.loads(str(r)) for r in batch["_row"]]
             batch = {k: v for k, v in batch.items() if k != "_row"}
         else:
-            as_list = {k: [v.item() if hasattr(v, "item") and not isinstance(v, (str, bytes)) else v for v in values]
-                       for k, values in batch.items()}
-        n = len(as_list["completion"])
-        if "answer" not in as_list and "gold" in as_list:
-            as_list["answer"] = as_list["gold"]
-        columns = {k: v for k, v in as_list.items() if k not in ("prompt", "completion")}
-        rows = self.reward_set.explain(prompts=as_list.get("prompt", [""] * n),
-                                       completions=[_plain(c) for c in as_list["completion"]], **columns)
+            keys = list(batch)
+            n = len(batch[keys[0]]) if keys else 0
+            rows = [{k: _plain(batch[k][i]) for k in keys} for i in range(n)]
+        prompts, completions, columns = batch_from_rows(rows)
+        scored = score_rows(self.reward_set, prompts, [_plain(c) for c in completions], columns)
         out = dict(batch)
-        out["total"] = [r["total"] for r in rows]
-        out["rewards"] = [json.dumps({k: v.to_dict() for k, v in r["rewards"].items()}, ensure_ascii=False,
-                                     default=str) for r in rows]
+        out["total"] = [r.total for r in scored]
+        out["rewards"] = [json.dumps(r.to_dict()["rewards"], ensure_ascii=False, default=str) for r in scored]
         return out
 
 
 def _plain(value: Any) -> Any:
-    """numpy's str_ and object arrays back to Python text and lists (chat messages)."""
+    """numpy's str_, scalars and object arrays back to Python text, numbers and lists (chat messages)."""
     if isinstance(value, str):
         return str(value)
     if hasattr(value, "tolist"):
@@ -66,11 +59,13 @@ def _plain(value: Any) -> Any:
 
 
 def score_dataset(ds: Any, rewards: Any = None, actors: int = 2, batch_size: int = 256) -> Any:
-    """``ds`` (a Ray Dataset of rows) scored by ``rewards`` on ``actors`` actors; order kept."""
+    """``ds`` (a Ray Dataset of rows) scored by ``rewards`` on ``actors`` actors; order kept. The
+    RewardSet is built here first, so a config that cannot load fails before any actor starts."""
     try:
         import ray
     except ImportError:
         raise DependencyMissingError("scoring on Ray needs pip install 'rlvr[ray]'") from None
+    build_reward_set(rewards)
     ctx = ray.data.DataContext.get_current()
     ctx.execution_options.preserve_order = True
     return ds.map_batches(RowScorer, fn_constructor_kwargs={"rewards": rewards}, batch_size=batch_size,

@@ -6,6 +6,7 @@ module: {path: pkg://rlvr.integrations.verl_manager}}``) also passes the decoded
 response's token ids, so prompt-aware rewards and token-length shaping work, and it reads DAPO's
 ``reward.reward_kwargs.overlong_buffer_cfg`` / ``max_resp_len`` as the equivalent rlvr reward
 (:func:`rlvr.integrations.verl.overlong_entry`): a DAPO recipe switches to it with the same numbers.
+It builds the RewardSet when verl constructs it, so a config that cannot load fails the run at start.
 
 This module imports verl; rlvr never imports it itself (only verl's loader does).
 """
@@ -18,6 +19,7 @@ from verl import DataProto
 from verl.experimental.reward_loop.reward_manager.base import RewardManagerBase
 
 from rlvr.integrations.verl import compute_score_batch, overlong_entry
+from rlvr.rewards.scoring import shared_reward_set
 
 __all__ = ["RlvrRewardManager"]
 
@@ -32,6 +34,7 @@ class RlvrRewardManager(RewardManagerBase):
         custom = dict((config.reward.get("custom_reward_function", None) or {}).get("reward_kwargs", None) or {})
         self.rewards = custom.get("rewards") or reward_kwargs.get("rewards")
         self.extra_reward = overlong_entry(reward_kwargs.get("overlong_buffer_cfg"), reward_kwargs.get("max_resp_len"))
+        shared_reward_set(self.rewards, self.extra_reward)  # a broken config fails here, before any rollout
 
     def _texts(self, item: Any) -> tuple[str, str, list[int]]:
         prompt_ids, response_ids = item.batch["prompts"], item.batch["responses"]

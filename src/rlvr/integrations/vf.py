@@ -21,31 +21,18 @@ reply, so format rewards see what the model wrote.
 from __future__ import annotations
 
 import asyncio
-import logging
 import threading
 from collections.abc import Callable, Iterable
 from typing import Any
 
-logger = logging.getLogger(__name__)
+from rlvr.rewards.scoring import ScoredRow, score_rows, shared_reward_set
+
 
 # the Rlvr* classes subclass verifiers' own and are built on first access (module __getattr__)
 __all__ = ["reward_hooks", "trace_completion", "legacy_reward_funcs", "RlvrMathTask", "RlvrMathTaskset",  # noqa: F822
            "RlvrTaskConfig", "RlvrTasksetConfig", "RlvrTaskData"]  # noqa: F822
 
 _LOCK = threading.Lock()
-_SETS: dict[str, Any] = {}
-
-
-def _reward_set(rewards: Any) -> Any:
-    from rlvr.rewards import RewardSet
-
-    if isinstance(rewards, RewardSet):
-        return rewards
-    key = "" if rewards is None else str(rewards)
-    with _LOCK:
-        if key not in _SETS:
-            _SETS[key] = RewardSet.from_config(key) if key else RewardSet.from_config([{"name": "math_equivalence"}])
-        return _SETS[key]
 
 
 def _message_text(message: Any) -> str:
@@ -77,11 +64,10 @@ def _task_columns(task: Any) -> tuple[Any, dict[str, Any]]:
     return prompt, data
 
 
-def _score_one(rs: Any, task: Any, trace: Any) -> dict[str, Any]:
+def _score_one(rs: Any, task: Any, trace: Any) -> ScoredRow:
     prompt, columns = _task_columns(task)
-    row = rs.explain(prompts=[prompt if prompt is not None else ""], completions=[trace_completion(trace)],
-                     **{k: [v] for k, v in columns.items()})[0]
-    return {name: {"value": r.value, "status": r.status, "reason": r.reason} for name, r in row["rewards"].items()}
+    return score_rows(rs, [prompt if prompt is not None else ""], [trace_completion(trace)],
+                      {k: [v] for k, v in columns.items()})[0]
 
 
 class _SharedScore:
@@ -91,7 +77,7 @@ class _SharedScore:
         self.rs = rs
         self.pending: dict[str, tuple[asyncio.Future, set[str]]] = {}
 
-    async def get(self, name: str, task: Any, trace: Any) -> dict[str, Any]:
+    async def get(self, name: str, task: Any, trace: Any) -> ScoredRow:
         key = trace.id
         if key not in self.pending:
             future = asyncio.ensure_future(asyncio.to_thread(self._safe, task, trace))
@@ -104,32 +90,29 @@ class _SharedScore:
             if not waiting:
                 self.pending.pop(key, None)
 
-    def _safe(self, task: Any, trace: Any) -> dict[str, Any]:
-        try:
-            scored = _score_one(self.rs, task, trace)
-        except Exception as exc:  # a reward failure must not fail the rollout: every reward reports it
-            logger.exception("rlvr rewards failed on a verifiers trace; each scores 0.0 with status 'error'")
-            scored = {name: {"value": None, "status": "error", "reason": f"{type(exc).__name__}: {exc}"}
-                      for name in self.rs.names}
+    def _safe(self, task: Any, trace: Any) -> ScoredRow:
+        # a reward that raises costs only its own value (the scoring core); what still raises (a config
+        # that cannot load, a reward failing trace after trace) fails the scoring loudly
+        row = _score_one(self.rs, task, trace)
         info = getattr(trace, "info", None)
         if isinstance(info, dict):
-            info["rlvr"] = {n: {**s, "abstained": s["value"] is None} for n, s in scored.items()}
-        return scored
+            info["rlvr"] = {n: {"value": r.value, "status": r.status, "reason": r.reason, "abstained": r.value is None}
+                            for n, r in row.rewards.items()}
+        return row
 
 
 def reward_hooks(rewards: Any = None) -> list[Callable[..., Any]]:
     """``@vf.reward`` async functions ``(task, trace) -> float``, one per reward of the RewardSet
-    (a config path, inline config, RewardSet, or None for ``math_equivalence``), named as the
+    (a config path, inline config, RewardSet, or None: ``RLVR_REWARDS``, else ``math_equivalence``), named as the
     RewardSet names them and weighted as it weights them."""
     import verifiers.v1 as vf
 
-    rs = _reward_set(rewards)
+    rs = shared_reward_set(rewards)
     shared = _SharedScore(rs)
     hooks = []
     for name, spec in zip(rs.names, rs.specs):
         async def hook(task: Any, trace: Any, _name: str = name) -> float:
-            value = (await shared.get(_name, task, trace))[_name]["value"]
-            return 0.0 if value is None else float(value)
+            return (await shared.get(_name, task, trace)).value(_name)
 
         hook.__name__ = hook.__qualname__ = name
         hooks.append(vf.reward(hook, weight=float(spec.weight)))
@@ -144,10 +127,10 @@ def legacy_reward_funcs(rewards: Any = None) -> tuple[list[Callable[..., float]]
     rollout share one RewardSet score (the last rollout's is kept)."""
     import json
 
-    rs = _reward_set(rewards)
+    rs = shared_reward_set(rewards)
     last: dict[str, Any] = {}
 
-    def scored(completion: Any, answer: Any, prompt: Any, info: Any) -> dict[str, Any]:
+    def scored(completion: Any, answer: Any, prompt: Any, info: Any) -> ScoredRow:
         text = _message_text(completion[-1]) if isinstance(completion, list) and completion else (
             completion if isinstance(completion, str) else "")
         columns = {k: [v] for k, v in (info if isinstance(info, dict) else {}).items()
@@ -156,8 +139,8 @@ def legacy_reward_funcs(rewards: Any = None) -> tuple[list[Callable[..., float]]
         with _LOCK:
             if last.get("key") == key:
                 return last["row"]
-        row = rs.explain(prompts=[prompt if prompt is not None else ""], completions=[text],
-                         answer=["" if answer is None else str(answer)], **columns)[0]
+        row = score_rows(rs, [prompt if prompt is not None else ""], [text],
+                         {"answer": ["" if answer is None else str(answer)], **columns})[0]
         with _LOCK:
             last.update(key=key, row=row)
         return row
@@ -166,8 +149,7 @@ def legacy_reward_funcs(rewards: Any = None) -> tuple[list[Callable[..., float]]
     for name in rs.names:
         def func(completion: Any, answer: Any = None, prompt: Any = None, info: Any = None, _name: str = name,
                  **_: Any) -> float:
-            value = scored(completion, answer, prompt, info)["rewards"][_name].value
-            return 0.0 if value is None else float(value)
+            return scored(completion, answer, prompt, info).value(_name)
 
         func.__name__ = func.__qualname__ = name
         funcs.append(func)
@@ -216,6 +198,7 @@ def _define_task_classes() -> tuple[type, type, type, type, type]:
         def load(self) -> Iterable[Any]:
             from rlvr.datasets import load
 
+            shared_reward_set(self.config.task.rlvr_rewards)  # a config that cannot load fails here, at start
             ds = load(self.config.dataset, self.config.path, template=self.config.template)
             n = len(ds) if self.config.limit is None else min(self.config.limit, len(ds))
             for i in range(n):

@@ -6,14 +6,18 @@
 [1.0]
 
 Every reward follows TRL's contract (batch in, ``list[float | None]`` out, ``**kwargs`` accepted)
-and can explain itself (:meth:`Reward.explain` returns :class:`RewardResult` objects).
+and can explain itself (:meth:`Reward.explain` returns :class:`RewardResult` objects). Every door
+that scores (TRL, verl, OpenRLHF, verifiers, Ray, ``rlvr serve``, the CLI) goes through
+:mod:`rlvr.rewards.scoring`; a reward that raises is a :class:`RewardError` naming its file:line.
 """
 
-from rlvr.rewards.base import FunctionReward, Reads, Reward, RewardFailure, RewardResult
+from rlvr.rewards.base import FunctionReward, Reads, Reward, RewardResult
+from rlvr.rewards.failures import RewardError, RewardFailure
 from rlvr.rewards.registry import available, describe, get_reward, register, reward
 from rlvr.rewards.rewardset import RewardSet
+from rlvr.rewards.scoring import ScoredRow
 
 __all__ = [
     "reward", "register", "get_reward", "available", "describe", "Reward", "RewardResult", "RewardSet",
-    "FunctionReward", "RewardFailure", "Reads",
+    "FunctionReward", "RewardFailure", "RewardError", "Reads", "ScoredRow",
 ]

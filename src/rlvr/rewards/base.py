@@ -6,9 +6,17 @@ as keyword lists) and returns ``list[float | None]``; :meth:`Reward.explain` ret
 as :class:`RewardResult` objects that say why. ``None`` means "no opinion on this sample" (TRL leaves
 it out of the group baseline), never a silent 0.
 
-A reward that raises scores ``None`` for that batch, is counted and logged once with its traceback;
-after ``max_consecutive_failures`` failed batches in a row it re-raises the original exception, so
-a broken reward cannot silently train a model for hours.
+Every reward grades the completion's *text* (the last assistant turn of a chat, via
+:func:`rlvr.chat.completion_text`), in training, ``rlvr score``, fixtures and audits alike. A
+function reward (:class:`FunctionReward`) also gets only the prompts, the dataset columns and its
+own parameters, never TRL's trainer-only arguments, unless it is registered with
+``raw_inputs=True``: then it gets exactly what the caller passed (chat message lists,
+``completion_ids``, ``trainer_state``, ...). It may return floats, ``None`` or :class:`RewardResult`.
+
+Calling a reward applies the failure policy of :mod:`rlvr.rewards.scoring`: a reward that raises
+scores ``None`` for that batch, is counted and logged in one line naming the user's ``file:line``;
+after ``max_consecutive_failures`` failed batches in a row it raises :class:`RewardFailure`, so a
+broken reward cannot silently train a model for hours.
 """
 
 from __future__ import annotations
@@ -17,17 +25,23 @@ import dataclasses
 import inspect
 import logging
 import math
+import numbers
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any, ClassVar
 
-from rlvr.errors import ConfigError
 from rlvr.chat import completion_text
+from rlvr.errors import ConfigError
+from rlvr.rewards.failures import RewardError, RewardFailure, definition_location
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["RewardResult", "Reward", "Reads", "FunctionReward", "RewardFailure", "column_values"]
+__all__ = ["RewardResult", "Reward", "Reads", "FunctionReward", "RewardFailure", "RewardError", "column_values",
+           "TRAINER_KWARGS"]
+
+#: the arguments TRL's GRPOTrainer passes besides prompts, completions and dataset columns
+TRAINER_KWARGS = frozenset({"completion_ids", "trainer_state", "log_extra", "log_metric", "environments"})
 
 
 @dataclass(frozen=True)
@@ -49,10 +63,6 @@ class RewardResult:
         return asdict(self)
 
 
-class RewardFailure(RuntimeError):
-    """A reward failed on too many consecutive batches; ``__cause__`` is the original exception."""
-
-
 def column_values(columns: dict[str, Any], name: str, n: int) -> list[Any]:
     """The dataset column ``name`` (dotted paths reach into dict columns, e.g.
     ``reward_model.ground_truth``), as a list of ``n`` values.
@@ -61,7 +71,7 @@ def column_values(columns: dict[str, Any], name: str, n: int) -> list[Any]:
     """
     head, _, rest = name.partition(".")
     if head not in columns:
-        present = sorted(k for k in columns if k not in ("trainer_state", "completion_ids", "log_extra", "log_metric"))
+        present = sorted(k for k in columns if k not in TRAINER_KWARGS)
         raise ConfigError(f"dataset column {head!r} is missing; columns present: {present}. "
                           f"Set the reward's gold_column (or the RewardSet's) to one of them")
     values = columns[head]
@@ -168,37 +178,26 @@ class Reward:
                 unreadable[i] = str(exc)
         results = self.score(texts, list(prompts) if prompts is not None else None, **columns)
         if len(results) != len(texts):
-            raise RuntimeError(f"reward {self.__name__!r} returned {len(results)} results for {len(texts)} completions")
+            raise RewardError(self.__name__, f"returned {len(results)} results for {len(texts)} completions",
+                              self.defined_at())
         for i, why in unreadable.items():
             results[i] = RewardResult(None, "error", f"the completion cannot be read: {why}")
         return _memo_put(self, prompts, completions, columns, _finite_or_error(results, self.__name__))
 
     def __call__(self, prompts: Sequence[Any] | None = None, completions: Sequence[Any] | None = None,
                  **columns: Any) -> list[float | None]:
-        n = len(completions) if completions is not None else 0
-        try:
-            results = self.explain(prompts=prompts, completions=completions, **columns)
-        except ConfigError:
-            raise  # a wrong column name or parameter never fixes itself: stop now, say how to fix
-        except Exception as exc:
-            self._consecutive_failures += 1
-            self.stats["error"] += n
-            if self._consecutive_failures >= self.max_consecutive_failures:
-                raise RewardFailure(
-                    f"reward {self.__name__!r} failed on {self._consecutive_failures} consecutive batches; "
-                    f"last error: {type(exc).__name__}: {exc}") from exc
-            if self._consecutive_failures == 1:
-                logger.exception("reward %r raised on a batch of %d; scoring it None (no opinion)", self.__name__, n)
-            else:
-                logger.warning("reward %r raised again (%d in a row): %s", self.__name__, self._consecutive_failures, exc)
-            return [None] * n
-        self._consecutive_failures = 0
-        for r in results:
-            self.stats[r.status] += 1
-        self.last_call = (completions, results)  # for run logs that show samples with their reasons
-        self.last_prompts = prompts
+        """TRL's reward-function call: the values, under the failure policy of :mod:`rlvr.rewards.scoring`."""
+        from rlvr.rewards.scoring import score_reward
+
+        if completions is None:
+            raise TypeError(f"reward {self.__name__!r} needs completions=")
+        results = score_reward(self, prompts, completions, columns)
         self._log_to_trainer(results, columns)
         return [r.value for r in results]
+
+    def defined_at(self) -> str | None:
+        """``file:line`` of the code that scores (named when a reward breaks the contract)."""
+        return definition_location(type(self).score)
 
     def _log_to_trainer(self, results: list[RewardResult], columns: dict[str, Any]) -> None:
         """Inside TRL's GRPOTrainer: reasons go to the completions table, status rates to the metrics."""
@@ -256,25 +255,39 @@ def _memo_put(reward: Any, prompts: Any, completions: Any, columns: dict[str, An
 
 
 def _finite_or_error(results: list[RewardResult], name: str) -> list[RewardResult]:
-    """A NaN or infinite value becomes an ``error`` result (TRL would silently drop it)."""
+    """Values as Python floats; a NaN, an infinity or a non-number becomes an ``error`` result (TRL
+    would silently drop it)."""
     for i, r in enumerate(results):
         value = r.value
-        if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))
-                                  or not math.isfinite(value)):
-            results[i] = RewardResult(None, "error", f"reward {name!r} returned {value!r}, not a finite number",
-                                      {"original_status": r.status})
+        if value is None or type(value) is float and math.isfinite(value):
+            continue
+        if isinstance(value, numbers.Real) and not isinstance(value, bool) and math.isfinite(value):
+            results[i] = dataclasses.replace(r, value=float(value))
+            continue
+        results[i] = RewardResult(None, "error", f"reward {name!r} returned {value!r}, not a finite number",
+                                  {"original_status": r.status})
     return results
 
 
 class FunctionReward(Reward):
-    """A plain registered function ``f(completions, **kwargs) -> list[float | None]`` as a Reward."""
+    """A registered function ``f(completions, **kwargs)`` as a Reward.
 
-    def __init__(self, func: Callable[..., Sequence[float | None]], name: str, description: str = "", **params: Any):
+    By default it sees what a class reward sees: ``completions`` as text (the last assistant turn of
+    a chat), ``prompts`` as given, the dataset columns and its own parameters, but none of TRL's
+    trainer-only arguments (:data:`TRAINER_KWARGS`), so it gets the same inputs in training as in
+    ``rlvr score`` and fixtures. Registered with ``raw_inputs=True`` it gets exactly what the caller
+    passed (TRL: chat message lists, ``completion_ids``, ``trainer_state``, ``log_extra``, ...).
+    It returns one value per completion: a number, ``None`` (no opinion) or a :class:`RewardResult`.
+    """
+
+    def __init__(self, func: Callable[..., Sequence[Any]], name: str, description: str = "",
+                 raw_inputs: bool = False, **params: Any):
         super().__init__()
         self.func = func
         self.__name__ = name
         self.registered_name = name  # __name__ may become an alias in a RewardSet
         self.description_text = description
+        self.raw_inputs = raw_inputs
         self.bound = params
 
     def params(self) -> dict[str, Any]:
@@ -285,26 +298,46 @@ class FunctionReward(Reward):
 
         return Reads(columns=tuple(describe(self.registered_name)["columns"]))
 
+    def defined_at(self) -> str | None:
+        return definition_location(self.func)
+
     def explain(self, prompts: Sequence[Any] | None = None, completions: Sequence[Any] | None = None,
                 **columns: Any) -> list[RewardResult]:
-        # a user's function gets TRL's inputs untouched (chat lists stay chat lists)
-        if completions is None:
+        if not self.raw_inputs:
+            return super().explain(prompts=prompts, completions=completions, **columns)
+        if completions is None:  # raw_inputs: the caller's completions untouched (chat lists stay chat lists)
             raise TypeError(f"reward {self.__name__!r} needs completions=")
         cached = _memo_get(self, prompts, completions, columns)
         if cached is not None:
             return cached
         results = self.score(list(completions), list(prompts) if prompts is not None else None, **columns)
         if len(results) != len(completions):
-            raise RuntimeError(f"reward {self.__name__!r} returned {len(results)} values for {len(completions)} completions")
+            raise RewardError(self.__name__, f"returned {len(results)} values for {len(completions)} completions",
+                              self.defined_at())
         return _memo_put(self, prompts, completions, columns, _finite_or_error(results, self.__name__))
 
     def score(self, completions: list[Any], prompts: list[Any] | None, **columns: Any) -> list[RewardResult]:
+        if not self.raw_inputs:
+            columns = {k: v for k, v in columns.items() if k not in TRAINER_KWARGS}
         values = self.func(completions=completions, prompts=prompts, **self.bound, **columns)
-        values = list(values)
+        if isinstance(values, (str, bytes, dict)) or not hasattr(values, "__iter__"):
+            raise RewardError(self.__name__, f"returned {type(values).__name__}; return a list with one value "
+                              "per completion", self.defined_at())
+        origin = f"returned by {getattr(self.func, '__qualname__', self.__name__)}"
         out = []
-        for v in values:
-            if v is not None and not isinstance(v, (int, float)):
-                raise TypeError(f"reward {self.__name__!r} returned {type(v).__name__}; expected float or None")
-            out.append(RewardResult(None if v is None else float(v), "ok" if v is not None else "no_opinion",
-                                    f"returned by {getattr(self.func, '__qualname__', self.__name__)}"))
+        for i, v in enumerate(values):
+            if isinstance(v, RewardResult):
+                out.append(v)
+            elif v is None:
+                out.append(RewardResult(None, "no_opinion", origin))
+            elif isinstance(v, numbers.Real) and not isinstance(v, bool):
+                out.append(RewardResult(float(v), "ok", origin))
+            else:
+                raise RewardError(self.__name__, f"returned {type(v).__name__} {_short(v)} for completion {i}; "
+                                  "return a float, None or RewardResult per completion", self.defined_at())
         return out
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."

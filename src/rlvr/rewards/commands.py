@@ -55,19 +55,21 @@ def _read_jsonl(path: str) -> list[dict[str, Any]]:
 _TABLE_ROWS = 200  # larger inputs get a summary on the terminal (write the rows with --out)
 
 
-def _output_row(index: int, row: dict[str, Any], scored: dict[str, Any]) -> dict[str, Any]:
+def _output_row(index: int, row: dict[str, Any], total: float | None, rewards: dict[str, Any]) -> dict[str, Any]:
     """A score row that keeps what identifies the input: id, prompt, completion, gold."""
     out: dict[str, Any] = {"id": row.get("id", index)}
     for key in ("prompt", "completion", "answer", "gold"):
         if key in row:
             out[key] = row[key]
-    out["total"] = scored["total"]
-    out["rewards"] = {k: v.to_dict() for k, v in scored["rewards"].items()}
+    out["total"] = total
+    out["rewards"] = rewards
     return out
 
 
 def score_command(args: argparse.Namespace) -> int:
-    """Score JSONL rows with a RewardSet; stream score rows to --out, print a table or a summary."""
+    """Score JSONL rows with a RewardSet; stream score rows to --out, print a table or a summary. A
+    reward that raised ends the command with one line naming it and its file:line (exit 1), after
+    every row is scored and written (its values there are None with status 'error')."""
     import contextlib
 
     from rich.console import Console
@@ -77,22 +79,22 @@ def score_command(args: argparse.Namespace) -> int:
 
     from rlvr.files import atomic_output, check_output
     from rlvr.rewards import RewardSet
+    from rlvr.rewards.scoring import RaisedErrors, batch_from_rows, score_rows
 
     check_output(args.out, [args.input, args.rewards], getattr(args, "force", False))
     rs = RewardSet.from_config(args.rewards)
     rows = _read_jsonl(args.input)
     if getattr(args, "ray", None):
         return _score_on_ray(args, rs, rows)
-    if "answer" not in rows[0] and "gold" in rows[0]:
-        for r in rows:
-            r.setdefault("answer", r.get("gold"))
-    columns = sorted({k for r in rows for k in r} - {"prompt", "completion"})
+    keys = sorted({k for r in rows for k in r} - {"prompt", "completion"})
     console = Console(stderr=args.out == "-")
     show_table = not args.out and len(rows) <= _TABLE_ROWS
     statuses: dict[str, Counter] = {name: Counter() for name in rs.names}
+    raised = RaisedErrors()
     totals: list[float] = []
+    has_id = any("id" in r for r in rows)
     table = Table(title=f"{len(rows)} rows scored with {rs!r}")
-    table.add_column("#", justify="right")
+    table.add_column("id" if has_id else "#", justify="right", overflow="fold")
     for name in rs.names:
         table.add_column(name, overflow="fold")
     table.add_column("total", justify="right")
@@ -102,22 +104,23 @@ def score_command(args: argparse.Namespace) -> int:
         task = progress.add_task("scoring", total=len(rows))
         for i in range(0, len(rows), chunk):
             batch = rows[i:i + chunk]
-            kwargs = {c: [r.get(c) for r in batch] for c in columns}
-            scored = rs.explain(prompts=[r.get("prompt", "") for r in batch],
-                                completions=[r["completion"] for r in batch], **kwargs)
+            scored = score_rows(rs, *batch_from_rows(batch, keys))
+            raised.add_rows(scored)
             for j, (row, result) in enumerate(zip(batch, scored), start=i):
-                if result["total"] is not None:
-                    totals.append(result["total"])
+                if result.total is not None:
+                    totals.append(result.total)
                 cells = []
                 for name in rs.names:
-                    r = result["rewards"][name]
+                    r = result.rewards[name]
                     statuses[name][r.status] += 1
                     value = "None" if r.value is None else f"{r.value:g}"
                     cells.append(escape(f"{value} [{r.status}] {r.reason}"))
                 if show_table:
-                    table.add_row(str(j), *cells, "None" if result["total"] is None else f"{result['total']:g}")
+                    label = str(row.get("id", "")) if has_id else str(j)
+                    table.add_row(escape(label), *cells, "None" if result.total is None else f"{result.total:g}")
                 if fh is not None:
-                    fh.write(json.dumps(_output_row(j, row, result), ensure_ascii=False, default=str) + "\n")
+                    fh.write(json.dumps(_output_row(j, row, result.total, result.to_dict()["rewards"]),
+                                        ensure_ascii=False, default=str) + "\n")
             progress.advance(task, len(batch))
     if show_table:
         console.print(table)
@@ -125,6 +128,9 @@ def score_command(args: argparse.Namespace) -> int:
         console.print(f"{len(rows)} rows scored with {rs!r} (more than {_TABLE_ROWS}: summary only; "
                       "write every row with --out FILE)")
     _print_summary(console, statuses, totals, len(rows), args.out, "")
+    error = raised.error(len(rows))
+    if error is not None:
+        raise error
     return 0
 
 
@@ -137,6 +143,7 @@ def _score_on_ray(args: argparse.Namespace, rs: Any, rows: list[dict[str, Any]])
     from rlvr.errors import DependencyMissingError
     from rlvr.files import atomic_output
     from rlvr.integrations.ray import rows_dataset, score_dataset
+    from rlvr.rewards.scoring import RaisedErrors
 
     try:
         import ray
@@ -149,20 +156,24 @@ def _score_on_ray(args: argparse.Namespace, rs: Any, rows: list[dict[str, Any]])
             ray.init(address=args.ray, log_to_driver=False)
     ds = rows_dataset(rows)
     statuses: dict[str, Counter] = {name: _Counter() for name in rs.names}
+    raised = RaisedErrors()
     totals = []
     sink = atomic_output(args.out) if args.out else None
     fh = sink.__enter__() if sink else None
     try:
-        for out in score_dataset(ds, rs.to_config(), actors=args.actors).iter_rows():
+        from pathlib import Path
+
+        # actors build their RewardSet from the file itself, so its plugins: are imported there too
+        spec = str(Path(args.rewards).resolve()) if Path(args.rewards).is_file() else rs.to_config()
+        for out in score_dataset(ds, spec, actors=args.actors).iter_rows():
             rewards = json.loads(out["rewards"])
             for name, r in rewards.items():
                 statuses[name][r["status"]] += 1
+                raised.add(name, r["status"], r.get("details") or {})
             if out["total"] is not None:
                 totals.append(out["total"])
             if fh is not None:
-                row = rows[out["_index"]]
-                record = {"id": row.get("id", out["_index"]), **{k: row[k] for k in ("prompt", "completion", "answer", "gold")
-                                                                  if k in row}, "total": out["total"], "rewards": rewards}
+                record = _output_row(out["_index"], rows[out["_index"]], out["total"], rewards)
                 fh.write(json.dumps(record, ensure_ascii=False, default=str) + "\n")
     except BaseException as exc:
         if sink:
@@ -172,6 +183,9 @@ def _score_on_ray(args: argparse.Namespace, rs: Any, rows: list[dict[str, Any]])
         sink.__exit__(None, None, None)
     _print_summary(Console(stderr=args.out == "-"), statuses, totals, len(rows), args.out,
                    f" (Ray, {args.actors} actors)")
+    error = raised.error(len(rows))
+    if error is not None:
+        raise error
     return 0
 
 

@@ -1,7 +1,8 @@
 """The reward registry: names -> reward factories, validated when they register.
 
-``@reward("name")`` registers a function ``f(completions, **kwargs) -> list[float | None]`` or a
-:class:`~rlvr.rewards.base.Reward` subclass; :func:`get_reward` builds a configured instance;
+``@reward("name")`` registers a function ``f(completions, **kwargs) -> list[float | None | RewardResult]``
+(it gets the completions as text; ``@reward("name", raw_inputs=True)``: TRL's inputs untouched, see
+:class:`~rlvr.rewards.base.FunctionReward`) or a :class:`~rlvr.rewards.base.Reward` subclass; :func:`get_reward` builds a configured instance;
 :func:`available` lists what is registered. Third-party packages register through the entry-point
 group ``rlvr.rewards`` (each entry point names a module to import, or a function/class to register
 under the entry point's name); they are loaded on first lookup, and a broken plug-in is reported
@@ -17,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from rlvr.errors import ConfigError
-from rlvr.rewards.base import FunctionReward, Reward
+from rlvr.rewards.base import TRAINER_KWARGS, FunctionReward, Reward
 
 logger = logging.getLogger(__name__)
 
@@ -33,6 +34,7 @@ class _Entry:
     target: Any  # a Reward subclass or a function
     description: str
     origin: str
+    raw_inputs: bool = False
 
 
 _REGISTRY: dict[str, _Entry] = {}
@@ -53,7 +55,7 @@ def _first_line(doc: str | None) -> str:
     return paragraph if end < 0 else paragraph[:end + 1]
 
 
-def _check_function(name: str, func: Callable[..., Any]) -> None:
+def _check_function(name: str, func: Callable[..., Any], raw_inputs: bool = False) -> None:
     try:
         sig = inspect.signature(func)
     except (TypeError, ValueError) as exc:
@@ -67,17 +69,27 @@ def _check_function(name: str, func: Callable[..., Any]) -> None:
     if positional:
         raise TypeError(f"reward {name!r}: parameter {positional[0].name!r} is positional-only; "
                         "TRL passes everything by keyword (completions=..., prompts=...)")
+    trainer_only = [p.name for p in params if p.name in TRAINER_KWARGS]
+    if trainer_only and not raw_inputs:
+        raise TypeError(f"reward {name!r}: parameter(s) {trainer_only} are TRL's trainer-only arguments, which a "
+                        "function reward gets only when registered with @reward(..., raw_inputs=True)")
 
 
-def register(name: str, target: Any, description: str | None = None) -> None:
-    """Register ``target`` (a Reward subclass or a reward function) under ``name``."""
+def register(name: str, target: Any, description: str | None = None, raw_inputs: bool = False) -> None:
+    """Register ``target`` (a Reward subclass or a reward function) under ``name``; ``raw_inputs``
+    (functions only): pass it TRL's inputs untouched instead of the completion text."""
     if not isinstance(name, str) or not name.replace("-", "_").isidentifier():
         raise ValueError(f"reward name must be an identifier-like string, got {name!r}")
+    if not isinstance(raw_inputs, bool):
+        raise TypeError(f"reward {name!r}: raw_inputs must be True or False, got {raw_inputs!r}")
     if inspect.isclass(target):
         if not issubclass(target, Reward):
             raise TypeError(f"reward {name!r}: class {target.__qualname__} must subclass rlvr.rewards.Reward")
+        if raw_inputs:
+            raise TypeError(f"reward {name!r}: raw_inputs applies to function rewards; a Reward subclass "
+                            "overrides explain() to read raw inputs")
     elif callable(target):
-        _check_function(name, target)
+        _check_function(name, target, raw_inputs)
     else:
         raise TypeError(f"reward {name!r}: expected a function or Reward subclass, got {type(target).__name__}")
     _load_builtins()  # a user's name must not shadow a built-in that loads later
@@ -86,18 +98,19 @@ def register(name: str, target: Any, description: str | None = None) -> None:
     if existing is not None and existing.origin != origin:
         raise ValueError(f"reward {name!r} is already registered by {existing.origin}; "
                          f"{origin} must use another name")
-    _REGISTRY[name] = _Entry(name, target, description or _first_line(target.__doc__), origin)
+    _REGISTRY[name] = _Entry(name, target, description or _first_line(target.__doc__), origin, raw_inputs)
 
 
-def reward(name: Any = None, description: str | None = None) -> Any:
+def reward(name: Any = None, description: str | None = None, raw_inputs: bool = False) -> Any:
     """Decorator: register a reward function or Reward subclass under ``name``; returns it unchanged.
 
     ``@reward("my_reward")`` names it; a bare ``@reward`` (or ``@reward()``) uses the function's or
-    class's own name.
+    class's own name. A function gets each completion as text unless ``raw_inputs=True`` (then: the
+    caller's inputs untouched — TRL's chat message lists, ``completion_ids``, ``trainer_state``, ...).
     """
     if callable(name) and not isinstance(name, str):  # bare @reward: called with the target itself
         target = name
-        register(getattr(target, "__name__", ""), target, description)
+        register(getattr(target, "__name__", ""), target, description, raw_inputs)
         if inspect.isclass(target):
             target.name = target.__name__  # type: ignore[attr-defined]
         return target
@@ -108,7 +121,7 @@ def reward(name: Any = None, description: str | None = None) -> Any:
         nonlocal name
         if name is None:
             name = getattr(target, "__name__", "")
-        register(name, target, description)
+        register(name, target, description, raw_inputs)
         if inspect.isclass(target):
             target.name = name  # type: ignore[attr-defined]
         return target
@@ -182,7 +195,7 @@ def get_reward(name: str, **params: Any) -> Reward:
     if unknown:
         raise ConfigError(f"reward {name!r} has no parameter(s) {unknown}; parameters: "
                           f"{[p for p in named if p not in ('completions', 'prompts')] or 'none'}")
-    return FunctionReward(target, name, entry.description, **params)
+    return FunctionReward(target, name, entry.description, raw_inputs=entry.raw_inputs, **params)
 
 
 _RST_RE = None
@@ -218,8 +231,8 @@ def describe(name: str) -> dict[str, Any]:
         func = target.__init__ if inspect.isclass(target) else target
         params = {}
         for p in inspect.signature(func).parameters.values():
-            if p.name in ("self", "completions", "prompts", "completion_ids", "trainer_state", "log_extra",
-                          "log_metric") or p.kind in (p.VAR_KEYWORD, p.VAR_POSITIONAL):
+            if p.name in ("self", "completions", "prompts", *TRAINER_KWARGS) or p.kind in (p.VAR_KEYWORD,
+                                                                                             p.VAR_POSITIONAL):
                 continue
             if p.default is inspect.Parameter.empty and not inspect.isclass(target):
                 columns.append(p.name)

@@ -24,6 +24,7 @@ from typing import Any
 from rlvr.errors import ConfigError
 from rlvr.rewards.base import Reward, RewardResult
 from rlvr.rewards.registry import get_reward
+from rlvr.rewards.scoring import ScoredRow, score_rows
 
 __all__ = ["RewardSet", "RewardSpec", "GatedReward"]
 
@@ -155,8 +156,18 @@ class RewardSet:
     @classmethod
     def from_config(cls, spec: str | Path | dict[str, Any] | list[Any]) -> RewardSet:
         """Build from a YAML/TOML/JSON file, inline JSON, a dict ``{rewards: [...], gold_column}``
-        or a bare list of entries."""
-        data = spec if isinstance(spec, (dict, list)) else _load_mapping(spec)
+        or a bare list of entries. Every error of a file's config is a ConfigError that names the file."""
+        source = _file_of(spec)
+        try:
+            return cls._from_data(spec if isinstance(spec, (dict, list)) else _load_mapping(spec),
+                                  source.parent if source is not None else None)
+        except ConfigError as exc:
+            if source is None or str(source) in str(exc):
+                raise
+            raise ConfigError(f"reward config {source}: {exc}") from exc
+
+    @classmethod
+    def _from_data(cls, data: Any, base: Path | None) -> RewardSet:
         if isinstance(data, dict) and "rewards" not in data:
             raise ConfigError(f"reward config has no 'rewards' list (keys present: {sorted(data)})")
         if not isinstance(data, (dict, list)):
@@ -167,12 +178,6 @@ class RewardSet:
                 raise ConfigError(f"reward config: unknown key(s) {unknown}; valid: gold_column, plugins, rewards")
             from rlvr.plugins import import_plugins
 
-            base = None
-            if isinstance(spec, (str, Path)) and not str(spec).lstrip().startswith(("{", "[")):
-                try:
-                    base = Path(spec).parent if Path(spec).is_file() else None
-                except OSError:  # inline text that is no path
-                    base = None
             import_plugins(data.get("plugins"), base)
         entries = data["rewards"] if isinstance(data, dict) else data
         gold_column = data.get("gold_column") if isinstance(data, dict) else None
@@ -198,17 +203,15 @@ class RewardSet:
         """A short stable hash of the config (saved with every run)."""
         return hashlib.sha256(json.dumps(self.to_config(), sort_keys=True, default=str).encode()).hexdigest()[:16]
 
-    def explain(self, prompts: Any = None, completions: Any = None, **columns: Any) -> list[dict[str, Any]]:
-        """Per completion: each reward's :class:`RewardResult` and the weighted ``total``."""
-        per_reward = {name: f.explain(prompts=prompts, completions=completions, **columns)
-                      for name, f in zip(self.names, self.funcs)}
-        rows = []
-        for i in range(len(completions or [])):
-            results = {name: per_reward[name][i] for name in self.names}
-            values = [(w, results[n].value) for n, w in zip(self.names, self.weights)]
-            total = None if all(v is None for _, v in values) else sum(w * v for w, v in values if v is not None)
-            rows.append({"rewards": results, "total": total})
-        return rows
+    def explain(self, prompts: Any = None, completions: Any = None, **columns: Any) -> list[ScoredRow]:
+        """Per completion: each reward's :class:`RewardResult` and the weighted ``total`` (a
+        :class:`~rlvr.rewards.scoring.ScoredRow`, read as ``row["rewards"]`` / ``row["total"]``).
+
+        Scored by :func:`rlvr.rewards.scoring.score_rows`: a reward that raises costs only its own
+        values for the batch (``error`` results naming the user's file:line), never the others'."""
+        if completions is None:
+            raise TypeError("RewardSet.explain needs completions=")
+        return score_rows(self, prompts, completions, columns)
 
     def __call__(self, prompts: Any = None, completions: Any = None, **columns: Any) -> list[float | None]:
         """Weighted sum per completion (TRL's own combination: None counts as absent)."""
@@ -224,6 +227,17 @@ class RewardSet:
 
     def __repr__(self) -> str:
         return "RewardSet(" + ", ".join(f"{n}×{w:g}" for n, w in zip(self.names, self.weights)) + ")"
+
+
+def _file_of(spec: Any) -> Path | None:
+    """The config file ``spec`` names (``None`` for a mapping, a list or inline JSON)."""
+    if not isinstance(spec, (str, Path)) or str(spec).lstrip().startswith(("{", "[")):
+        return None
+    try:
+        path = Path(spec).expanduser()
+        return path if path.is_file() else None
+    except (OSError, ValueError):  # inline text that is no path
+        return None
 
 
 def _accepts(name: str, param: str) -> bool:

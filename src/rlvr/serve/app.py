@@ -72,11 +72,11 @@ def create_app(rewards: Any = None, token: str | None = None, limits: Limits | N
     from starlette.routing import Route
 
     from rlvr.integrations.openrlhf import score_queries
-    from rlvr.rewards import RewardSet
+    from rlvr.rewards.scoring import batch_from_rows, build_reward_set, score_rows
     from rlvr.verifiers import VerifierConfig, verify_batch
 
     limits = limits or Limits()
-    reward_set = RewardSet.from_config(rewards if rewards is not None else [{"name": "math_equivalence"}])
+    reward_set = build_reward_set(rewards)
     metrics = Metrics()
     gate = asyncio.Semaphore(limits.max_concurrent)
     waiting = {"n": 0}
@@ -182,19 +182,15 @@ def create_app(rewards: Any = None, token: str | None = None, limits: Limits | N
     async def score(request: Request) -> Response:
         body = await read_json(request)
         rows = _list_of(body, "rows", dict, limits)
-        completions = []
         for i, row in enumerate(rows):
             c = row.get("completion")
             if not isinstance(c, (str, list)):
                 raise HTTPProblem(422, f"rows[{i}].completion must be text or chat messages")
             if isinstance(c, str) and len(c) > limits.max_completion_chars:
                 raise HTTPProblem(413, f"rows[{i}].completion has {len(c)} characters (limit {limits.max_completion_chars})")
-            completions.append(c)
-        columns = sorted({k for r in rows for k in r} - {"prompt", "completion"})
 
-        def run() -> list[dict[str, Any]]:
-            kwargs = {c: [r.get(c) for r in rows] for c in columns}
-            return reward_set.explain(prompts=[r.get("prompt", "") for r in rows], completions=completions, **kwargs)
+        def run() -> list[Any]:
+            return score_rows(reward_set, *batch_from_rows(rows))
 
         out = await scored(run)
         payload = []

@@ -14,7 +14,8 @@ def test_command(args: argparse.Namespace) -> int:
     from rich.markup import escape
     from rich.table import Table
 
-    from rlvr.testing.fixtures import find_fixture_files, load_fixture_file, run_case
+    from rlvr.rewards import RewardError
+    from rlvr.testing.fixtures import FixtureError, find_fixture_files, load_fixture_file, run_case
 
     files = find_fixture_files(args.paths)
     if not files:
@@ -31,7 +32,12 @@ def test_command(args: argparse.Namespace) -> int:
                 skipped += 1
                 table.add_row(escape(f"{path}::{case.id}"), "skip", "", "", escape(str(case.skip)))
                 continue
-            outcome = run_case(case)
+            try:
+                outcome = run_case(case)
+            except (FixtureError, RewardError) as exc:  # this case cannot run: it fails, the others run
+                failed += 1
+                table.add_row(escape(f"{path}::{case.id}"), "FAIL", "", "error", escape(str(exc)))
+                continue
             ok = outcome.passed if not case.xfail else not outcome.passed
             passed += ok
             failed += not ok
@@ -45,22 +51,31 @@ def test_command(args: argparse.Namespace) -> int:
 
 
 def audit_command(args: argparse.Namespace) -> int:
-    """Print the adversarial report for a registered reward; exit 1 on flags only with --strict."""
+    """Print the adversarial report for a registered reward or a RewardSet file; exit 1 on flags only
+    with --strict."""
+    from pathlib import Path
+
     from rich.console import Console
     from rich.markup import escape
     from rich.table import Table
 
-    from rlvr.rewards import get_reward
+    from rlvr.rewards import RewardSet, get_reward
     from rlvr.testing.audit import audit
 
-    try:
-        params = json.loads(args.params) if args.params else {}
-    except json.JSONDecodeError as exc:
-        raise ConfigError(f"--params is not valid JSON: {exc.msg}") from exc
-    if not isinstance(params, dict):
-        raise ConfigError("--params must be a JSON object, e.g. '{\"preset\": \"dapo\"}'")
-    reward = get_reward(args.name, **params)
-    report = audit(reward, gold_column=args.gold_column, style=args.style)
+    as_file = Path(args.name).suffix in (".yaml", ".yml", ".toml", ".json") or Path(args.name).is_file()
+    if as_file:
+        if args.params:
+            raise ConfigError("--params applies to a reward name; a RewardSet file holds each reward's params")
+        target = RewardSet.from_config(args.name)
+    else:
+        try:
+            params = json.loads(args.params) if args.params else {}
+        except json.JSONDecodeError as exc:
+            raise ConfigError(f"--params is not valid JSON: {exc.msg}") from exc
+        if not isinstance(params, dict):
+            raise ConfigError("--params must be a JSON object, e.g. '{\"preset\": \"dapo\"}'")
+        target = get_reward(args.name, **params)
+    report = audit(target, gold_column=args.gold_column, style=args.style)
     console = Console()
     fmt = lambda v: "None" if v is None else f"{v:g}"
     table = Table(title=f"audit of {report.reward} ({report.style} format): honest correct "
@@ -68,10 +83,16 @@ def audit_command(args: argparse.Namespace) -> int:
     for column in ("attack", "family", "score", "status", "flag", "ms", "reason"):
         table.add_column(column, overflow="fold")
     for row in report.rows:
-        table.add_row(row.attack, row.family, fmt(row.score), row.status, row.flag or "ok",
-                      f"{row.seconds * 1000:.1f}", escape(row.reason))
+        flag = row.flag or ("ok" if row.applies else "n/a")
+        table.add_row(row.attack, row.family, fmt(row.score), escape(row.status), flag, f"{row.seconds * 1000:.1f}",
+                      escape(row.reason))
     console.print(table)
-    flagged = report.flagged
-    console.print(f"{len(flagged)} of {len(report.rows)} attacks flagged"
+    console.print(escape(report.note()))
+    overpaid, flagged = report.overpaid, report.flagged
+    if overpaid:
+        console.print(f"{len(overpaid)} attack(s) pay MORE than the honest right answer: "
+                      + ", ".join(r.attack for r in overpaid))
+    applicable = sum(r.applies for r in report.rows)
+    console.print(f"{len(flagged)} of {len(report.rows)} attacks flagged ({applicable} apply to what it measures)"
                   + (": " + ", ".join(f"{r.attack} ({r.flag})" for r in flagged) if flagged else ""))
     return 1 if flagged and args.strict else 0

@@ -15,14 +15,19 @@ YAML::
         status: incorrect
         max: 0
 
-JSONL: one case per line; an optional first line ``{"defaults": {...}}``.
+JSONL: one case per line; an optional first line ``{"defaults": {...}, "plugins": [...]}``.
+
+``plugins:`` (a top-level key, as in RewardSet files and recipes) imports the user's reward files
+or modules, paths relative to the fixture file; the ``[tool.rlvr] plugins`` list of the nearest
+``pyproject.toml`` is imported too, so plain ``pytest`` finds a project's rewards without a conftest.
 
 A case: ``id`` (unique in its file), ``reward`` (a registered name, or ``{name, params}``) or
 ``reward_set`` (a RewardSet config), ``completion`` (string or chat messages), optional ``prompt``
 and ``columns`` (dataset columns; ``answer`` may stand at the top level), and at least one
 expectation: ``value`` (exact), ``approx`` with ``tol`` (default 1e-6), ``min``, ``max``,
 ``status`` (for a reward_set: a mapping reward name -> status). ``skip`` / ``xfail`` take a reason.
-Errors name the file, the case and the field.
+Errors name the file, the case and the field; a reward that is not registered or takes other
+parameters fails its case in one line naming the file and the case.
 """
 
 from __future__ import annotations
@@ -162,11 +167,12 @@ def load_fixture_file(path: str | Path) -> list[FixtureCase]:
     defaults: dict[str, Any] = {}
     if p.suffix == ".jsonl":
         raw_cases = []
+        plugins = None
         for n, row in parse_jsonl(text, name, FixtureError):
-            if isinstance(row, dict) and set(row) == {"defaults"}:
+            if isinstance(row, dict) and row and set(row) <= {"defaults", "plugins"}:
                 if raw_cases:
-                    raise FixtureError(f"{name}:{n}: a defaults line must come before the cases")
-                defaults = row["defaults"]
+                    raise FixtureError(f"{name}:{n}: a defaults/plugins line must come before the cases")
+                defaults, plugins = row.get("defaults", {}), row.get("plugins")
                 continue
             raw_cases.append(row)
     else:
@@ -180,15 +186,29 @@ def load_fixture_file(path: str | Path) -> list[FixtureCase]:
             data = {"cases": data}
         if not isinstance(data, dict) or not isinstance(data.get("cases"), list):
             raise FixtureError(f"{name}: expected a mapping with a 'cases' list (and optional 'defaults')")
-        extra = sorted(set(data) - {"cases", "defaults", "description"})
+        extra = sorted(set(data) - {"cases", "defaults", "description", "plugins"})
         if extra:
-            raise FixtureError(f"{name}: unknown top-level key(s) {extra}; use 'defaults' and 'cases'")
+            raise FixtureError(f"{name}: unknown top-level key(s) {extra}; use 'cases', 'defaults' and 'plugins'")
         defaults = data.get("defaults") or {}
-        raw_cases = data["cases"]
+        raw_cases, plugins = data["cases"], data.get("plugins")
     if not isinstance(defaults, dict):
         raise FixtureError(f"{name}: 'defaults' must be a mapping")
+    _import_plugins(p, plugins)
     seen: set[str] = set()
     return [_validate(raw, defaults, name, i, seen) for i, raw in enumerate(raw_cases)]
+
+
+def _import_plugins(path: Path, plugins: Any) -> None:
+    """The file's own ``plugins:`` (relative to it) and its project's ``[tool.rlvr] plugins``."""
+    from rlvr.plugins import import_plugins, import_project_plugins
+
+    try:
+        import_project_plugins(path.parent)
+        import_plugins(plugins, path.parent)
+    except FixtureError:
+        raise
+    except ConfigError as exc:
+        raise FixtureError(f"{path}: plugins: {exc}") from exc
 
 
 _REWARD_CACHE: dict[str, Any] = {}
@@ -207,11 +227,16 @@ def _build(case: FixtureCase) -> Any:
 
 
 def run_case(case: FixtureCase) -> CaseOutcome:
-    """Score the case's completion and compare with its expectations (never raises for a mismatch;
-    a reward that raises propagates, so the traceback shows)."""
-    from rlvr.rewards import RewardSet
+    """Score the case's completion as training would and compare with its expectations (never raises
+    for a mismatch). A reward that cannot be built (not registered, other parameters) is a
+    FixtureError naming the file and the case; a reward that raises is a RewardError naming it and
+    the user's file:line (its ``__cause__`` the original exception)."""
+    from rlvr.rewards import RewardError, RewardSet
 
-    target = _build(case)
+    try:
+        target = _build(case)
+    except ConfigError as exc:
+        raise FixtureError(f"{case.where}: {' '.join(str(exc).split())}") from None
     columns = {k: [v] for k, v in case.columns.items()}
     prompts = [case.prompt] if case.prompt is not None else None
     if isinstance(target, RewardSet):
@@ -220,7 +245,12 @@ def run_case(case: FixtureCase) -> CaseOutcome:
         status: Any = {name: r.status for name, r in row["rewards"].items()}
         reason = "; ".join(f"{name}: {r.reason}" for name, r in row["rewards"].items())
     else:
-        result = target.explain(prompts=prompts, completions=[case.completion], **columns)[0]
+        try:
+            result = target.explain(prompts=prompts, completions=[case.completion], **columns)[0]
+        except ConfigError as exc:
+            raise FixtureError(f"{case.where}: {' '.join(str(exc).split())}") from None
+        except Exception as exc:
+            raise RewardError.from_exception(getattr(target, "__name__", case.reward["name"]), exc) from exc
         value, status, reason = result.value, result.status, result.reason
     failures = []
     e = case.expect

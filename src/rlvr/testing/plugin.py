@@ -5,6 +5,12 @@ ini option ``rlvr_fixture_patterns`` (default ``reward_fixtures/**/*.yaml|yml|js
 ``*.rewards.yaml|yml|jsonl``) become ``RewardFixtureFile`` collectors; each case is an item named
 by its id, so ``-k``, ``-x`` and xdist work as usual. A failure shows the case, what was expected
 and what came back, and the reward's own reason. The ``reward_case`` fixture runs a case inline.
+
+The project's own rewards are found without a ``conftest.py``: the ``[tool.rlvr] plugins`` list of
+the ``pyproject.toml`` nearest the rootdir is imported when pytest starts (and, for each fixture
+file, the nearest one above it and the file's own ``plugins:``). A reward that is not registered,
+or that raises, fails its case in one line naming the file, the case and (for a raise) the
+reward's file:line.
 """
 
 from __future__ import annotations
@@ -26,6 +32,16 @@ class RewardCaseFailed(AssertionError):
     def __init__(self, message: str) -> None:
         super().__init__(message)
         self.message = message
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    from rlvr.errors import ConfigError
+    from rlvr.plugins import import_project_plugins
+
+    try:
+        import_project_plugins(Path(config.rootpath))
+    except ConfigError as exc:
+        raise pytest.UsageError(" ".join(str(exc).split())) from None
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -68,7 +84,14 @@ class RewardFixtureItem(pytest.Item):
         self.case = case
 
     def runtest(self) -> None:
-        outcome = run_case(self.case)
+        from rlvr.rewards import RewardError
+
+        try:
+            outcome = run_case(self.case)
+        except FixtureError as exc:
+            raise RewardCaseFailed(str(exc)) from None
+        except RewardError as exc:
+            raise RewardCaseFailed(f"reward fixture {self.case.where} failed: {exc}") from None
         if not outcome.passed:
             reward = self.case.reward["name"] if self.case.reward else "reward_set"
             lines = [f"reward fixture {self.case.where} failed ({reward})"]

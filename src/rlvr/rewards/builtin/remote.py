@@ -6,12 +6,9 @@ import os
 from dataclasses import dataclass
 from typing import Any
 
-from rlvr.rewards.base import Reward, RewardResult
+from rlvr.rewards.base import TRAINER_KWARGS, Reward, RewardResult
 from rlvr.rewards.registry import reward
 from rlvr.typed import param
-
-
-_TRAINER_KWARGS = {"completion_ids", "trainer_state", "log_extra", "log_metric"}
 
 
 @reward("remote")
@@ -43,7 +40,7 @@ class Remote(Reward):
         if self._client is None:
             self._client = RewardClient(self.p.url, os.environ.get(self.p.token_env), self.p.timeout_s, self.p.retries)
         keys = [k for k, v in columns.items() if isinstance(v, list) and len(v) == len(completions)
-                and k not in _TRAINER_KWARGS]
+                and k not in TRAINER_KWARGS]
         rows = [{"prompt": (prompts[i] if prompts is not None else ""), "completion": c,
                  **{k: columns[k][i] for k in keys}} for i, c in enumerate(completions)]
         out = []
