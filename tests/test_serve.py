@@ -44,6 +44,17 @@ def _start(tmp_path, *extra: str, token: str | None = TOKEN) -> tuple[subprocess
     raise AssertionError(proc.stderr.read().decode()[-2000:])
 
 
+def _ready(url: str, headers: dict[str, str] | None = None) -> httpx.Response:
+    """/readyz once the server is warm (503 while the verifier sandbox starts); bounded wait."""
+    deadline = time.monotonic() + 60
+    while True:
+        r = httpx.get(url + "/readyz", headers=headers, timeout=10)
+        if r.status_code != 503 or time.monotonic() > deadline:
+            return r
+        assert "warming up" in r.json()["error"]
+        time.sleep(0.2)
+
+
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     proc, url = _start(tmp_path_factory.mktemp("serve"), "--max-body-mb", "1", "--deadline-s", "3")
@@ -56,11 +67,11 @@ AUTH = {"Authorization": f"Bearer {TOKEN}"}
 
 
 def test_health_is_open_everything_else_needs_the_token(server):
-    assert httpx.get(server + "/healthz").json() == {"status": "ok"}
+    assert httpx.get(server + "/healthz").json()["status"] == "ok"
     r = httpx.get(server + "/readyz")
     assert r.status_code == 401 and TOKEN not in r.text and r.headers["x-request-id"]
     assert httpx.get(server + "/readyz", headers={"Authorization": "Bearer wrong"}).status_code == 401
-    ready = httpx.get(server + "/readyz", headers=AUTH, timeout=60)
+    ready = _ready(server, AUTH)
     assert ready.status_code == 200 and ready.json()["rewards"] == ["math_equivalence"]
     # OpenRLHF sends no headers: the token may ride in the URL instead
     assert httpx.get(server + "/readyz?access_token=wrong").status_code == 401
@@ -173,7 +184,7 @@ def test_refuses_a_public_address_without_a_token(monkeypatch, capsys):
 def test_a_verifier_worker_killed_mid_request_costs_no_500(tmp_path):
     proc, url = _start(tmp_path, token=None)
     try:
-        assert httpx.get(url + "/readyz", timeout=60).status_code == 200  # the sandbox pool is up
+        assert _ready(url).status_code == 200  # the sandbox pool is up
         workers = [int(p) for p in os.listdir("/proc") if p.isdigit() and _is_worker_of(int(p), proc.pid)]
         assert workers
         result = {}
