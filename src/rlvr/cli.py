@@ -186,6 +186,7 @@ def _pipeline_args(p: argparse.ArgumentParser) -> None:
 
 
 def _serve_args(p: argparse.ArgumentParser) -> None:
+    p.set_defaults(_plain_logs=True)
     p.add_argument("--rewards", help="RewardSet config (YAML/TOML/JSON); default: math_equivalence")
     p.add_argument("--verifier-config", help="the VerifierConfig of /v1/verify (YAML/JSON; default: the defaults); "
                                              "its time and size limits bound every request's config")
@@ -377,8 +378,11 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _setup_logging(debug: bool, quiet: bool) -> None:
+def _setup_logging(debug: bool, quiet: bool, plain: bool = False) -> None:
     level = logging.DEBUG if debug else logging.WARNING if quiet else logging.INFO
+    if plain:  # a server's log: one timestamped line per record, nothing rendered or wrapped
+        logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+        return
     try:
         from rich.console import Console
         from rich.logging import RichHandler
@@ -401,7 +405,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``rlvr`` console script; returns the process exit code."""
     parser = build_parser()
     args = parser.parse_args(argv)
-    _setup_logging(args.debug, args.quiet)
+    _setup_logging(args.debug, args.quiet, plain=getattr(args, "_plain_logs", False))
     try:
         from rlvr.plugins import import_plugin
 

@@ -58,8 +58,12 @@ class Limits:
     deadline_s: float = 60.0
     max_concurrent: int = 1
     max_queue: int = 32
-    grace_s: float = 10.0  # a scoring call this long past its deadline counts as stuck
+    grace_s: float | None = None  # a scoring call this long past its deadline is stuck (default: deadline / 4, >= 1 s)
     warm_up_s: float = 120.0
+
+    @property
+    def stuck_after_s(self) -> float:
+        return self.grace_s if self.grace_s is not None else max(1.0, self.deadline_s / 4)
 
 
 def _reserved_columns(reward_set: Any) -> frozenset[str]:
@@ -108,7 +112,7 @@ def create_app(rewards: Any = None, token: str | None = None, limits: Limits | N
     reserved = _reserved_columns(reward_set)
     server_config = VerifierConfig.load(verifier_config)
     metrics = Metrics()
-    slots = ScoringSlots(limits.max_concurrent, limits.max_queue, limits.grace_s)
+    slots = ScoringSlots(limits.max_concurrent, limits.max_queue, limits.stuck_after_s)
     bodies = ByteBudget(limits.max_buffered_bytes)
     refusals = RefusalTally(logger, "without a valid token")
     warm = {"done": asyncio.Event(), "problem": None}
@@ -240,7 +244,7 @@ def create_app(rewards: Any = None, token: str | None = None, limits: Limits | N
     async def healthz(request: Request, deadline: float, held: list[int]) -> Response:
         stuck = slots.stuck()
         if stuck >= slots.size:
-            raise HTTPProblem(503, f"wedged: all {stuck} scoring slot(s) held over {limits.grace_s:g}s past their "
+            raise HTTPProblem(503, f"wedged: all {stuck} scoring slot(s) held over {slots.grace_s:g}s past their "
                                    "deadline by a scorer that does not stop; restart the server")
         return JSONResponse({"status": "ok", "inflight": slots.inflight, "stuck": stuck})
 
