@@ -78,9 +78,9 @@ def test_requests_past_their_deadline_stop_their_work(rlvr_server):
     answers: list[tuple[int, float, set[str]]] = []
 
     def attack(k: int) -> None:
-        for j in range(5):  # 1,000 fresh comparisons a request: far more than 2 s of work
+        for j in range(5):  # 600 fresh comparisons a request: far more than 2 s of work
             began = time.monotonic()
-            r = _verify(server, _cubes(1 + (k * 5 + j) * 1000, 1000), timeout=60)
+            r = _verify(server, _cubes(1 + (k * 5 + j) * 600, 600), timeout=60)
             took = time.monotonic() - began
             answers.append((r.status_code, took, {v["status"] for v in r.json().get("verdicts", [])}))
 
@@ -90,10 +90,10 @@ def test_requests_past_their_deadline_stop_their_work(rlvr_server):
     for t in clients:
         t.join(timeout=120)
     assert len(answers) == 20
-    assert {code for code, _, _ in answers} <= {200, 503}, answers  # stopped in time, or no slot in time
+    assert {code for code, _, _ in answers} <= {200, 503}, str(sorted((c, round(t, 2)) for c, t, _ in answers))
     scored = [(took, statuses) for code, took, statuses in answers if code == 200]
     assert scored and all("timeout" in statuses for _, statuses in scored)  # the deadline reached the work
-    assert max(took for took, _ in scored) < deadline_s + 1.5  # answered at its deadline, not after the work
+    assert max(took for took, _ in scored) < deadline_s + 2  # answered at its deadline, not after the work
     began = time.monotonic()
     r = _verify(server, right, timeout=30)
     assert time.monotonic() - began < deadline_s
@@ -106,20 +106,41 @@ def test_requests_past_their_deadline_stop_their_work(rlvr_server):
 def test_healthz_reports_a_server_wedged_by_a_scorer_that_ignores_its_deadline(rlvr_server, tmp_path):
     (tmp_path / "sleepy.py").write_text("import time\nfrom rlvr.rewards import reward\n\n"
                                         "@reward('sleeps_for_tests')\ndef sleeps(completions, **kwargs):\n"
-                                        "    time.sleep(4)\n    return [1.0] * len(completions)\n")
+                                        "    time.sleep(6)\n    return [1.0] * len(completions)\n")
     (tmp_path / "rewards.yaml").write_text("plugins: [sleepy.py]\nrewards:\n  - {name: sleeps_for_tests}\n")
     server = rlvr_server("--rewards", "rewards.yaml", "--deadline-s", "1")
     assert server.ready() == 200
     began = time.monotonic()
     r = httpx.post(server.url + "/v1/score", json={"rows": [{"completion": "x"}]}, timeout=30)
     assert r.status_code == 504 and "slot stays held" in r.json()["error"]
-    assert time.monotonic() - began < 3  # deadline + grace, not the 4 s the scorer takes
+    assert time.monotonic() - began < 4.5  # deadline + grace (2 s), not the 6 s the scorer takes
     health = httpx.get(server.url + "/healthz")
     assert health.status_code == 503 and "wedged" in health.json()["error"]
     assert httpx.get(server.url + "/readyz").status_code == 503
     busy = httpx.post(server.url + "/v1/score", json={"rows": [{"completion": "x"}]}, timeout=30)
     assert busy.status_code == 503 and busy.headers["retry-after"]  # the slot is still held: no pile-up
     assert _until(lambda: httpx.get(server.url + "/healthz").status_code == 200, 10)  # the scorer returned
+
+
+def test_memory_stays_under_the_documented_byte_bound(rlvr_server):
+    from rlvr.verifiers.cache import TOTAL_BYTES
+
+    server = rlvr_server("--max-body-mb", "4")
+    assert server.ready() == 200
+
+    def request(k: int) -> None:  # 80 golds of 20,000 characters a request, none seen before
+        items = [{"completion": f"So \\boxed{{{k * 100 + i}}}", "gold": f"\\boxed{{{k * 100 + i}}} " + "w " * 9_990}
+                 for i in range(80)]
+        r = _verify(server, items)
+        assert r.status_code == 200 and {v["status"] for v in r.json()["verdicts"]} == {"correct"}
+
+    request(0)
+    base = server.rss_mb()
+    for k in range(1, 81):  # 128 MB of distinct gold text in all
+        request(k)
+    # the verifier's caches (64 MiB together) and one request's body (4 MiB) and its parse, as documented
+    bound_mb = TOTAL_BYTES / 2 ** 20 + 4 * 4
+    assert server.rss_mb() - base < bound_mb, (server.rss_mb() - base, bound_mb)
 
 
 def test_the_first_request_after_start_scores_right_answers_right(rlvr_server):

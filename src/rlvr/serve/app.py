@@ -58,12 +58,12 @@ class Limits:
     deadline_s: float = 60.0
     max_concurrent: int = 1
     max_queue: int = 32
-    grace_s: float | None = None  # a scoring call this long past its deadline is stuck (default: deadline / 4, >= 1 s)
+    grace_s: float | None = None  # a scoring call this long past its deadline is stuck (default: deadline / 4, >= 2 s)
     warm_up_s: float = 120.0
 
     @property
     def stuck_after_s(self) -> float:
-        return self.grace_s if self.grace_s is not None else max(1.0, self.deadline_s / 4)
+        return self.grace_s if self.grace_s is not None else max(2.0, self.deadline_s / 4)
 
 
 def _reserved_columns(reward_set: Any) -> frozenset[str]:
@@ -76,19 +76,11 @@ def _reserved_columns(reward_set: Any) -> frozenset[str]:
 
 
 def _warm(verifier_config: Any, timeout_s: float) -> None:
-    from rlvr.verifiers import verify_batch
+    from rlvr.verifiers import verify_batch, warm_up
 
-    try:  # TEMP(merge): rlvr.verifiers.warm_up lands on main soon
-        from rlvr.verifiers import warm_up
-    except ImportError:
-        warm_up = None
-    if warm_up is not None:
-        warm_up(timeout_s)
-    deadline = time.monotonic() + timeout_s
-    while warm_up is None and not verify_batch(["\\boxed{x+1}"], ["1+x"], verifier_config)[0].correct \
-            and time.monotonic() < deadline:
-        time.sleep(0.2)
-    verdict = verify_batch(["\\boxed{x+1}"], ["1+x"], verifier_config)[0]  # a symbolic comparison, end to end
+    if not warm_up(timeout_s, verifier_config):
+        raise RuntimeError(f"not every verifier sandbox worker answered within {timeout_s:g}s")
+    verdict = verify_batch(["\\boxed{x+1}"], ["1+x"], verifier_config)[0]  # one comparison, end to end
     if not verdict.correct:
         raise RuntimeError(f"the verifier sandbox answered {verdict.status}: {verdict.reason}")
 
@@ -112,7 +104,8 @@ def create_app(rewards: Any = None, token: str | None = None, limits: Limits | N
     reserved = _reserved_columns(reward_set)
     server_config = VerifierConfig.load(verifier_config)
     metrics = Metrics()
-    slots = ScoringSlots(limits.max_concurrent, limits.max_queue, limits.stuck_after_s)
+    slots = ScoringSlots(limits.max_concurrent, limits.max_queue, limits.stuck_after_s,
+                         min_budget_s=limits.deadline_s / 10)  # less left than that: 503, not a batch of timeouts
     bodies = ByteBudget(limits.max_buffered_bytes)
     refusals = RefusalTally(logger, "without a valid token")
     warm = {"done": asyncio.Event(), "problem": None}

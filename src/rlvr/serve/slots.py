@@ -31,10 +31,8 @@ class Overran(Exception):
 
 
 def _under_deadline(fn: Callable[[], Any], seconds: float) -> Any:
-    try:  # TEMP(merge): rlvr.verifiers.scoring_deadline lands on main soon
-        from rlvr.verifiers import scoring_deadline
-    except ImportError:
-        return fn()
+    from rlvr.verifiers import scoring_deadline
+
     with scoring_deadline(seconds):
         return fn()
 
@@ -42,8 +40,8 @@ def _under_deadline(fn: Callable[[], Any], seconds: float) -> Any:
 class ScoringSlots:
     """The gate, the threads and the deadline of every scoring call (see module doc)."""
 
-    def __init__(self, size: int, max_queue: int, grace_s: float) -> None:
-        self.size, self.max_queue, self.grace_s = size, max_queue, grace_s
+    def __init__(self, size: int, max_queue: int, grace_s: float, min_budget_s: float = 0.0) -> None:
+        self.size, self.max_queue, self.grace_s, self.min_budget_s = size, max_queue, grace_s, min_budget_s
         self.waiting = 0
         self._gate = asyncio.Semaphore(size)
         self._held: dict[object, float] = {}  # a running call -> its deadline (time.monotonic)
@@ -97,9 +95,12 @@ class ScoringSlots:
             raise Busy("no scoring slot came free within the deadline") from None
         finally:
             self.waiting -= 1
+        budget = deadline - time.monotonic()
+        if bounded and budget < self.min_budget_s:  # too late to score anything: do not start
+            self._gate.release()
+            raise Busy("no scoring slot came free in time")
         key = object()
         self._held[key] = deadline
-        budget = max(0.0, deadline - time.monotonic())
         done: Future = Future()
         ctx = contextvars.copy_context()
         self._tasks.put((done, (lambda: ctx.run(_under_deadline, fn, budget)) if bounded else fn))
