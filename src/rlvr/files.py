@@ -77,18 +77,27 @@ def read_lines(path: str, what: str = "input", max_line_bytes: int = MAX_LINE_BY
     naming the file and the line, as soon as that line is reached.
     """
     with _open_input(path, what) as (fh, name):
+        def decoded(raw: bytes, n: int) -> str:
+            try:
+                return raw.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                raise ConfigError(f"{name}:{n}: not UTF-8 text (byte {exc.start} of the line: {exc.reason})") from None
+
         def lines() -> Iterator[str]:
-            n = 0
-            while raw := fh.readline(max_line_bytes + 1):
-                n += 1
-                if b"\x00" in raw:
+            n, parts, size = 0, [], 0
+            while piece := fh.readline(_CHUNK):  # a line is read in pieces, each checked as it arrives
+                if b"\x00" in piece:
                     raise _binary(name, what)
-                if len(raw) > max_line_bytes and not raw.endswith(b"\n"):
-                    raise ConfigError(f"{name}:{n}: a line over {max_line_bytes:,} bytes; one row is never that long")
-                try:
-                    yield raw.decode("utf-8")
-                except UnicodeDecodeError as exc:
-                    raise ConfigError(f"{name}:{n}: not UTF-8 text (byte {exc.start} of the line: {exc.reason})") from None
+                size += len(piece)
+                if size > max_line_bytes:
+                    raise ConfigError(f"{name}:{n + 1}: a line over {max_line_bytes:,} bytes; one row is never that long")
+                parts.append(piece)
+                if piece.endswith(b"\n"):
+                    n += 1
+                    yield decoded(b"".join(parts), n)
+                    parts, size = [], 0
+            if parts:
+                yield decoded(b"".join(parts), n + 1)
 
         yield lines()
 
