@@ -46,7 +46,7 @@ def _until(predicate, within_s: float) -> bool:
 
 
 def test_a_client_config_cannot_raise_resources_or_start_pools(rlvr_server):
-    server = rlvr_server(token=TOKEN)
+    server = rlvr_server("--verifier-config", '{"timeout_s": 2.0, "batch_timeout_s": 5.0}', token=TOKEN)
     assert server.ready(AUTH) == 200
     workers = len(server.children())
     item = [{"completion": "\\boxed{(x+1)^2}", "gold": "x^2+2x+1"}]
@@ -57,6 +57,8 @@ def test_a_client_config_cannot_raise_resources_or_start_pools(rlvr_server):
         r = _verify(server, item, config)
         field = next(iter(config))
         assert r.status_code == 422 and f"config.{field}" in r.json()["error"], (config, r.text)
+    over = _verify(server, item, {"timeout_s": 2.5})  # the server's own config sets the limits
+    assert over.status_code == 422 and "over the server's limit of 2.0" in over.json()["error"]
     # a request may narrow: lower limits, its own extraction and comparison settings
     for i in range(10):
         r = _verify(server, item, {"timeout_s": 0.5 + i / 100, "batch_timeout_s": 2.0, "max_nesting": 20,
