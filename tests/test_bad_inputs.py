@@ -11,6 +11,7 @@ import hashlib
 import json
 import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -195,3 +196,97 @@ def test_recipe_plugins_make_a_custom_reward_trainable(tmp_path, capsys):
     recipe.write_text("plugins: [acme.py]\nrewards:\n  - {name: math_equivalence}\n  - {name: acme_len, weight: 0.1}\n")
     assert main(["train", "--recipe", str(recipe), "--dry-run"]) == 0
     assert "acme_len" in capsys.readouterr().out
+
+
+def _alias_bomb(levels: int = 9) -> str:
+    """A ~1.2 KB YAML 'billion laughs' under a valid key (9 ** 9 strings once expanded)."""
+    lines = ['    l0: &l0 ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]']
+    for i in range(1, levels):
+        lines.append(f"    l{i}: &l{i} [" + ", ".join([f"*l{i - 1}"] * 9) + "]")
+    return "data:\n  name: synthetic\n  options:\n" + "\n".join(lines) + "\n"
+
+
+def _bounded_files(tmp: Path) -> dict[str, Path]:
+    f = {"rows": tmp / "rows.jsonl", "rewards": tmp / "rewards.yaml", "deep": tmp / "deep.jsonl",
+         "digits": tmp / "digits.jsonl", "nan": tmp / "nan.jsonl", "bomb": tmp / "bomb.yaml",
+         "bomb_rewards": tmp / "bomb_rewards.yaml", "out": tmp / "out.jsonl"}
+    f["rows"].write_text(GOOD_ROWS)
+    f["rewards"].write_text(GOOD_REWARDS)
+    f["deep"].write_text(GOOD_ROWS + '{"completion": ' + "[" * 100_000 + "]" * 100_000 + "}\n")
+    f["digits"].write_text('{"completion": "\\\\boxed{1}", "answer": ' + "1" * 5000 + "}\n")
+    f["nan"].write_text('{"completion": "\\\\boxed{nan}", "answer": NaN}\n')
+    f["bomb"].write_text(_alias_bomb())
+    f["bomb_rewards"].write_text("rewards:\n  - name: math_equivalence\n    params:\n"
+                                 + _alias_bomb().split("options:\n", 1)[1].replace("    l", "      l") )
+    return f
+
+
+def _busy_port() -> tuple[Any, int]:
+    import socket
+
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    s.listen()
+    return s, s.getsockname()[1]
+
+
+# (name, argv built from the files, a fragment the one-line message must hold)
+BOUNDED_CASES = [
+    ("score: /dev/zero", lambda f: ["score", "--rewards", f["rewards"], "/dev/zero"], "binary"),
+    ("score: /dev/zero to --out", lambda f: ["score", "--rewards", f["rewards"], "/dev/zero", "--out", f["out"]], "binary"),
+    ("score: 100k-deep JSONL line", lambda f: ["score", "--rewards", f["rewards"], f["deep"], "--out", f["out"]],
+     "deep.jsonl:2: nested too deeply"),
+    ("score: 5,000-digit number", lambda f: ["score", "--rewards", f["rewards"], f["digits"]], "digits.jsonl:1"),
+    ("score: NaN in a row", lambda f: ["score", "--rewards", f["rewards"], f["nan"]], "NaN is not JSON"),
+    ("train: alias bomb in data.options", lambda f: ["train", "--recipe", f["bomb"], "--dry-run"], "aliases"),
+    ("score: alias bomb in reward params", lambda f: ["score", "--rewards", f["bomb_rewards"], f["rows"]], "aliases"),
+    ("serve: --port 99999", lambda f: ["serve", "--port", "99999"], "--port"),
+    ("serve: --deadline-s nan", lambda f: ["serve", "--deadline-s", "nan"], "--deadline-s"),
+    ("serve: --deadline-s inf", lambda f: ["serve", "--deadline-s", "inf"], "--deadline-s"),
+    ("serve: --deadline-s 0", lambda f: ["serve", "--deadline-s", "0"], "--deadline-s"),
+    ("serve: --header-timeout-s -1", lambda f: ["serve", "--header-timeout-s", "-1"], "--header-timeout-s"),
+    ("serve: --max-connections 0", lambda f: ["serve", "--max-connections", "0"], "--max-connections"),
+    ("serve: a port in use", lambda f: ["serve", "--port", str(f["busy_port"])], "cannot listen"),
+]
+
+
+def _run_measured(argv: list[str], cwd: Path, timeout_s: float = 120) -> tuple[int, str, float, float]:
+    """Run ``python -m rlvr ARGV``: exit code, stderr, seconds, and the child's peak RSS in MB (wait4)."""
+    import resource
+    import subprocess
+    import sys
+    import threading
+    import time
+
+    def cap() -> None:  # a regression must not take the machine down with it
+        resource.setrlimit(resource.RLIMIT_AS, (4 << 30, 4 << 30))
+
+    err_path = cwd / ".stderr"
+    with open(err_path, "w") as err:
+        began = time.monotonic()
+        proc = subprocess.Popen([sys.executable, "-m", "rlvr", *argv], cwd=cwd, stdout=subprocess.DEVNULL,
+                                stderr=err, stdin=subprocess.DEVNULL, preexec_fn=cap)
+        killer = threading.Timer(timeout_s, proc.kill)
+        killer.start()
+        _, status, usage = os.wait4(proc.pid, 0)
+        killer.cancel()
+        proc.returncode = os.waitstatus_to_exitcode(status)
+    took = time.monotonic() - began
+    text = err_path.read_text()
+    err_path.unlink()
+    return proc.returncode, text, took, usage.ru_maxrss / 1024
+
+
+@pytest.mark.parametrize("name,argv,fragment", BOUNDED_CASES, ids=[c[0] for c in BOUNDED_CASES])
+def test_hostile_input_is_refused_early_in_bounded_memory_and_time(tmp_path, name, argv, fragment):
+    files = _bounded_files(tmp_path)
+    busy, files["busy_port"] = _busy_port()
+    with busy:
+        before = _snapshot(tmp_path)
+        code, err, seconds, peak_mb = _run_measured([str(a) for a in argv(files)], tmp_path)
+    assert code == 2, (code, err)
+    lines = [line for line in err.splitlines() if line.strip()]
+    assert len(lines) == 1 and "Traceback" not in err and "internal error" not in err, err
+    assert fragment in lines[0], lines[0]
+    assert seconds < 30 and peak_mb < 400, (seconds, peak_mb)
+    assert _snapshot(tmp_path) == before  # nothing written, nothing changed

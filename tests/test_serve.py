@@ -6,8 +6,6 @@ import json
 import os
 import signal
 import socket
-import subprocess
-import sys
 import threading
 import time
 
@@ -24,43 +22,26 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-def _start(tmp_path, *extra: str, token: str | None = TOKEN) -> tuple[subprocess.Popen, str]:
-    port = _free_port()
-    env = dict(os.environ)
-    env.pop("RLVR_SERVE_TOKEN", None)
-    if token:
-        env["RLVR_SERVE_TOKEN"] = token
-    proc = subprocess.Popen([sys.executable, "-m", "rlvr", "serve", "--port", str(port), *extra], env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=tmp_path)
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            if httpx.get(url + "/healthz", timeout=1).status_code == 200:
-                return proc, url
-        except httpx.TransportError:
-            time.sleep(0.2)
-    proc.kill()
-    raise AssertionError(proc.stderr.read().decode()[-2000:])
-
-
 @pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    proc, url = _start(tmp_path_factory.mktemp("serve"), "--max-body-mb", "1", "--deadline-s", "3")
-    yield url
-    proc.send_signal(signal.SIGTERM)
-    proc.wait(timeout=30)
+def server(tmp_path_factory, serve_process):
+    proc = serve_process(tmp_path_factory.mktemp("serve"), "--max-body-mb", "1", "--deadline-s", "3", token=TOKEN)
+    yield proc.url
+    proc.stop()
 
 
 AUTH = {"Authorization": f"Bearer {TOKEN}"}
 
 
 def test_health_is_open_everything_else_needs_the_token(server):
-    assert httpx.get(server + "/healthz").json() == {"status": "ok"}
+    assert httpx.get(server + "/healthz").json()["status"] == "ok"
     r = httpx.get(server + "/readyz")
     assert r.status_code == 401 and TOKEN not in r.text and r.headers["x-request-id"]
     assert httpx.get(server + "/readyz", headers={"Authorization": "Bearer wrong"}).status_code == 401
-    ready = httpx.get(server + "/readyz", headers=AUTH, timeout=60)
+    deadline = time.monotonic() + 60
+    while (ready := httpx.get(server + "/readyz", headers=AUTH, timeout=10)).status_code == 503 \
+            and time.monotonic() < deadline:  # 503 while the verifier sandbox warms up
+        assert "warming up" in ready.json()["error"]
+        time.sleep(0.1)
     assert ready.status_code == 200 and ready.json()["rewards"] == ["math_equivalence"]
     # OpenRLHF sends no headers: the token may ride in the URL instead
     assert httpx.get(server + "/readyz?access_token=wrong").status_code == 401
@@ -140,8 +121,9 @@ def test_client_and_remote_reward(server, monkeypatch):
     assert remote(prompts=["q", "q"], completions=["\\boxed{4}", "\\boxed{5}"], answer=["4", "4"]) == [1.0, 0.0]
 
 
-def test_sigterm_drains_a_request_in_flight(tmp_path):
-    proc, url = _start(tmp_path, token=None)
+def test_sigterm_drains_a_request_in_flight(rlvr_server):
+    server = rlvr_server()
+    proc, url = server.proc, server.url
     result = {}
 
     def call() -> None:
@@ -170,44 +152,32 @@ def test_refuses_a_public_address_without_a_token(monkeypatch, capsys):
     assert "without a token" in capsys.readouterr().err
 
 
-def test_a_verifier_worker_killed_mid_request_costs_no_500(tmp_path):
-    proc, url = _start(tmp_path, token=None)
-    try:
-        assert httpx.get(url + "/readyz", timeout=60).status_code == 200  # the sandbox pool is up
-        workers = [int(p) for p in os.listdir("/proc") if p.isdigit() and _is_worker_of(int(p), proc.pid)]
-        assert workers
-        result = {}
+def test_a_verifier_worker_killed_mid_request_costs_no_500(rlvr_server):
+    server = rlvr_server()
+    url = server.url
+    assert server.ready() == 200  # the sandbox pool is up
+    workers = server.children()
+    assert workers
+    result = {}
 
-        def call() -> None:
-            rows = [{"completion": f"\\boxed{{(x+{i})^3}}", "answer": f"x^3+{3 * i}x^2+{3 * i * i}x+{i ** 3}"}
-                    for i in range(1, 301)]
-            result["r"] = httpx.post(url + "/v1/score", json={"rows": rows}, timeout=120)
+    def call() -> None:
+        rows = [{"completion": f"\\boxed{{(x+{i})^3}}", "answer": f"x^3+{3 * i}x^2+{3 * i * i}x+{i ** 3}"}
+                for i in range(1, 301)]
+        result["r"] = httpx.post(url + "/v1/score", json={"rows": rows}, timeout=120)
 
-        t = threading.Thread(target=call)
-        t.start()
-        time.sleep(0.3)
-        for pid in workers:
-            try:
-                os.kill(pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-        t.join(timeout=120)
-        r = result["r"]
-        assert r.status_code == 200  # the batch is answered: lost comparisons are retried or reported per row
-        statuses = {row["rewards"]["math_equivalence"]["status"] for row in r.json()["rows"]}
-        assert statuses <= {"correct", "error", "timeout"} and "correct" in statuses
-        assert httpx.get(url + "/healthz").status_code == 200  # and the server stays up
-        again = httpx.post(url + "/v1/verify", json={"items": [{"completion": "\\boxed{2x}", "gold": "x+x"}]}, timeout=60)
-        assert again.json()["verdicts"][0]["status"] == "correct"
-    finally:
-        proc.send_signal(signal.SIGTERM)
-        proc.wait(timeout=60)
-
-
-def _is_worker_of(pid: int, server_pid: int) -> bool:
-    try:
-        stat = open(f"/proc/{pid}/stat").read()
-        cmdline = open(f"/proc/{pid}/cmdline", "rb").read()
-    except OSError:
-        return False
-    return b"rlvr.verifiers._worker" in cmdline and int(stat.rsplit(")", 1)[1].split()[1]) == server_pid
+    t = threading.Thread(target=call)
+    t.start()
+    time.sleep(0.3)
+    for pid in workers:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+    t.join(timeout=120)
+    r = result["r"]
+    assert r.status_code == 200  # the batch is answered: lost comparisons are retried or reported per row
+    statuses = {row["rewards"]["math_equivalence"]["status"] for row in r.json()["rows"]}
+    assert statuses <= {"correct", "error", "timeout"} and "correct" in statuses
+    assert httpx.get(url + "/healthz").status_code == 200  # and the server stays up
+    again = httpx.post(url + "/v1/verify", json={"items": [{"completion": "\\boxed{2x}", "gold": "x+x"}]}, timeout=60)
+    assert again.json()["verdicts"][0]["status"] == "correct"

@@ -56,6 +56,23 @@ def _positive_int(text: str) -> int:
     return value
 
 
+def _port(text: str) -> int:
+    value = _positive_int(text)
+    if value > 65535:
+        raise argparse.ArgumentTypeError(f"{value} is not a TCP port (1-65535)")
+    return value
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not 0 < value <= 86_400:  # also refuses nan and inf
+        raise argparse.ArgumentTypeError(f"{text} must be seconds in (0, 86400]")
+    return value
+
+
 def _verify_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("completion", nargs="?", help="completion text, or a path to a file holding it")
     p.add_argument("--gold", help="the gold answer (LaTeX or plain), e.g. '\\frac{1}{2}'")
@@ -82,7 +99,9 @@ def _score_args(p: argparse.ArgumentParser) -> None:
 def _recipe_args(p: argparse.ArgumentParser, backend: bool = True) -> None:
     p.add_argument("--recipe", help="YAML recipe (default: the embedded CPU default)")
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="override a field")
-    p.add_argument("--dry-run", action="store_true", help="print the resolved config and plan only")
+    p.add_argument("--dry-run", action="store_true",
+                   help="print the resolved config and plan only (it still imports the plugins the recipe names: "
+                        "their code runs)")
     p.add_argument("--resume", action="store_true", help="continue from the last checkpoint")
     if backend:
         p.add_argument("--backend", choices=["auto", "trl", "unsloth"],
@@ -162,21 +181,31 @@ def _pipeline_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--recipe", required=True, help="pipeline recipe (file or shipped name, e.g. r1-pipeline-tiny-cpu)")
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="override a field in every stage")
     p.add_argument("--from-stage", help="re-run this stage and every later one (earlier folders are kept)")
-    p.add_argument("--dry-run", action="store_true", help="check every stage's config and list the stages")
+    p.add_argument("--dry-run", action="store_true",
+                   help="check every stage's config and list the stages (plugins named are imported: their code runs)")
 
 
 def _serve_args(p: argparse.ArgumentParser) -> None:
+    p.set_defaults(_plain_logs=True)
     p.add_argument("--rewards", help="RewardSet config (YAML/TOML/JSON); default: math_equivalence")
+    p.add_argument("--verifier-config", help="the VerifierConfig of /v1/verify (YAML/JSON; default: the defaults); "
+                                             "its time and size limits bound every request's config")
     p.add_argument("--host", default="127.0.0.1", help="address to bind (anything but loopback needs a token)")
-    p.add_argument("--port", type=int, default=8000, help="port")
+    p.add_argument("--port", type=_port, default=8000, help="port")
     p.add_argument("--token-file", help="file holding the bearer token (else RLVR_SERVE_TOKEN; none: open)")
     p.add_argument("--insecure", action="store_true", help="allow a non-loopback address without a token")
     p.add_argument("--max-rows", type=_positive_int, default=1024, help="rows per request")
     p.add_argument("--max-body-mb", type=_positive_int, default=16, help="request body size limit")
-    p.add_argument("--deadline-s", type=float, default=60.0, help="per-request deadline (and shutdown drain time)")
+    p.add_argument("--deadline-s", type=_seconds, default=60.0,
+                   help="per-request deadline, body upload and queueing included (and the shutdown drain time)")
     p.add_argument("--max-concurrent", type=_positive_int, default=1,
                    help="requests scored at once (1 is fastest: one batch already uses every sandbox worker)")
     p.add_argument("--max-queue", type=_positive_int, default=32, help="requests waiting at most; more get 503")
+    p.add_argument("--max-connections", type=_positive_int, default=256,
+                   help="open connections at most; a new one evicts the one idle longest")
+    p.add_argument("--header-timeout-s", type=_seconds, default=10.0,
+                   help="a connection must send a complete request head within this (slow clients are closed)")
+    p.add_argument("--idle-timeout-s", type=_seconds, default=5.0, help="keep-alive: an idle connection is closed after this")
 
 
 def _report_args(p: argparse.ArgumentParser) -> None:
@@ -332,7 +361,7 @@ def _add_commands(sub: argparse._SubParsersAction, commands: Sequence[Command], 
                 cmd.configure(p)
             p.add_argument("--import", dest="imports", action="append", default=[], metavar="MODULE_OR_FILE",
                            help="import this module or .py file first, so the @reward functions it defines "
-                                "are registered (repeatable)")
+                                "are registered (repeatable; its code runs, with --dry-run too)")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -350,8 +379,11 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _setup_logging(debug: bool, quiet: bool) -> None:
+def _setup_logging(debug: bool, quiet: bool, plain: bool = False) -> None:
     level = logging.DEBUG if debug else logging.WARNING if quiet else logging.INFO
+    if plain:  # a server's log: one timestamped line per record, nothing rendered or wrapped
+        logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+        return
     try:
         from rich.console import Console
         from rich.logging import RichHandler
@@ -374,7 +406,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``rlvr`` console script; returns the process exit code."""
     parser = build_parser()
     args = parser.parse_args(argv)
-    _setup_logging(args.debug, args.quiet)
+    _setup_logging(args.debug, args.quiet, plain=getattr(args, "_plain_logs", False))
     try:
         from rlvr.plugins import import_plugin
 

@@ -22,7 +22,8 @@ from rlvr.jsonl import parse_jsonl
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["load", "load_with_report", "register_loader", "loader_names", "read_records", "LoaderSpec"]
+__all__ = ["load", "load_with_report", "check_options", "register_loader", "loader_names", "read_records",
+           "LoaderSpec"]
 
 STANDARD = ("prompt", "problem", "answer", "id", "source")
 #: one standardised row before templating: (problem, gold, row id, original fields)
@@ -279,14 +280,13 @@ def load_with_report(name: str, path: str | Path | None = None, template: Any = 
     for flag, value in (("dedupe", dedupe), ("validate", validate)):
         if not isinstance(value, bool):
             raise ConfigError(f"{flag}={value!r}; use true or false")
+    check_options(name, synthetic, taken=(), where="load")
     tmpl = get_template(template)
     if name == "synthetic":
         from rlvr.datasets.synthetic import synthetic_rows
 
         rows, dropped = _standard_rows(synthetic_rows(split=split or "train", **synthetic), "synthetic", tmpl, dedupe)
     else:
-        if synthetic:
-            raise ConfigError(f"unknown option(s) {sorted(synthetic)} for data set {name!r}")
         spec = _LOADERS.get(name)
         if spec is None and path is None and Path(name).exists():
             path, spec = name, None
@@ -311,6 +311,27 @@ def load_with_report(name: str, path: str | Path | None = None, template: Any = 
     if not rows:
         raise ConfigError(f"data set {name!r} has no usable rows")
     return datasets.Dataset.from_list(rows), report
+
+
+def check_options(name: str, options: dict[str, Any], taken: Iterable[str] = ("path",), where: str = "data") -> None:
+    """Refuse loader options that :func:`load` would not take, by name, listing the valid ones.
+
+    ``taken`` are options the caller passes itself (a recipe's ``data.path``, ``data.template``):
+    naming them again in ``options`` is refused too, instead of a ``TypeError`` mid-run.
+    """
+    import inspect
+
+    valid = set(inspect.signature(load_with_report).parameters) - {"name", "synthetic", *taken}
+    if name == "synthetic":
+        from rlvr.datasets.synthetic import synthetic_rows
+
+        valid |= set(inspect.signature(synthetic_rows).parameters)
+    clash = sorted(set(options) & set(taken))
+    if clash:
+        raise ConfigError(f"{where}.options {clash}: set {where}.{clash[0]} instead (it has its own field)")
+    unknown = sorted(set(options) - valid)
+    if unknown:
+        raise ConfigError(f"{where}.options: unknown option(s) {unknown} for data set {name!r}; valid: {sorted(valid)}")
 
 
 def load(name: str, path: str | Path | None = None, **options: Any) -> Any:

@@ -365,7 +365,7 @@ def validate(config: RunConfig, check_hardware: bool = True) -> None:
         if check_hardware and name and name != "local-tiny" and (looks_like_path(name) or what.endswith("path") and what != "model.name_or_path") \
                 and not Path(name).expanduser().exists():
             raise ConfigError(f"{what}={name!r} does not exist (a local path; hub ids look like org/name)")
-    from rlvr.datasets.loaders import loader_names
+    from rlvr.datasets.loaders import check_options, loader_names
 
     for what, name, path in (("data", config.data.name, config.data.path), ("eval", config.eval.name, config.eval.path)):
         if what == "eval" and not config.eval.enabled:
@@ -377,6 +377,9 @@ def validate(config: RunConfig, check_hardware: bool = True) -> None:
             raise ConfigError(f"{what}.name={name!r} is neither a known data set nor an existing file"
                               + (f" (did you mean {close[0]!r}?)" if close else "")
                               + f"; known: synthetic, {', '.join(loader_names())}")
+    check_options(config.data.name, config.data.options, taken=("path", "template", "on_bad_gold", "limit"))
+    if config.eval.enabled:
+        check_options(config.eval.name, config.eval.options, taken=("path", "template"), where="eval")
     if m.dtype not in ("auto", "float32", "bfloat16", "float16"):
         raise ConfigError(f"model.dtype={m.dtype!r}; use auto, float32, bfloat16 or float16")
     if config.data.on_bad_gold not in ("drop", "keep", "error"):

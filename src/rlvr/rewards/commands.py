@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 from collections import Counter
+from collections.abc import Iterator
 from typing import Any
 
 from rlvr.errors import ConfigError
@@ -38,18 +39,13 @@ def list_command(args: argparse.Namespace) -> int:
     return 0
 
 
-def _read_jsonl(path: str) -> list[dict[str, Any]]:
-    from rlvr.files import read_text
-
-    rows = []
-    for n, row in parse_jsonl(read_text(path), path):
+def _read_rows(lines: Any, path: str) -> Iterator[dict[str, Any]]:
+    """The rows of a JSONL input, parsed and checked one line at a time (the file is never held whole)."""
+    for n, row in parse_jsonl(lines, path):
         if not isinstance(row, dict) or "completion" not in row:
             raise ConfigError(f"{path}:{n}: each row needs a 'completion' (and usually 'prompt' and a gold "
                               f"'answer'); got {sorted(row) if isinstance(row, dict) else type(row).__name__}")
-        rows.append(row)
-    if not rows:
-        raise ConfigError(f"{path} has no rows")
-    return rows
+        yield row
 
 
 _TABLE_ROWS = 200  # larger inputs get a summary on the terminal (write the rows with --out)
@@ -67,68 +63,99 @@ def _output_row(index: int, row: dict[str, Any], total: float | None, rewards: d
 
 
 def score_command(args: argparse.Namespace) -> int:
-    """Score JSONL rows with a RewardSet; stream score rows to --out, print a table or a summary. A
-    reward that raised ends the command with one line naming it and its file:line (exit 1), after
-    every row is scored and written (its values there are None with status 'error')."""
+    """Score JSONL rows with a RewardSet; stream score rows to --out, print a table or a summary.
+
+    The input is read, scored and written in chunks of 64 rows: memory holds one chunk (and at most
+    the table's rows), so a file of any size streams, and a bad line stops the command when reached
+    (an --out file is then left as it was). A reward that raised ends the command with one line
+    naming it and its file:line (exit 1), after every row is scored and written (its values there
+    are None with status 'error').
+    """
+    from rlvr.files import check_output, read_lines
+    from rlvr.rewards import RewardSet
+
+    check_output(args.out, [args.input, args.rewards], getattr(args, "force", False))
+    rs = RewardSet.from_config(args.rewards)
+    with read_lines(args.input) as lines:
+        rows = _read_rows(lines, args.input)
+        if getattr(args, "ray", None):  # a Ray Dataset is built from every row: the input is held whole
+            held = list(rows)
+            if not held:
+                raise ConfigError(f"{args.input} has no rows")
+            return _score_on_ray(args, rs, held)
+        return _score_locally(args, rs, rows)
+
+
+def _score_locally(args: argparse.Namespace, rs: Any, rows: Iterator[dict[str, Any]]) -> int:
     import contextlib
+    import itertools
 
     from rich.console import Console
     from rich.markup import escape
     from rich.progress import Progress
     from rich.table import Table
 
-    from rlvr.files import atomic_output, check_output
-    from rlvr.rewards import RewardSet
+    from rlvr.files import atomic_output
     from rlvr.rewards.scoring import RaisedErrors, batch_from_rows, score_rows
 
-    check_output(args.out, [args.input, args.rewards], getattr(args, "force", False))
-    rs = RewardSet.from_config(args.rewards)
-    rows = _read_jsonl(args.input)
-    if getattr(args, "ray", None):
-        return _score_on_ray(args, rs, rows)
-    keys = sorted({k for r in rows for k in r} - {"prompt", "completion"})
     console = Console(stderr=args.out == "-")
-    show_table = not args.out and len(rows) <= _TABLE_ROWS
+    table_rows: list[tuple[str, ...]] | None = [] if not args.out else None
     statuses: dict[str, Counter] = {name: Counter() for name in rs.names}
     raised = RaisedErrors()
     totals: list[float] = []
-    has_id = any("id" in r for r in rows)
-    table = Table(title=f"{len(rows)} rows scored with {rs!r}")
-    table.add_column("id" if has_id else "#", justify="right", overflow="fold")
-    for name in rs.names:
-        table.add_column(name, overflow="fold")
-    table.add_column("total", justify="right")
-    chunk = 64
+    columns: set[str] = set()
+    has_id = False
+    chunk, n = 64, 0
     sink = atomic_output(args.out) if args.out else contextlib.nullcontext(None)
-    with sink as fh, Progress(console=Console(stderr=True), transient=True, disable=len(rows) <= chunk) as progress:
-        task = progress.add_task("scoring", total=len(rows))
-        for i in range(0, len(rows), chunk):
-            batch = rows[i:i + chunk]
-            scored = score_rows(rs, *batch_from_rows(batch, keys))
-            raised.add_rows(scored)
-            for j, (row, result) in enumerate(zip(batch, scored), start=i):
-                if result.total is not None:
-                    totals.append(result.total)
-                cells = []
-                for name in rs.names:
-                    r = result.rewards[name]
-                    statuses[name][r.status] += 1
-                    value = "None" if r.value is None else f"{r.value:g}"
-                    cells.append(escape(f"{value} [{r.status}] {r.reason}"))
-                if show_table:
-                    label = str(row.get("id", "")) if has_id else str(j)
-                    table.add_row(escape(label), *cells, "None" if result.total is None else f"{result.total:g}")
-                if fh is not None:
-                    fh.write(json.dumps(_output_row(j, row, result.total, result.to_dict()["rewards"]),
-                                        ensure_ascii=False, default=str) + "\n")
-            progress.advance(task, len(batch))
-    if show_table:
+    progress = Progress(console=Console(stderr=True), transient=True)
+    task = progress.add_task("scoring", total=None)
+    with sink as fh:
+        try:
+            while batch := list(itertools.islice(rows, chunk)):
+                if n == chunk:  # a second chunk: worth a progress line
+                    progress.start()
+                columns.update(k for r in batch for k in r)  # every column seen so far, None where a row lacks it
+                has_id = has_id or any("id" in r for r in batch)
+                scored = score_rows(rs, *batch_from_rows(batch, sorted(columns - {"prompt", "completion"})))
+                raised.add_rows(scored)
+                for j, (row, result) in enumerate(zip(batch, scored), start=n):
+                    if result.total is not None:
+                        totals.append(result.total)
+                    cells = []
+                    for name in rs.names:
+                        r = result.rewards[name]
+                        statuses[name][r.status] += 1
+                        value = "None" if r.value is None else f"{r.value:g}"
+                        cells.append(escape(f"{value} [{r.status}] {r.reason}"))
+                    if table_rows is not None:
+                        label = str(row.get("id", "")) if "id" in row else str(j)
+                        table_rows.append((escape(label), *cells,
+                                           "None" if result.total is None else f"{result.total:g}"))
+                        if len(table_rows) > _TABLE_ROWS:
+                            table_rows = None  # too many for a table: a summary instead
+                    if fh is not None:
+                        fh.write(json.dumps(_output_row(j, row, result.total, result.to_dict()["rewards"]),
+                                            ensure_ascii=False, default=str) + "\n")
+                n += len(batch)
+                progress.advance(task, len(batch))
+            if not n:
+                raise ConfigError(f"{args.input} has no rows")
+        finally:
+            progress.stop()
+    if table_rows is not None:
+        table = Table(title=f"{n} rows scored with {rs!r}")
+        table.add_column("id" if has_id else "#", justify="right", overflow="fold")
+        for name in rs.names:
+            table.add_column(name, overflow="fold")
+        table.add_column("total", justify="right")
+        for cells in table_rows:
+            table.add_row(*cells)
         console.print(table)
     elif not args.out:
-        console.print(f"{len(rows)} rows scored with {rs!r} (more than {_TABLE_ROWS}: summary only; "
+        console.print(f"{n} rows scored with {rs!r} (more than {_TABLE_ROWS}: summary only; "
                       "write every row with --out FILE)")
-    _print_summary(console, statuses, totals, len(rows), args.out, "")
-    error = raised.error(len(rows))
+    _print_summary(console, statuses, totals, n, args.out, "")
+    error = raised.error(n)
     if error is not None:
         raise error
     return 0

@@ -1,71 +1,94 @@
 """``rlvr serve``: rlvr's rewards and verifier over HTTP (Starlette under uvicorn).
 
 Endpoints: ``POST /get_reward`` (OpenRLHF's remote reward protocol), ``POST /v1/score`` (rows in,
-each reward's value, status and reason out), ``POST /v1/verify``, ``GET /healthz`` (always open),
-``GET /readyz`` (the verifier sandbox answers), ``GET /metrics`` (Prometheus text).
+each reward's value, status and reason out), ``POST /v1/verify``, ``GET /healthz`` (always open: 503
+when every scoring slot is stuck past its deadline), ``GET /readyz`` (the verifier sandbox is warm),
+``GET /metrics`` (Prometheus text).
 
-Guarantees: a bearer token (compared in constant time) closes everything but ``/healthz``; bodies,
-rows and completions are size-limited; at most ``max_concurrent`` requests score at once and at most
-``max_queue`` wait, the rest get ``503`` with ``Retry-After`` (no unbounded queue); a request past its
-deadline gets ``504``; malformed JSON is ``400``, a wrong or missing field ``422`` naming it. Scoring
-runs in worker threads; a verifier crash is an ``error`` status for its rows, never a 500 for the
-batch. Every response carries ``X-Request-ID`` and logs name it; secrets are never echoed.
+Guarantees: a bearer token (compared in constant time) closes everything but ``/healthz``, checked
+before routing (an unknown path is 401, then 404; no redirects), refused cheaply (a pre-encoded
+reply, ``Connection: close``, one summary log line a minute). Bodies, rows, texts and JSON (depth,
+values, number length; no ``NaN``) are bounded; request bodies held at once are bounded in bytes.
+At most ``max_concurrent`` requests score at once and at most ``max_queue`` wait, the rest get
+``503`` with ``Retry-After``. A request's deadline reaches its work: the verifier stops at it and the
+rows it did not decide are ``timeout`` results; only a scorer that ignores the deadline gets a
+``504`` and keeps its slot until it returns. Malformed input is a 4xx naming the problem (one log
+line), never a 500. A client's verifier config may narrow extraction and comparison, never raise a
+resource limit (:mod:`rlvr.serve.policy`). Every response carries ``X-Request-ID``; secrets are
+never echoed. Connection guards (header timeout, connection cap) are in :mod:`rlvr.serve.protocol`.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hmac
-import json
 import logging
+import re
 import time
 import uuid
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import parse_qs
 
+from rlvr.errors import ConfigError
+from rlvr.serve.bodies import RESERVED_COLUMNS, ByteBudget, HTTPProblem, check_text, check_value, list_of, read_json
+from rlvr.serve.logs import RefusalTally
 from rlvr.serve.metrics import Metrics
+from rlvr.serve.slots import Busy, Overran, ScoringSlots
 
 logger = logging.getLogger(__name__)
 
 __all__ = ["Limits", "create_app"]
 
+_UNAUTHORISED = b'{"error": "missing or wrong bearer token"}'
+_REQUEST_ID = re.compile(r"[A-Za-z0-9._:-]{1,64}")
+
 
 @dataclass(frozen=True)
 class Limits:
+    """Everything a request may cost the server."""
+
     max_body_bytes: int = 16 * 1024 * 1024
+    max_buffered_bytes: int = 64 * 1024 * 1024  # request bodies held at once, all requests together
     max_rows: int = 1024
     max_completion_chars: int = 200_000
+    max_field_chars: int = 20_000  # any other text: a gold, a label, a metadata column
+    max_json_values: int = 200_000
     deadline_s: float = 60.0
     max_concurrent: int = 1
     max_queue: int = 32
+    grace_s: float | None = None  # a scoring call this long past its deadline is stuck (default: deadline / 4, >= 2 s)
+    warm_up_s: float = 120.0
+
+    @property
+    def stuck_after_s(self) -> float:
+        return self.grace_s if self.grace_s is not None else max(2.0, self.deadline_s / 4)
 
 
-class HTTPProblem(Exception):
-    """A typed error response: status code, message, optional headers."""
-
-    def __init__(self, status: int, message: str, headers: dict[str, str] | None = None):
-        super().__init__(message)
-        self.status, self.message, self.headers = status, message, headers or {}
-
-
-def _list_of(body: dict[str, Any], key: str, kind: type | tuple[type, ...], limits: Limits) -> list[Any]:
-    if key not in body:
-        raise HTTPProblem(422, f"missing field {key!r}")
-    value = body[key]
-    if not isinstance(value, list):
-        raise HTTPProblem(422, f"field {key!r} must be a list, got {type(value).__name__}")
-    if len(value) > limits.max_rows:
-        raise HTTPProblem(413, f"field {key!r} has {len(value)} items (limit {limits.max_rows} per request)")
-    for i, item in enumerate(value):
-        if not isinstance(item, kind):
-            raise HTTPProblem(422, f"{key}[{i}] must be {getattr(kind, '__name__', 'text')}, got {type(item).__name__}")
-        if isinstance(item, str) and len(item) > limits.max_completion_chars:
-            raise HTTPProblem(413, f"{key}[{i}] has {len(item)} characters (limit {limits.max_completion_chars})")
-    return value
+def _reserved_columns(reward_set: Any) -> frozenset[str]:
+    """Row keys the scoring call would take as its own arguments (a function reward's bound parameters too)."""
+    names = set(RESERVED_COLUMNS)
+    for f in reward_set.funcs:
+        for r in (f, getattr(f, "inner", None), getattr(f, "gate", None)):
+            names.update(getattr(r, "bound", None) or ())
+    return frozenset(names)
 
 
-def create_app(rewards: Any = None, token: str | None = None, limits: Limits | None = None) -> Any:
-    """The ASGI app serving a RewardSet (default: ``math_equivalence``)."""
+def _warm(verifier_config: Any, timeout_s: float) -> None:
+    from rlvr.verifiers import verify_batch, warm_up
+
+    if not warm_up(timeout_s, verifier_config):
+        raise RuntimeError(f"not every verifier sandbox worker answered within {timeout_s:g}s")
+    verdict = verify_batch(["\\boxed{x+1}"], ["1+x"], verifier_config)[0]  # one comparison, end to end
+    if not verdict.correct:
+        raise RuntimeError(f"the verifier sandbox answered {verdict.status}: {verdict.reason}")
+
+
+def create_app(rewards: Any = None, token: str | None = None, limits: Limits | None = None,
+               verifier_config: Any = None) -> Any:
+    """The ASGI app serving a RewardSet (default: ``math_equivalence``); ``verifier_config`` is the
+    server's config for ``/v1/verify`` (requests may narrow it, see :mod:`rlvr.serve.policy`)."""
     from starlette.applications import Starlette
     from starlette.requests import Request
     from starlette.responses import JSONResponse, PlainTextResponse, Response
@@ -73,170 +96,201 @@ def create_app(rewards: Any = None, token: str | None = None, limits: Limits | N
 
     from rlvr.integrations.openrlhf import score_queries
     from rlvr.rewards.scoring import batch_from_rows, build_reward_set, score_rows
+    from rlvr.serve.policy import request_config
     from rlvr.verifiers import VerifierConfig, verify_batch
 
     limits = limits or Limits()
     reward_set = build_reward_set(rewards)
+    reserved = _reserved_columns(reward_set)
+    server_config = VerifierConfig.load(verifier_config)
     metrics = Metrics()
-    gate = asyncio.Semaphore(limits.max_concurrent)
-    waiting = {"n": 0}
+    slots = ScoringSlots(limits.max_concurrent, limits.max_queue, limits.stuck_after_s,
+                         min_budget_s=limits.deadline_s / 10)  # less left than that: 503, not a batch of timeouts
+    bodies = ByteBudget(limits.max_buffered_bytes)
+    refusals = RefusalTally(logger, "without a valid token")
+    warm = {"done": asyncio.Event(), "problem": None}
 
-    async def read_json(request: Request) -> dict[str, Any]:
-        declared = request.headers.get("content-length")
-        if declared is not None and declared.isdigit() and int(declared) > limits.max_body_bytes:
-            raise HTTPProblem(413, f"body of {declared} bytes (limit {limits.max_body_bytes})")
-        chunks: list[bytes] = []
-
-        async def receive() -> None:
-            size = 0
-            async for chunk in request.stream():
-                size += len(chunk)
-                if size > limits.max_body_bytes:
-                    raise HTTPProblem(413, f"body over {limits.max_body_bytes} bytes")
-                chunks.append(chunk)
-
-        try:  # a client that never finishes its body hits the deadline, not the server
-            await asyncio.wait_for(receive(), timeout=limits.deadline_s)
-        except asyncio.TimeoutError:
-            raise HTTPProblem(408, f"request body not received within {limits.deadline_s:g}s") from None
+    async def warm_up() -> None:
         try:
-            body = json.loads(b"".join(chunks) or b"null")
-        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-            raise HTTPProblem(400, f"body is not valid JSON: {exc}") from None
-        if not isinstance(body, dict):
-            raise HTTPProblem(422, f"body must be a JSON object, got {type(body).__name__}")
-        return body
+            await slots.run(lambda: _warm(server_config, limits.warm_up_s), time.monotonic() + limits.warm_up_s,
+                            bounded=False)
+        except Exception as exc:  # requests still run; /readyz says why it is not ready
+            warm["problem"] = f"{type(exc).__name__}: {exc}"
+            logger.error("verifier warm-up failed: %s", warm["problem"])
+        warm["done"].set()
 
-    def authorised(request: Request) -> bool:
-        if token is None:
-            return True
-        given = request.headers.get("authorization", "")
-        scheme, _, value = given.partition(" ")
-        if scheme.lower() == "bearer":
-            return hmac.compare_digest(value.strip().encode(), token.encode())
-        # OpenRLHF's remote reward client posts to the URL as given, with no headers: the token may ride
-        # in it (``.../get_reward?access_token=...``); keep such URLs out of shared logs
-        return hmac.compare_digest(request.query_params.get("access_token", "").encode(), token.encode())
+    async def flush_refusals() -> None:
+        while True:
+            await asyncio.sleep(refusals.interval_s)
+            refusals.flush()
 
-    def endpoint(name: str, work: Any, open_: bool = False) -> Any:
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Any) -> Any:
+        slots.start()
+        tasks = [asyncio.create_task(warm_up()), asyncio.create_task(flush_refusals())]
+        try:
+            yield
+        finally:
+            for task in tasks:
+                task.cancel()
+            refusals.flush()
+            slots.stop()
+
+    def endpoint(name: str, work: Any) -> Any:
         async def handle(request: Request) -> Response:
-            rid = request.headers.get("x-request-id") or uuid.uuid4().hex[:16]
-            started = time.perf_counter()
-            code = 500
+            given = request.headers.get("x-request-id", "")
+            rid = given if _REQUEST_ID.fullmatch(given) else uuid.uuid4().hex[:16]
+            started = time.monotonic()
+            held = [0]
             try:
-                if not open_ and not authorised(request):
-                    raise HTTPProblem(401, "missing or wrong bearer token", {"WWW-Authenticate": "Bearer"})
-                response = await work(request)
-                code = response.status_code
+                response = await work(request, started + limits.deadline_s, held)
             except HTTPProblem as problem:
-                code = problem.status
-                response = JSONResponse({"error": problem.message, "request_id": rid}, status_code=code,
-                                        headers=problem.headers)
+                headers = {**problem.headers, "Connection": "close"}  # the body may be unread: start afresh
+                response = JSONResponse({"error": problem.message, "request_id": rid}, status_code=problem.status,
+                                        headers=headers)
+                logger.info("request %s %s -> %d: %s", rid, name, problem.status, problem.message[:300])
             except Exception as exc:  # a bug: say so without leaking internals, keep the server up
-                code = 500
                 logger.exception("request %s to %s failed", rid, name)
                 response = JSONResponse({"error": f"internal error ({type(exc).__name__})", "request_id": rid},
                                         status_code=500)
+            finally:
+                bodies.give(held[0])
             response.headers["X-Request-ID"] = rid
-            metrics.observe(name, code, time.perf_counter() - started)
-            if code >= 400:
-                logger.info("request %s %s -> %d", rid, name, code)
+            metrics.observe(name, response.status_code, time.monotonic() - started)
             return response
         return handle
 
-    async def scored(fn: Any, *args: Any) -> Any:
-        """Run ``fn`` in a worker thread under the concurrency gate and the request deadline."""
-        if gate.locked() and waiting["n"] >= limits.max_queue:
-            raise HTTPProblem(503, "server busy: too many requests waiting", {"Retry-After": "1"})
-        waiting["n"] += 1
-        metrics.queue_depth = waiting["n"]
+    async def scored(fn: Any, deadline: float) -> Any:
+        """``fn`` on a scoring thread, after the warm-up, under the concurrency gate and the deadline."""
         try:
-            await asyncio.wait_for(gate.acquire(), timeout=limits.deadline_s)
+            await asyncio.wait_for(warm["done"].wait(), timeout=max(0.0, deadline - time.monotonic()))
         except asyncio.TimeoutError:
-            raise HTTPProblem(503, "server busy: no slot within the deadline", {"Retry-After": "1"}) from None
-        finally:
-            waiting["n"] -= 1
-            metrics.queue_depth = waiting["n"]
-        metrics.inflight += 1
+            raise HTTPProblem(503, "server warming up: the verifier sandbox is starting", {"Retry-After": "5"}) from None
         try:
-            return await asyncio.wait_for(asyncio.to_thread(fn, *args), timeout=limits.deadline_s)
-        except asyncio.TimeoutError:
-            raise HTTPProblem(504, f"scoring exceeded the {limits.deadline_s:g}s request deadline") from None
-        finally:
-            metrics.inflight -= 1
-            gate.release()
+            return await slots.run(fn, deadline)
+        except Busy as exc:
+            raise HTTPProblem(503, f"server busy: {exc}", {"Retry-After": "1"}) from None
+        except Overran as exc:
+            raise HTTPProblem(504, str(exc)) from None
+        except ConfigError as exc:  # the request does not fit the reward set (a missing column, ...)
+            raise HTTPProblem(422, str(exc)) from None
 
-    async def get_reward(request: Request) -> Response:
-        body = await read_json(request)
-        queries = _list_of(body, "query", str, limits)
-        prompts = _list_of(body, "prompts", str, limits) if "prompts" in body else [""] * len(queries)
-        labels = _list_of(body, "labels", (str, int, float), limits) if "labels" in body else [""] * len(queries)
+    async def get_reward(request: Request, deadline: float, held: list[int]) -> Response:
+        body = await read_json(request, limits, deadline, bodies, held)
+        queries = list_of(body, "query", str, limits)
+        prompts = list_of(body, "prompts", str, limits) if "prompts" in body else [""] * len(queries)
+        labels = list_of(body, "labels", (str, int, float), limits) if "labels" in body else [""] * len(queries)
         if not len(queries) == len(prompts) == len(labels):
             raise HTTPProblem(422, f"query, prompts and labels differ in length ({len(queries)}, {len(prompts)}, "
                                    f"{len(labels)})")
-        result = await scored(score_queries, reward_set, queries, prompts, [str(x) for x in labels])
+        result = await scored(lambda: score_queries(reward_set, queries, prompts, [str(x) for x in labels]), deadline)
         for statuses in result["statuses"]:
             metrics.count_statuses(statuses.values())
         return JSONResponse({k: result[k] for k in ("rewards", "scores", "extra_logs")})
 
-    async def score(request: Request) -> Response:
-        body = await read_json(request)
-        rows = _list_of(body, "rows", dict, limits)
+    async def score(request: Request, deadline: float, held: list[int]) -> Response:
+        body = await read_json(request, limits, deadline, bodies, held)
+        rows = list_of(body, "rows", dict, limits)
+        completions = []
         for i, row in enumerate(rows):
-            c = row.get("completion")
-            if not isinstance(c, (str, list)):
-                raise HTTPProblem(422, f"rows[{i}].completion must be text or chat messages")
-            if isinstance(c, str) and len(c) > limits.max_completion_chars:
-                raise HTTPProblem(413, f"rows[{i}].completion has {len(c)} characters (limit {limits.max_completion_chars})")
+            if "completion" not in row:
+                raise HTTPProblem(422, f"rows[{i}] has no 'completion'")
+            completions.append(check_text(row["completion"], f"rows[{i}].completion", limits.max_completion_chars))
+            check_text(row.get("prompt", ""), f"rows[{i}].prompt", limits.max_completion_chars)
+            for key, value in row.items():
+                if key in reserved:
+                    raise HTTPProblem(422, f"rows[{i}] has a column named {key!r}, which the scorer takes as its "
+                                           f"own argument; rename it (reserved: {sorted(reserved)})")
+                if key not in ("prompt", "completion"):
+                    check_value(value, f"rows[{i}].{key}", limits.max_field_chars)
 
         def run() -> list[Any]:
             return score_rows(reward_set, *batch_from_rows(rows))
 
-        out = await scored(run)
+        out = await scored(run, deadline)
         payload = []
         for row in out:
             metrics.count_statuses(r.status for r in row["rewards"].values())
             payload.append({"total": row["total"], "rewards": {k: v.to_dict() for k, v in row["rewards"].items()}})
         return JSONResponse({"rows": payload})
 
-    async def verify(request: Request) -> Response:
-        body = await read_json(request)
-        items = _list_of(body, "items", dict, limits)
+    async def verify(request: Request, deadline: float, held: list[int]) -> Response:
+        body = await read_json(request, limits, deadline, bodies, held)
+        items = list_of(body, "items", dict, limits)
         try:
-            config = VerifierConfig.from_dict(body.get("config") or {})
-        except Exception as exc:
+            config = request_config(server_config, body.get("config"))
+        except ConfigError as exc:
             raise HTTPProblem(422, f"config: {exc}") from None
         for i, item in enumerate(items):
-            if not isinstance(item.get("completion"), (str, list)) or "gold" not in item:
-                raise HTTPProblem(422, f"items[{i}] needs 'completion' (text or chat) and 'gold'")
-        verdicts = await scored(verify_batch, [it["completion"] for it in items], [str(it["gold"]) for it in items],
-                                config)
+            gold = item.get("gold")
+            if "completion" not in item or isinstance(gold, bool) or not isinstance(gold, (str, int, float)):
+                raise HTTPProblem(422, f"items[{i}] needs 'completion' (text or chat) and 'gold' (text or a number)")
+            check_text(item["completion"], f"items[{i}].completion", limits.max_completion_chars)
+            check_value(gold, f"items[{i}].gold", limits.max_field_chars)
+        verdicts = await scored(lambda: verify_batch([it["completion"] for it in items],
+                                                     [str(it["gold"]) for it in items], config), deadline)
         metrics.count_statuses(v.status for v in verdicts)
         return JSONResponse({"verdicts": [v.to_dict() for v in verdicts]})
 
-    async def healthz(request: Request) -> Response:
-        return JSONResponse({"status": "ok"})
+    async def healthz(request: Request, deadline: float, held: list[int]) -> Response:
+        stuck = slots.stuck()
+        if stuck >= slots.size:
+            raise HTTPProblem(503, f"wedged: all {stuck} scoring slot(s) held over {slots.grace_s:g}s past their "
+                                   "deadline by a scorer that does not stop; restart the server")
+        return JSONResponse({"status": "ok", "inflight": slots.inflight, "stuck": stuck})
 
-    async def readyz(request: Request) -> Response:
-        try:
-            v = await asyncio.wait_for(asyncio.to_thread(verify_batch, ["\\boxed{x+1}"], ["1+x"]), timeout=30)
-        except Exception as exc:
-            raise HTTPProblem(503, f"verifier not ready: {type(exc).__name__}", {"Retry-After": "5"}) from None
-        if not v[0].correct:
-            raise HTTPProblem(503, f"verifier sandbox not ready: {v[0].status}", {"Retry-After": "5"})
+    async def readyz(request: Request, deadline: float, held: list[int]) -> Response:
+        if not warm["done"].is_set():
+            raise HTTPProblem(503, "warming up: the verifier sandbox is starting", {"Retry-After": "2"})
+        if warm["problem"]:
+            raise HTTPProblem(503, f"verifier sandbox not ready: {warm['problem']}", {"Retry-After": "5"})
+        if slots.stuck() >= slots.size:
+            raise HTTPProblem(503, "wedged: every scoring slot is stuck past its deadline", {"Retry-After": "5"})
         return JSONResponse({"status": "ready", "rewards": reward_set.names})
 
-    async def prometheus(request: Request) -> Response:
+    async def prometheus(request: Request, deadline: float, held: list[int]) -> Response:
+        metrics.queue_depth, metrics.inflight = slots.waiting, slots.inflight
         return PlainTextResponse(metrics.render(), media_type="text/plain; version=0.0.4")
 
     routes = [
         Route("/get_reward", endpoint("get_reward", get_reward), methods=["POST"]),
         Route("/v1/score", endpoint("score", score), methods=["POST"]),
         Route("/v1/verify", endpoint("verify", verify), methods=["POST"]),
-        Route("/healthz", endpoint("healthz", healthz, open_=True), methods=["GET"]),
+        Route("/healthz", endpoint("healthz", healthz), methods=["GET"]),
         Route("/readyz", endpoint("readyz", readyz), methods=["GET"]),
         Route("/metrics", endpoint("metrics", prometheus), methods=["GET"]),
     ]
-    app = Starlette(routes=routes)
+    inner = Starlette(routes=routes, lifespan=lifespan)
+    inner.router.redirect_slashes = False  # a redirect would be built from the client's Host and repeat its token
+
+    def authorised(scope: dict[str, Any]) -> bool:
+        if token is None:
+            return True
+        for key, value in scope["headers"]:
+            if key == b"authorization":
+                scheme, _, given = value.partition(b" ")
+                if scheme.lower() == b"bearer":
+                    return hmac.compare_digest(given.strip(), token.encode())
+        # OpenRLHF's remote reward client posts to the URL as given, with no headers: the token may ride
+        # in it (``.../get_reward?access_token=...``); keep such URLs out of shared logs
+        query = parse_qs(scope.get("query_string", b"").decode("latin-1")).get("access_token", [""])[0]
+        return hmac.compare_digest(query.encode("latin-1"), token.encode())
+
+    async def app(scope: dict[str, Any], receive: Any, send: Any) -> None:
+        """The token check, before routing and before any body is read."""
+        if scope["type"] != "http" or scope["path"] == "/healthz" or authorised(scope):
+            await inner(scope, receive, send)
+            return
+        client = scope.get("client")
+        refusals.add(client[0] if client else "unknown")
+        metrics.observe("unauthorised", 401, 0.0)
+        await send({"type": "http.response.start", "status": 401, "headers": [
+            (b"content-type", b"application/json"), (b"content-length", str(len(_UNAUTHORISED)).encode()),
+            (b"www-authenticate", b"Bearer"), (b"x-request-id", uuid.uuid4().hex[:16].encode()),
+            (b"connection", b"close")]})
+        await send({"type": "http.response.body", "body": _UNAUTHORISED})
+
+    app.state = inner.state  # type: ignore[attr-defined]
     app.state.metrics = metrics
+    app.state.slots = slots
     return app
