@@ -8,9 +8,12 @@ import pytest
 import yaml
 
 from rlvr.verifiers import verify_batch
+from rlvr.verifiers.trace import RULES
 
 TABLE = Path(__file__).parent / "data" / "verifier_cases.yaml"
-ROWS = [(section, *row) for section, rows in yaml.safe_load(TABLE.read_text()).items() for row in rows]
+# rows are [gold, completion, expected, why] or, naming the rule that must decide them, [..., rule]
+ROWS = [(section, *row[:4], row[4] if len(row) > 4 else None)
+        for section, rows in yaml.safe_load(TABLE.read_text()).items() for row in rows]
 # Known false negatives (rlvr rejects a right answer), by 'why'; a fixed one fails until removed here.
 KNOWN_FALSE_NEGATIVES: set[str] = set()
 
@@ -18,6 +21,7 @@ KNOWN_FALSE_NEGATIVES: set[str] = set()
 def test_table_is_large_and_well_formed():
     assert len(ROWS) >= 300
     whys = [r[4] for r in ROWS]
+    assert all(rule in RULES for *_r, rule in ROWS if rule), "a row names a rule that does not exist"
     assert len(set(whys)) == len(whys), "each case needs its own 'why'"
     assert all(isinstance(r[3], bool) for r in ROWS)
 
@@ -27,16 +31,18 @@ def verdicts():
     return dict(zip((r[4] for r in ROWS), verify_batch([r[2] for r in ROWS], [r[1] for r in ROWS])))
 
 
-@pytest.mark.parametrize("section,gold,completion,expected,why", ROWS, ids=[r[4] for r in ROWS])
-def test_case(verdicts, section, gold, completion, expected, why):
+@pytest.mark.parametrize("section,gold,completion,expected,why,rule", ROWS, ids=[r[4] for r in ROWS])
+def test_case(verdicts, section, gold, completion, expected, why, rule):
     v = verdicts[why]
     if why in KNOWN_FALSE_NEGATIVES:
         assert not v.correct, f"{why} is fixed: remove it from KNOWN_FALSE_NEGATIVES"
         pytest.xfail(f"known false negative: {v.reason}")
     assert v.correct is expected, f"{why}: gold={gold!r} got {v.status}: {v.reason}"
     assert v.reason
+    if rule:
+        assert v.rule == rule, f"{why}: the right verdict for the wrong reason: {v.rule} ({v.reason}), expected {rule}"
 
 
 def test_no_false_positives(verdicts):
-    false_positives = [why for (_s, _g, _c, expected, why) in ROWS if not expected and verdicts[why].correct]
+    false_positives = [why for (_s, _g, _c, expected, why, _rule) in ROWS if not expected and verdicts[why].correct]
     assert false_positives == []

@@ -30,7 +30,8 @@ _SYMBOLS = {
     "√": "\\sqrt ", "∛": "\\sqrt[3] ", "∞": "\\infty ", "π": "\\pi ", "×": "\\times ", "·": "\\cdot ",
     "⋅": "\\cdot ", "÷": "\\div ", "−": "-", "–": "-", "≤": "\\le ", "≥": "\\ge ", "≠": "\\ne ",
     "≈": "\\approx ", "±": "\\pm ", "∓": "\\mp ", "°": "^\\circ ", "∪": "\\cup ", "∩": "\\cap ",
-    "∈": "\\in ", "∅": "\\emptyset ", "θ": "\\theta ", "α": "\\alpha ", "β": "\\beta ",
+    "∈": "\\in ", "∅": "\\emptyset ", "θ": "\\theta ", "α": "\\alpha ", "β": "\\beta ", "Ω": "\\Omega ",
+    "μ": "\\mu ", "⟨": "\\langle ", "⟩": "\\rangle ",
 }
 _SYMBOL_RE = regex.compile("|".join(regex.escape(k) for k in _SYMBOLS))
 # invisible operators: a product or a separator, never nothing (deleting 2⁢3 would read 23)

@@ -26,7 +26,9 @@ from rlvr.verifiers.cache import byte_cache
 from rlvr.verifiers.document import Document
 from rlvr.verifiers.lexicon import ALTERNATIVE_WORDS, GRADER_WORDS, HEDGE_WORDS, LIST_WORDS, any_in, words_pattern
 from rlvr.verifiers.normalize import value_key
-from rlvr.verifiers.prose import ALTERNATIVE_RE, HEDGE_RE, RETRACTION_RE, sentences, stated_values, statement_claim
+from rlvr.verifiers.prose import (
+    ALTERNATIVE_RE, CONCLUSION_RE, HEDGE_RE, RETRACTION_RE, sentences, stated_values, statement_claim,
+)
 from rlvr.verifiers.slots import Slot, clean
 from rlvr.verifiers.trace import rule
 
@@ -113,8 +115,9 @@ def _together(gap: str, timeout: float) -> bool:
     rest = _GAP_NOISE_RE.sub(" ", _SEPARATORS.sub(" ", gap, timeout=timeout), timeout=timeout)
     if not _WORD_CHAR_RE.search(rest, timeout=timeout):
         return True
-    if _WORKING_RE.search(gap, timeout=timeout) or RETRACTION_RE.search(gap, timeout=timeout):
-        return False  # working (numbers, an equation) or a revision between them
+    if _WORKING_RE.search(gap, timeout=timeout) or RETRACTION_RE.search(gap, timeout=timeout) \
+            or CONCLUSION_RE.search(gap, timeout=timeout):
+        return False  # working (numbers, an equation), a revision or a conclusion ("so", "finally") between them
     return len(_LONG_WORD_RE.findall(rest, timeout=timeout)) <= _TOGETHER_WORDS
 
 

@@ -291,7 +291,7 @@ def _decide_locally(answer_text: str, gold_text: str, config: VerifierConfig) ->
     unsafe = unsafe_reason(answer.clean, config) or malformed_reason(answer.clean)
     if unsafe:
         return Decision("unparseable_answer", unsafe, "guard", GUARD)
-    unread = unread_part(answer.clean)
+    unread = unread_part(sandbox_texts(answer, gold, config)[0])  # what the parser would be given
     if unread:
         return Decision("unparseable_answer", unread, "guard", UNREAD)
     if gold.unsafe:

@@ -19,7 +19,7 @@ from rlvr.verifiers.limits import REGEX_TIMEOUT_S
 __all__ = [
     "ANSWER_WORDS", "CONCLUSION_WORDS", "RETRACTION_CUES", "HEDGE_WORDS", "NEGATION_WORDS", "UNSURE_PHRASES",
     "APPROXIMATION_WORDS", "BOUND_WORDS", "REJECTION_WORDS", "HYPOTHETICAL_WORDS", "ALTERNATIVE_WORDS", "LIST_WORDS", "GRADER_WORDS",
-    "BOX_MACROS", "HIDING_MACROS", "STRIKING_MACROS", "COLOUR_MACROS", "REDEFINING_MACROS", "TRANSPARENT_MACROS",
+    "BOX_MACROS", "HIDING_MACROS", "STRIKING_MACROS", "COLOUR_MACROS", "REDEFINING_MACROS", "TRANSPARENT_MACROS", "FUNCTION_WORDS",
     "HIDDEN_COLOURS", "UNIT_WORDS", "UNIT_SYMBOLS", "ORDINAL_SUFFIXES", "words_pattern", "any_in", "PhraseMatcher",
 ]
 
@@ -345,3 +345,10 @@ UNIT_WORDS: tuple[str, ...] = (
     "personas", "Meter", "Stunden", "Euro", "米", "厘米", "千米", "元", "个", "人", "天", "小时", "分钟", "岁",
 )
 ORDINAL_SUFFIXES: tuple[str, ...] = ("st", "nd", "rd", "th", "er", "e", "ème", "º", "ª", "°")
+
+#: words of a language, never a unit or a variable: what follows a number in "7 is wrong", "7 or 8"
+FUNCTION_WORDS: frozenset[str] = frozenset(w.lower() for group in (
+    ALTERNATIVE_WORDS, HEDGE_WORDS, NEGATION_WORDS, REJECTION_WORDS, RETRACTION_CUES, ANSWER_WORDS, UNSURE_PHRASES)
+    for phrase in group for w in phrase.split() if len(w) >= 2) | frozenset(
+    "is are was were be been the this that wrong right correct incorrect true false yes no none answer final then "
+    "because since so also too than but if else when where which maybe perhaps nope and or not".split())

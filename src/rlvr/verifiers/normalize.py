@@ -18,8 +18,9 @@ from rlvr.verifiers.cache import byte_cache
 from fractions import Fraction
 
 from rlvr.verifiers.characters import fold_math_unicode
-from rlvr.verifiers.lexicon import UNIT_WORDS
+from rlvr.verifiers.lexicon import FUNCTION_WORDS, UNIT_WORDS
 from rlvr.verifiers.numbers import parse_number
+from rlvr.verifiers.units import clock_time, number_from_words, split_unit
 
 __all__ = ["NormalizedAnswer", "normalize_answer", "answer_key", "gold_answer", "strip_outer_box", "find_boxed",
            "split_top_level", "value_key"]
@@ -33,7 +34,9 @@ _LEFT_RIGHT_RE = regex.compile(r"\\(?:left|right|big|Big|bigg|Bigg)(?![A-Za-z])"
 _INVISIBLE_DELIMITER_RE = regex.compile(r"\\(?:left|right)\s*\.")
 _TRIG_RE = regex.compile(r"\\(?:sin|cos|tan|cot|sec|csc)(?![A-Za-z])")
 _DEGREE_VALUE_RE = regex.compile(r"([0-9]+(?:\.[0-9]+)?)\s*(?:\^\s*\{?\s*\\circ\s*\}?|\\degree(?![A-Za-z]))")
-_DEGREE_RE = regex.compile(r"\^\s*\{?\s*\\circ\s*\}?|°|\\degree(?![A-Za-z])")
+# degrees, with a temperature scale after them (20^\circ\text{C}, 68°F)
+_DEGREE_RE = regex.compile(r"(?:\^\s*\{?\s*\\circ\s*\}?|°|\\degree(?![A-Za-z]))"
+                           r"(?:\s*(?:\\(?:text|mathrm)\s*\{\s*[CFK]\s*\}|[CFK](?![A-Za-z])))?")
 _FRAC_ALIAS_RE = regex.compile(r"\\[dt]frac(?![A-Za-z])")
 # digit groups written as in MATH's golds: 10,\!080 and 14{,}916 (a comma that LaTeX must not space)
 _DIGIT_GROUP_RE = regex.compile(r"(?<=[0-9])[ ]?(?:\{[ ]?,[ ]?\}|,\\!)[ ]*(?=[0-9]{3}(?![0-9]))")
@@ -178,10 +181,13 @@ def normalize_answer(text: str) -> NormalizedAnswer:
     s = strip_outer_box(s)
     s = _DIGIT_GROUP_RE.sub("", s, timeout=REGEX_TIMEOUT_S)
     s = _column_vector(s)
+    s = _ANGLE_VECTOR_RE.sub(r"(\1)", s, timeout=REGEX_TIMEOUT_S)  # \langle 1, 2 \rangle is the vector (1, 2)
     s = _french_interval(s)
+    if "\\" not in s:
+        s = _sympy_text(s)
     unit = ""
     m = _TRAILING_UNIT_RE.search(s, timeout=REGEX_TIMEOUT_S)
-    if m:
+    if m and _unit_words(m[1]):
         unit, s = m[1].lower(), s[:m.start()]
     s = _EMPTY_SET_RE.sub(r"\\emptyset", s, timeout=REGEX_TIMEOUT_S)
     s = _SPACING_RE.sub(lambda m: m[0] if m[0] == "\\\\" else " ", s, timeout=REGEX_TIMEOUT_S)
@@ -198,6 +204,8 @@ def normalize_answer(text: str) -> NormalizedAnswer:
     s = _unwrap(s)
     s = s.replace("{,}", ",").replace("\\%", "%")
     s = s.strip().rstrip(".").rstrip("\\").strip()
+    if (time_of_day := clock_time(s)) is not None:
+        s = time_of_day  # 20:34:00 and 8:34 pm are 20:34
     s = _PERCENT_WORD_RE.sub("%", s, timeout=REGEX_TIMEOUT_S)  # "28 percent" says what "28\\%" says
     percent = s.endswith("%")
     if percent:
@@ -208,10 +216,14 @@ def normalize_answer(text: str) -> NormalizedAnswer:
         unit, s = m[1], s[:m.start()].strip()
     if not percent and unit in ("", "degree"):
         m = _TRAILING_WORD_UNIT_RE.search(s, timeout=REGEX_TIMEOUT_S)
-        if m and not regex.search(r"[A-Za-z\\]", s[:m.start()], timeout=REGEX_TIMEOUT_S):  # "2 dollars", never "x + 2 apples"
+        if m and _unit_words(m[1] or m[2]) and not regex.search(r"[A-Za-z\\]", s[:m.start()], timeout=REGEX_TIMEOUT_S):
             unit, s = (m[1] or m[2]).lower(), s[:m.start()].strip()
+    if not percent and not unit and (split := split_unit(s)) is not None:
+        s, unit = split  # 5\ \text{m}, 9.8 m/s^2, 60 km/h, 15 dollars per hour
     if _RADIAN_RE.fullmatch(unit, timeout=REGEX_TIMEOUT_S):
         unit = "radian"
+    if (words := number_from_words(s)) is not None:
+        s = str(words)  # "forty-two" is 42
     if _THOUSANDS_RE.fullmatch(s, timeout=REGEX_TIMEOUT_S):
         s = s.replace(",", "")
     choice = _CHOICE_RE.fullmatch(s, timeout=REGEX_TIMEOUT_S) or _CHOICE_WITH_TEXT_RE.fullmatch(s, timeout=REGEX_TIMEOUT_S)
@@ -223,6 +235,11 @@ def normalize_answer(text: str) -> NormalizedAnswer:
     s = _SPACE_GROUPS_RE.sub(lambda m: m[0].replace(" ", ""), s, timeout=REGEX_TIMEOUT_S)  # 10 000 is ten thousand
     s = _SPACED_DIGITS_RE.sub(", ", s, timeout=REGEX_TIMEOUT_S)  # 3 4 is two numbers, never 34
     return NormalizedAnswer(clean=s, key=s.replace(" ", ""), percent=percent, unit=unit)
+
+
+def _unit_words(text: str) -> bool:
+    """A unit is a word of things (cm, apples, pommes), never a word of the language ("is wrong", "or")."""
+    return not any(w in FUNCTION_WORDS for w in text.lower().split())
 
 
 def _python_syntax(s: str) -> str:
@@ -256,7 +273,23 @@ def _french_interval(s: str) -> str:
     return ("(" if m[1] == "]" else "[") + f"{m[2]},{m[3]}" + (")" if m[4] == "[" else "]")
 
 
+_ANGLE_VECTOR_RE = regex.compile(r"^\s*\\(?:left)?\\?langle\s*(.*?)\s*\\(?:right)?\\?rangle\s*$|^\s*⟨\s*(.*?)\s*⟩\s*$")
+_ROW_VECTOR_RE = regex.compile(r"\\begin\{([pb])matrix\}((?:(?!\\begin|\\end|\\\\).)*&(?:(?!\\begin|\\end|\\\\).)*)\\end\{\1matrix\}",
+                               regex.DOTALL)
+# sympy's and Python's spelling of constants and functions in plain-text golds: 13*pi*R^2, ln(a)*a^x
+_SYMPY_CONSTANT_RE = regex.compile(r"(?<![A-Za-z\\])pi(?![A-Za-z])")
+_SYMPY_FUNCTION_RE = regex.compile(r"(?<![A-Za-z\\])(ln|log|sqrt|sin|cos|tan|exp)(?=\()")
+
+
+def _sympy_text(s: str) -> str:
+    s = _SYMPY_CONSTANT_RE.sub(r"\\pi ", s, timeout=REGEX_TIMEOUT_S)
+    return _SYMPY_FUNCTION_RE.sub(r"\\\1", s, timeout=REGEX_TIMEOUT_S)
+
+
 def _column_vector(s: str) -> str:
+    row = _ROW_VECTOR_RE.fullmatch(s.strip(), timeout=REGEX_TIMEOUT_S)
+    if row:  # one row: \begin{pmatrix} 1 & 2 \end{pmatrix} is (1, 2)
+        return "(" + ", ".join(c.strip() for c in row[2].split("&")) + ")"
     m = _COLUMN_VECTOR_RE.fullmatch(s.strip(), timeout=REGEX_TIMEOUT_S)
     if not m:
         return s

@@ -24,7 +24,7 @@ from rlvr.verifiers.lexicon import (
 )
 
 __all__ = ["Candidate", "prose_answer", "sentence_value", "sentences", "stated_values", "statement_claim",
-           "HEDGE_RE", "ALTERNATIVE_RE", "RETRACTION_RE", "NEGATION_RE"]
+           "HEDGE_RE", "ALTERNATIVE_RE", "RETRACTION_RE", "NEGATION_RE", "CONCLUSION_RE"]
 
 #: (content, start, end) of one answer occurrence in the searched text
 Candidate = tuple[str, int, int]
@@ -45,7 +45,7 @@ _EITHER_OR_RE = regex.compile(r"(?i)\beither\b[^.\n]{0,200}?\bor\b|\bneither\b[^
 _UNSURE_RE = words_pattern(UNSURE_PHRASES)
 NEGATION_RE = words_pattern(NEGATION_WORDS)
 RETRACTION_RE = words_pattern(RETRACTION_CUES)
-_CONCLUSION_RE = words_pattern(CONCLUSION_WORDS)
+CONCLUSION_RE = words_pattern(CONCLUSION_WORDS)
 _ANSWER_WORD_RE = words_pattern(ANSWER_WORDS)
 _BOUND = words_pattern(BOUND_WORDS)
 _REJECTED = words_pattern(REJECTION_WORDS)
@@ -147,7 +147,7 @@ def _narrowed(sentence: str, offset: int, timeout: float, bold: tuple[tuple[int,
     what follows a single "is". What is still several values is several answers.
     """
     clause_start = 0
-    for m in _CONCLUSION_RE.finditer(sentence, timeout=timeout):
+    for m in CONCLUSION_RE.finditer(sentence, timeout=timeout):
         if _PROSE_VALUE_HINT_RE.search(sentence, m.end(), timeout=timeout):
             clause_start = m.end()
     clause = sentence[clause_start:]
@@ -218,7 +218,7 @@ def statement_claim(sentence: str, timeout: float, bold: tuple[tuple[int, int], 
     The value is the one stated after the cue; several stated values there claim nothing.
     ``bold`` lists the stressed spans of ``sentence``.
     """
-    for kind, pattern in (("retraction", RETRACTION_RE), ("answer", _ANSWER_WORD_RE), ("conclusion", _CONCLUSION_RE)):
+    for kind, pattern in (("retraction", RETRACTION_RE), ("answer", _ANSWER_WORD_RE), ("conclusion", CONCLUSION_RE)):
         cue = None
         for cue in pattern.finditer(sentence, timeout=timeout):
             pass
@@ -261,13 +261,17 @@ def _sentence_values(sentence: str, offset: int, timeout: float, roles: bool = T
                 found.append((m[0].replace("−", "-"), offset + m.start(), offset + m.end()))
     if not roles:
         return found
-    return [v for v in found if _role(sentence, v[1] - offset, v[2] - offset, timeout) == "stated"]
+    roles_of = [_role(sentence, v[1] - offset, v[2] - offset, timeout) for v in found]
+    # "we tried 7, but 7 fails": a value rejected, denied or bounded once is not stated elsewhere in the sentence
+    dropped = {v[0].strip() for v, r in zip(found, roles_of) if r in ("rejected", "denied", "bound")}
+    return [v for v, r in zip(found, roles_of) if r == "stated" and v[0].strip() not in dropped]
 
 
 def _role(sentence: str, start: int, end: int, timeout: float) -> str:
     """What the value at ``[start, end)`` of ``sentence`` is: stated, bound, rejected, supposed or denied."""
     before, after = sentence[max(0, start - 60):start], sentence[end:end + 60]
-    if _BOUND.ends(before[:len(before) - len(_BOUND_TAIL_RE.search(before, timeout=timeout)[0])] + " ", timeout):
+    if _BOUND.ends(before, timeout) or _BOUND.ends(
+            before[:len(before) - len(_BOUND_TAIL_RE.search(before, timeout=timeout)[0])] + " ", timeout):
         return "bound"
     if _REJECTED.starts(after[_REJECTED_HEAD_RE.match(after, timeout=timeout).end():], timeout):
         return "rejected"

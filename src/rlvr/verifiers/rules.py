@@ -21,7 +21,7 @@ from rlvr.verifiers.config import VerifierConfig
 from rlvr.verifiers.guards import unsafe_reason
 from rlvr.verifiers.normalize import NormalizedAnswer, assignment_rhs, normalize_answer, split_top_level, value_key
 from rlvr.verifiers.numbers import decimal_comma_value, matches_at_float_precision, numbers_match, parse_number
-from rlvr.verifiers.statements import APPROX, equation_problem
+from rlvr.verifiers.statements import APPROX, equation_problem, relations_as_intervals
 from rlvr.verifiers.trace import Decision, rule
 
 UNITS = rule("compare.units", "degrees and radians are different units")
@@ -48,6 +48,8 @@ _LEADING_RELATION_RE = regex.compile(r"(?:\\neq?|\\not|≠|\\[lg]eq?(?![A-Za-z])
 _RELATION_RE = regex.compile(r"!=|\\neq?|\\not|≠|\\[lg]eq?(?![A-Za-z])|\\[lg]t(?![A-Za-z])|[<>≤≥]")
 _OR_RE = regex.compile(r"(?<![A-Za-z\\])or(?![A-Za-z])|\\lor(?![A-Za-z])")
 _OR_SEPARATOR_RE = regex.compile(r"\s*,?\s*(?:" + _OR_RE.pattern + r")\s*")
+# a gold that is a set of reals: an interval or a union of them
+_SET_GOLD_RE = regex.compile(r"\\cup|\\infty|^\s*[\[(].*,.*[\])]\s*$")
 TEXT_GROUP_RE = regex.compile(r"\\(?:text|textbf|textit|textrm|mathrm|mbox|operatorname)\s*\{([^{}]*)\}")
 
 
@@ -148,7 +150,9 @@ def fast_decision(answer: NormalizedAnswer, gold: Gold, config: VerifierConfig) 
         problem = equation_problem(answer.clean)
         if problem:
             return Decision("incorrect", problem, "extraction", EQUATION_SIDE)
-    if _OR_RE.search(answer.clean, timeout=REGEX_TIMEOUT_S) and not _OR_RE.search(g.clean, timeout=REGEX_TIMEOUT_S) and not is_list_gold(gold.raw):
+    if _OR_RE.search(answer.clean, timeout=REGEX_TIMEOUT_S) and not _OR_RE.search(g.clean, timeout=REGEX_TIMEOUT_S) \
+            and not is_list_gold(gold.raw) and not (_SET_GOLD_RE.search(g.clean, timeout=REGEX_TIMEOUT_S)
+                                                    and relations_as_intervals(answer.clean)):
         return Decision("incorrect", f"{answer.clean!r} offers alternatives joined by 'or'; one final answer is required", "extraction", OR_IN_ANSWER)
     comma = decimal_comma_value(answer.clean) if gold.number is not None else None
     if comma is not None and numbers_match(comma, gold.number, config.abs_tol, config.rel_tol):
@@ -174,7 +178,10 @@ def fast_decision(answer: NormalizedAnswer, gold: Gold, config: VerifierConfig) 
 def sandbox_texts(answer: NormalizedAnswer, gold: Gold, config: VerifierConfig) -> tuple[str, str]:
     """Texts sent to math-verify: percent signs resolved by our policy, not math-verify's."""
     a, g = answer.clean, gold.norm.clean
-    if _OR_RE.search(a, timeout=REGEX_TIMEOUT_S) and not _OR_RE.search(g, timeout=REGEX_TIMEOUT_S) and is_list_gold(gold.raw):
+    if _OR_RE.search(a, timeout=REGEX_TIMEOUT_S) and _SET_GOLD_RE.search(g, timeout=REGEX_TIMEOUT_S) \
+            and (intervals := relations_as_intervals(a)):
+        a = intervals  # "x \le -1 or x \ge 3" answers the set (-\infty, -1] \cup [3, \infty)
+    elif _OR_RE.search(a, timeout=REGEX_TIMEOUT_S) and not _OR_RE.search(g, timeout=REGEX_TIMEOUT_S) and is_list_gold(gold.raw):
         a = _OR_SEPARATOR_RE.sub(", ", a, timeout=REGEX_TIMEOUT_S)  # "x = 3 or x = 5" answers the list gold "3, 5" as a list
     if config.percent == "fraction":
         a = f"\\frac{{{a}}}{{100}}" if answer.percent else a

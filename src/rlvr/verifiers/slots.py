@@ -300,7 +300,7 @@ def hash_answer(doc: Document, timeout: float) -> list[Slot]:
         if not stripped or _NOT_A_VALUE_RE.match(stripped, timeout=timeout):
             continue
         bare = _MATH_OR_MACRO_RE.sub(" ", stripped, timeout=timeout)
-        if len(_PROSE_WORD_RE.findall(bare, timeout=timeout)) > 1:
+        if _PROSE_WORD_RE.search(bare, timeout=timeout):
             continue  # a title ("Group 4: 110", "Final Answer"), not a value
         if not _DIGIT_RE.search(stripped, timeout=timeout) and "$" not in content:
             continue

@@ -16,7 +16,7 @@ from rlvr.verifiers.limits import REGEX_TIMEOUT_S
 from rlvr.verifiers.normalize import NormalizedAnswer, normalize_answer, split_top_level
 from rlvr.verifiers.numbers import parse_number
 
-__all__ = ["APPROX", "NAME_RE", "is_constant_side", "equation_problem", "exact_part"]
+__all__ = ["APPROX", "NAME_RE", "is_constant_side", "equation_problem", "exact_part", "relations_as_intervals"]
 
 # what may stand on the left of "= value" and still state the value: a name, never an expression
 # (x, y_1, AB, f(2), P(A), |z|, \angle ABC, m\angle A, \text{answer}); 3y = 7 states 3y, not y
@@ -76,3 +76,34 @@ def exact_part(answer: NormalizedAnswer) -> NormalizedAnswer:
         if abs(e - a) > Fraction(1, 10 ** decimals):
             return answer
     return exact
+
+
+_ONE_SIDED_RE = regex.compile(
+    r"\s*([A-Za-z])\s*(<|>|\\le|\\leq|\\ge|\\geq|\\lt|\\gt|\\leqslant|\\geqslant)(?![A-Za-z])\s*([^<>=]+?)\s*"
+    r"|\s*([^<>=]+?)\s*(<|>|\\le|\\leq|\\lt|\\leqslant)(?![A-Za-z])\s*([A-Za-z])\s*(<|>|\\le|\\leq|\\lt|\\leqslant)(?![A-Za-z])\s*([^<>=]+?)\s*")
+_OR_SPLIT_RE = regex.compile(r"\s*(?:\\lor(?![A-Za-z])|(?<![A-Za-z\\])or(?![A-Za-z])|\\cup(?![A-Za-z]))\s*")
+_LESS = {"<": True, "\\lt": True, "\\le": False, "\\leq": False, "\\leqslant": False}
+
+
+def relations_as_intervals(clean: str) -> str | None:
+    """``x \\le -1 or x \\ge 3`` as ``(-\\infty, -1] \\cup [3, \\infty)``; ``None`` unless every part is
+    a one-variable inequality in the same variable (a solution set written with "or" or ``\\lor``)."""
+    parts = _OR_SPLIT_RE.split(clean, timeout=REGEX_TIMEOUT_S)
+    if len(parts) < 2:
+        return None
+    intervals, names = [], set()
+    for part in parts:
+        m = _ONE_SIDED_RE.fullmatch(part, timeout=REGEX_TIMEOUT_S)
+        if not m:
+            return None
+        if m[1]:
+            name, op, bound = m[1], m[2], m[3]
+            if op in _LESS:
+                intervals.append(f"(-\\infty, {bound}" + (")" if _LESS[op] else "]"))
+            else:
+                intervals.append(("(" if op in (">", "\\gt") else "[") + f"{bound}, \\infty)")
+        else:
+            low, op1, name, op2, high = m[4], m[5], m[6], m[7], m[8]
+            intervals.append(("(" if _LESS[op1] else "[") + f"{low}, {high}" + (")" if _LESS[op2] else "]"))
+        names.add(name)
+    return " \\cup ".join(intervals) if len(names) == 1 else None

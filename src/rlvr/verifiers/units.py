@@ -1,0 +1,92 @@
+"""What a value carries besides its number: units, number words and clock times.
+
+A unit after a number says what the number counts, not a different number: ``5\\ \\text{m}``,
+``5 \\mathrm{~s}``, ``12\\ \\Omega``, ``20^\\circ\\text{C}``, ``9.8 \\text{ m/s}^2``, ``60 km/h`` and
+"15 dollars per hour" all answer 5, 12, 20, 9.8, 60 and 15. A unit is read only after a plain
+number and only when every part of it is in the lexicon's units, so ``5x`` or ``5 \\text{ is wrong}``
+are never a number with a unit. "forty-two" is 42, and ``20:34:00`` is ``20:34``.
+"""
+
+from __future__ import annotations
+
+import regex
+
+from rlvr.verifiers.lexicon import UNIT_SYMBOLS, UNIT_WORDS
+from rlvr.verifiers.limits import REGEX_TIMEOUT_S
+
+__all__ = ["split_unit", "number_from_words", "clock_time"]
+
+_UNITS = frozenset(u.lower() for u in UNIT_WORDS + UNIT_SYMBOLS) | {"ω", "omega", "μ", "mu", "circ", "°", "per"}
+# a plain number (sign, digits, groups, decimals, a fraction, scientific notation) then the unit tail
+_VALUE_UNIT_RE = regex.compile(
+    r"(?P<value>[-+]?(?:[0-9]+(?:,[0-9]{3})*(?:\.[0-9]+)?|\.[0-9]+)(?:\s*(?:\\times|\\cdot)\s*10\^\{?-?[0-9]+\}?)?"
+    r"|\\frac\{[0-9]+\}\{[0-9]+\})"
+    r"(?P<unit>(?:\s|~|\\[,;: !]|\\(?:text|mathrm|textrm|rm|mbox|operatorname)\s*\{[^{}]{1,40}\}|\\(?:Omega|mu|circ)(?![A-Za-z])"
+    r"|\^\s*\{?\s*(?:-?[0-9]|\\circ)\s*\}?|[A-Za-zΩμ°]{1,12}|/|\\cdot)+)$")
+_ATOM_RE = regex.compile(r"\\(?:text|mathrm|textrm|rm|mbox|operatorname)\s*\{([^{}]*)\}|\\(Omega|mu|circ)|([A-Za-zΩμ°]+)")
+
+
+def split_unit(clean: str) -> tuple[str, str] | None:
+    """(number, unit) when ``clean`` is a plain number followed by a unit expression, else ``None``."""
+    m = _VALUE_UNIT_RE.fullmatch(clean.strip(), timeout=REGEX_TIMEOUT_S)
+    if not m or not m["unit"].strip(" ~\\,;:!"):
+        return None
+    words = []
+    for atom in _ATOM_RE.finditer(m["unit"], timeout=REGEX_TIMEOUT_S):
+        text = next(g for g in atom.groups() if g is not None)
+        words.extend(w for w in regex.split(r"[\s~/]+|\\,|\\;", text.strip(" ~"), timeout=REGEX_TIMEOUT_S) if w)
+    if not words or any(w.lower().strip(".") not in _UNITS for w in words):
+        return None
+    return m["value"], " ".join(words).lower()
+
+
+_ONES = {w: i for i, w in enumerate("zero one two three four five six seven eight nine ten eleven twelve thirteen "
+                                    "fourteen fifteen sixteen seventeen eighteen nineteen".split())}
+_TENS = {w: 10 * i for i, w in enumerate("_ _ twenty thirty forty fifty sixty seventy eighty ninety".split()) if w != "_"}
+_SCALES = {"hundred": 100, "thousand": 1_000, "million": 1_000_000, "billion": 1_000_000_000}
+_WORD_SPLIT_RE = regex.compile(r"[\s-]+")
+
+
+def number_from_words(text: str) -> int | None:
+    """"forty-two" -> 42, "one hundred and five" -> 105, "negative three" -> -3; ``None`` unless the
+    whole text is English number words."""
+    words = [w for w in _WORD_SPLIT_RE.split(text.strip().lower(), timeout=REGEX_TIMEOUT_S) if w and w != "and"]
+    if not words or len(words) > 12:
+        return None
+    sign = 1
+    if words[0] in ("minus", "negative"):
+        sign, words = -1, words[1:]
+    total = current = 0
+    seen = False
+    for w in words:
+        if w in _ONES:
+            current += _ONES[w]
+        elif w in _TENS:
+            current += _TENS[w]
+        elif w == "hundred":
+            current = max(current, 1) * 100
+        elif w in _SCALES:
+            total += max(current, 1) * _SCALES[w]
+            current = 0
+        else:
+            return None
+        seen = True
+    return sign * (total + current) if seen else None
+
+
+_CLOCK_RE = regex.compile(r"(?i)([0-9]{1,2}):([0-5][0-9])(?::([0-5][0-9]))?\s*(a\.?m\.?|p\.?m\.?)?")
+
+
+def clock_time(clean: str) -> str | None:
+    """``20:34:00``, ``8:34 pm`` -> ``20:34``; ``None`` unless the text is a clock time (seconds kept if not 0)."""
+    m = _CLOCK_RE.fullmatch(clean.strip(), timeout=REGEX_TIMEOUT_S)
+    if not m or (m[3] is None and m[4] is None):
+        return None  # "20:34" alone may be a ratio: only a time when seconds or am/pm say so
+    hour = int(m[1])
+    if m[4]:
+        if not 1 <= hour <= 12:
+            return None
+        hour = hour % 12 + (12 if m[4].lower().startswith("p") else 0)
+    if hour > 23:
+        return None
+    return f"{hour}:{m[2]}" + (f":{m[3]}" if m[3] and m[3] != "00" else "")
