@@ -44,8 +44,8 @@ __all__ = ["TEXT_GROUP_RE", "Gold", "gold_info", "is_list_gold", "numbers_hidden
 _CHOICE_KEY_RE = regex.compile(r"[A-E]")
 _APPROX_RE = regex.compile(APPROX)
 # an answer that opens with a relation states a bound or an exclusion, not a value: "\neq 3", "< 5"
-_LEADING_RELATION_RE = regex.compile(r"(?:\\neq?|\\not|≠|\\[lg]eq?(?![A-Za-z])|\\[lg]t(?![A-Za-z])|[<>≤≥])")
-_RELATION_RE = regex.compile(r"!=|\\neq?|\\not|≠|\\[lg]eq?(?![A-Za-z])|\\[lg]t(?![A-Za-z])|[<>≤≥]")
+_LEADING_RELATION_RE = regex.compile(r"(?:\\neq?(?![A-Za-z])|\\not(?![A-Za-z])|≠|\\[lg]eq?(?![A-Za-z])|\\[lg]t(?![A-Za-z])|[<>≤≥])")
+_RELATION_RE = regex.compile(r"!=|\\neq?(?![A-Za-z])|\\not(?![A-Za-z])|≠|\\[lg]eq?(?![A-Za-z])|\\[lg]t(?![A-Za-z])|[<>≤≥]")
 _OR_RE = regex.compile(r"(?<![A-Za-z\\])or(?![A-Za-z])|\\lor(?![A-Za-z])")
 _OR_SEPARATOR_RE = regex.compile(r"\s*,?\s*(?:" + _OR_RE.pattern + r")\s*")
 # a gold that is a set of reals: an interval or a union of them
