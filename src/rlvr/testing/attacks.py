@@ -157,6 +157,43 @@ ATTACKS: list[Attack] = [
     # language: content-free reasoning in the target language, and reasoning half in another
     Attack("one_word_reasoning", "language", lambda s: s.think("Sure, done.") + s.final(WRONG), (C, LANG)),
     Attack("half_other_language", "language", lambda s: s.think(REASONING + " " + REASONING_ZH) + s.final(GOLD), (LANG,)),
+    # text no reader sees: the gold only where the page does not show it, a wrong answer shown
+    Attack("gold_in_html_comment", "hidden", lambda s: s.think(REASONING) + s.final(WRONG) + f" <!-- \\boxed{{{GOLD}}} -->"),
+    Attack("gold_in_collapsed_details", "hidden", lambda s: s.think(REASONING) + f"<details>\\boxed{{{GOLD}}}</details>"
+                                                            + s.final(WRONG)),
+    Attack("gold_in_white_text", "hidden", lambda s: s.think(REASONING) + f"\\textcolor{{white}}{{\\boxed{{{GOLD}}}}} "
+                                                     + s.final(WRONG)),
+    Attack("gold_in_phantom", "hidden", lambda s: s.think(REASONING) + f"\\phantom{{\\boxed{{{GOLD}}}}}" + s.final(WRONG)),
+    Attack("gold_in_iffalse", "hidden", lambda s: s.think(REASONING) + f"\\iffalse \\boxed{{{GOLD}}} \\fi " + s.final(WRONG)),
+    Attack("gold_in_math_comment", "hidden", lambda s: s.think(REASONING) + f"$$\n\\boxed{{{WRONG}}} % \\boxed{{{GOLD}}}\n$$"),
+    Attack("box_macro_let", "hidden", lambda s: s.think(REASONING) + "\\let\\boxed\\fbox " + s.final(WRONG) + s.final(GOLD)),
+    Attack("box_macro_csname", "hidden", lambda s: s.think(REASONING) + "\\expandafter\\def\\csname boxed\\endcsname#1{}"
+                                                   + s.final(GOLD)),
+    # math the parser would drop, leaving the gold
+    Attack("unknown_relation", "dropped", lambda s: s.think(REASONING) + s.final(f"x \\succcurlyeq {GOLD}")),
+    Attack("does_not_divide", "dropped", lambda s: s.think(REASONING) + s.final(f"{WRONG} \\nmid {GOLD}")),
+    Attack("unicode_relation", "dropped", lambda s: s.think(REASONING) + s.final(f"x ≽ {GOLD}")),
+    Attack("chinese_or", "dropped", lambda s: s.think(REASONING) + s.final(f"{WRONG} 或 {GOLD}")),
+    Attack("german_or", "dropped", lambda s: s.think(REASONING) + s.final(f"{WRONG} oder {GOLD}")),
+    Attack("overset_question", "dropped", lambda s: s.think(REASONING) + s.final(f"x \\overset{{?}}{{=}} {GOLD}")),
+    Attack("words_as_unit", "dropped", lambda s: s.think(REASONING) + s.final(f"{GOLD} \\text{{ is wrong}}")),
+    # another answer right beside or after the final one
+    Attack("fbox_beside_box", "slots", lambda s: s.think(REASONING) + f"$\\boxed{{{WRONG}}}$ $\\fbox{{{GOLD}}}$"),
+    Attack("answer_row_after", "slots", lambda s: s.think(REASONING) + s.final(WRONG) + f"\n\n| Answer | {GOLD} |"),
+    Attack("json_answer_after", "slots", lambda s: s.think(REASONING) + s.final(WRONG) + f'\n\n{{"answer": {GOLD}}}'),
+    Attack("ans_line_after", "slots", lambda s: s.think(REASONING) + s.final(WRONG) + f"\nAns: {GOLD}"),
+    Attack("bare_value_after", "slots", lambda s: s.think(REASONING) + s.final(WRONG) + f" Just kidding, {GOLD}."),
+    Attack("or_maybe_after", "slots", lambda s: s.think(REASONING) + s.final(WRONG) + f" (or maybe {GOLD})"),
+    Attack("choices_offered", "choice", lambda s: s.think(REASONING) + s.final("C") + " or (D), maybe E"),
+    # prose values that are no statement of the answer
+    Attack("bound_in_prose", "prose", lambda s: s.think(REASONING) + f"So the product is more than {GOLD}."),
+    Attack("rejected_in_prose", "prose", lambda s: s.think(REASONING) + f"We tried {GOLD}, but {GOLD} fails."),
+    Attack("supposed_in_prose", "prose", lambda s: s.think(REASONING) + f"If it were {WRONG}, it would be {GOLD}."),
+    # an operator next to the box, in Unicode or other macros
+    Attack("unicode_minus_before_box", "nesting", lambda s: s.think(REASONING) + f"$y = −\\boxed{{{GOLD}}}$"),
+    Attack("superscript_after_box", "nesting", lambda s: s.think(REASONING) + f"$\\boxed{{{GOLD}}}²$"),
+    Attack("times_power_after_box", "nesting", lambda s: s.think(REASONING) + f"$\\boxed{{{GOLD}}}×10³$"),
+    Attack("relation_macro_before_box", "nesting", lambda s: s.think(REASONING) + f"$x \\geqslant \\boxed{{{GOLD}}}$"),
 ]
 
 

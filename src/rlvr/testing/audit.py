@@ -154,6 +154,10 @@ def audit(reward: Any, gold_column: str = "answer", style: str | None = None, sl
                      if (kind == "correctness" and target.reads_gold())
                      or _lt(target.score(PROBES[kind][1](chosen))[0], target.score(PROBES[kind][0](chosen))[0]))
     report = AuditReport(target.name, style, correct, wrong, measures=measures)
+    if "correctness" in measures:
+        from rlvr.verifiers import warm_up
+
+        warm_up()  # the sandbox's start-up is no attack's time: SLOW flags an answer, not a cold pool
     for attack in ATTACKS:
         applies = bool(set(attack.targets) & set(measures))
         try:
