@@ -9,7 +9,8 @@ spinning at OpenMP barriers while their partner thread waited for a core).
 
     python benchmarks/demo_bench.py                          # the whole embedded default (minutes)
     python benchmarks/demo_bench.py --set trainer.max_steps=50 --set cold_start.steps=50   # shorter
-    python benchmarks/demo_bench.py --only busy --env RLVR_THREADS=2   # one condition, a thread setting
+    python benchmarks/demo_bench.py --only busy --set runtime.threads=1   # one condition, a thread count
+    python benchmarks/demo_bench.py --env OMP_WAIT_POLICY= --set runtime.threads=2   # the old behaviour (spinning)
 
 "Idle" means no burners: on a shared machine other work still runs, which is why the load average
 is printed beside every figure. Exit code 1 when the busy run is more than 3x the idle one.
@@ -102,7 +103,8 @@ def run_once(label: str, burners: int, overrides: list[str], env: dict[str, str]
         sampler.start()
         usage = resource.getrusage(resource.RUSAGE_CHILDREN)
         started = time.perf_counter()
-        done = subprocess.run(cmd, capture_output=True, text=True, env={**os.environ, **env})
+        done = subprocess.run(cmd, capture_output=True, text=True,
+                              env={**os.environ, "COLUMNS": "250", **env})  # unwrapped log lines
         wall = time.perf_counter() - started
         after = resource.getrusage(resource.RUSAGE_CHILDREN)  # before the burners are reaped
         sampler.stop.set()
@@ -128,7 +130,7 @@ def main() -> int:
     parser.add_argument("--burners", type=int, default=4, help="busy-loop processes beside the busy run")
     parser.add_argument("--only", choices=["idle", "busy"], help="run one condition")
     parser.add_argument("--env", action="append", default=[], metavar="NAME=VALUE",
-                        help="environment of the rlvr train runs (e.g. RLVR_THREADS=2 to compare thread settings)")
+                        help="environment of the rlvr train runs (e.g. OMP_WAIT_POLICY=ACTIVE to compare)")
     parser.add_argument("--keep", action="store_true", help="keep the run folders (printed)")
     args = parser.parse_args()
     env = dict(item.split("=", 1) for item in args.env)

@@ -301,7 +301,10 @@ def validate(config: RunConfig, check_hardware: bool = True) -> None:
                        ("data.path", config.data.path), ("eval.path", config.eval.path)):
         if check_hardware and name and name != "local-tiny" and (looks_like_path(name) or what.endswith("path") and what != "model.name_or_path") \
                 and not Path(name).expanduser().exists():
-            raise ConfigError(f"{what}={name!r} does not exist (a local path; hub ids look like org/name)")
+            fix = (f"point it at a local copy, or remove {what} to load {getattr(config, what.split('.')[0]).name} "
+                   "from the Hugging Face Hub (README: data sets)") if what.endswith(".path") else \
+                "a local path; hub ids look like org/name"
+            raise ConfigError(f"{what}={name!r} does not exist ({fix})")
     from rlvr.datasets.loaders import loader_names
 
     for what, name, path in (("data", config.data.name, config.data.path), ("eval", config.eval.name, config.eval.path)):
