@@ -296,9 +296,10 @@ def run(config: RunConfig, resume: bool = False) -> RunSummary:
                               temperature=config.eval.temperature, out_path=run_dir / "eval_before.jsonl")
             before = result.summary()
             before_path.write_text(json.dumps(before, indent=2))
-        from rlvr.harness.evaluate import summary_line
+        if before is not None:  # rank 0's (the other ranks wait for it)
+            from rlvr.harness.evaluate import summary_line
 
-        logger.info("before GRPO: %s", summary_line(before))
+            logger.info("before GRPO: %s", summary_line(before))
 
     args = _grpo_args(config, run_dir, rs.weights)
     trainer_cls = GRPOTrainer
@@ -335,6 +336,8 @@ def run(config: RunConfig, resume: bool = False) -> RunSummary:
                           temperature=config.eval.temperature, out_path=run_dir / "eval_after.jsonl")
         after = result.summary()
         (run_dir / "eval_after.json").write_text(json.dumps(after, indent=2))
+        from rlvr.harness.evaluate import summary_line
+
         logger.info("after GRPO: %s", summary_line(after))
     history = [h for h in trainer.state.log_history if "reward" in h]
     tail = history[-max(1, len(history) // 4):]
