@@ -2,12 +2,18 @@
 VENV ?= .venv
 PYTEST_ARGS ?=
 
-.PHONY: demo test setup
+.PHONY: demo test test-fast setup
 
 demo:
 	@bash scripts/setup_env.sh
 	$(VENV)/bin/rlvr train
+	@echo "rlvr is in $(VENV): run $(VENV)/bin/rlvr --help, or 'source $(VENV)/bin/activate' and then rlvr ..."
 
 test:
 	@bash scripts/setup_env.sh dev
 	$(VENV)/bin/python -m pytest $(PYTEST_ARGS)
+
+# Everything but the slow end-to-end runs and the verl/OpenRLHF/verifiers venvs (CI runs `make test`).
+test-fast:
+	@bash scripts/setup_env.sh dev
+	$(VENV)/bin/python -m pytest -m "not slow" $(PYTEST_ARGS)

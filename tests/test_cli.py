@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -88,6 +89,26 @@ def test_every_subcommand_help_has_an_example_defaults_and_exit_codes():
         r = run(*path, "--help")
         assert r.returncode == 0, path
         assert "example:" in r.stdout and "exit codes:" in r.stdout and "--import" in r.stdout, path
+
+
+def test_help_names_each_default_once():
+    from rlvr.cli import COMMANDS
+
+    leaves = [(c.name,) for c in COMMANDS if not c.children] + \
+             [(c.name, k.name) for c in COMMANDS for k in c.children]
+    for path in leaves:
+        out = run(*path, "--help").stdout
+        assert "(default: None)" not in out and "(default: False)" not in out, path
+        for option in re.split(r"\n  (?=-)", out.split("options:", 1)[1]):  # one block per option
+            assert option.count("(default") <= 1, (path, option)  # a help that names its default gets no second
+    assert "(default: the embedded CPU default)" in " ".join(run("train", "--help").stdout.split())
+
+
+def test_the_old_demo_subcommand_says_where_it_went():
+    r = run("demo")
+    assert r.returncode == 2 and "'rlvr demo' is now 'rlvr tour'" in r.stderr and "rlvr train" in r.stderr
+    tour = run("tour")
+    assert tour.returncode == 0 and "correct" in tour.stdout
 
 
 def test_closed_pipe_exits_zero():

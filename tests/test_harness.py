@@ -72,12 +72,165 @@ def test_overrides_are_typed():
     assert config.trainer.learning_rate == 5e-6 and config.model.lora.r == 2
 
 
+def _grpo_fields():
+    import dataclasses
+
+    from trl import GRPOConfig
+
+    from rlvr.harness.trainer_settings import MANAGED
+
+    return [f for f in dataclasses.fields(GRPOConfig) if f.init and f.name not in MANAGED]
+
+
+def test_every_field_of_the_installed_grpo_config_is_accepted_under_trainer():
+    from rlvr.harness.config import to_dict
+    from rlvr.typed import default_of
+
+    fields = _grpo_fields()
+    assert len(fields) > 100  # TRL 1.16 has about 190
+    config = load_recipe("tiny-cpu-smoke", check_hardware=False)
+    # every field, written back as --set text at the value it has: accepted, and read back unchanged
+    values = to_dict(config)["trainer"]
+    again = load_recipe("tiny-cpu-smoke", [f"trainer.{f.name}={json.dumps(values[f.name])}" for f in fields],
+                        check_hardware=False)
+    assert {f.name: getattr(again.trainer, f.name) for f in fields} == {f.name: values[f.name] for f in fields}
+    # TRL's own defaults, except where rlvr documents its own
+    from rlvr.harness.trainer_settings import CPU_DEFAULTS
+
+    assert all(values[f.name] == default_of(f) for f in fields if f.name not in CPU_DEFAULTS)
+
+
+def test_trainer_fields_are_checked_by_their_type():
+    from rlvr.harness.trainer_settings import trainer_settings
+    from rlvr.typed import build, type_text
+
+    checked = 0
+    for f in _grpo_fields():
+        text = type_text(f.type).replace(" ", "")
+        if text in ("int", "float", "bool", "int|None", "float|None", "bool|None", "str", "str|None"):
+            with pytest.raises(ConfigError, match=f"trainer.{f.name} must be"):
+                build(trainer_settings(), {f.name: [1, 2]}, "trainer")
+            checked += 1
+    assert checked > 100
+    config = load_recipe("tiny-cpu-smoke", ["trainer.top_entropy_quantile=0.2", "trainer.num_iterations=2"])
+    assert config.trainer.top_entropy_quantile == 0.2
+    from rlvr.harness.train import _grpo_args
+
+    args = _grpo_args(config, Path("/nonexistent/run"), [0.2, 1.0])  # the real GRPOConfig of the run
+    assert args.top_entropy_quantile == 0.2 and args.num_iterations == 2 and args.reward_weights == [0.2, 1.0]
+    assert args.use_cpu is True and args.bf16 is False and args.optim == "adamw_torch"
+    assert args.output_dir == "/nonexistent/run/checkpoints"
+    with pytest.raises(ConfigError, match="trainer.top_entropy_quantile must be a number, got 'high'"):
+        load_recipe("tiny-cpu-smoke", ["trainer.top_entropy_quantile=high"])
+    with pytest.raises(ConfigError, match=r"trainer.lr_scheduler_type='cosin'; use one of \['linear', 'cosine'"):
+        load_recipe("tiny-cpu-smoke", ["trainer.lr_scheduler_type=cosin"])
+    with pytest.raises(ConfigError, match="rlvr train --help-config trainer"):
+        load_recipe("tiny-cpu-smoke", ["trainer.top_entropy_quantil=0.2"])
+
+
+@pytest.mark.parametrize(
+    "overrides,message",
+    [
+        (["trainer.generation_batch_size=12"],
+         r"trainer.generation_batch_size=12: TRL's GRPOConfig refuses this: generation_batch_size \(12\) must be"),
+        (["trainer.auto_find_batch_size=true"], "trainer.auto_find_batch_size=True: TRL's GRPOConfig refuses this"),
+        (["trainer.generation_batch_size=16", "trainer.steps_per_generation=2"],
+         "trainer.generation_batch_size=16, trainer.steps_per_generation=2: TRL's GRPOConfig refuses these"),
+    ],
+)
+def test_trl_post_init_checks_speak_and_name_the_fields(overrides, message):
+    with pytest.raises(ConfigError, match=message):
+        load_recipe("tiny-cpu-smoke", overrides, check_hardware=False)
+
+
+def test_trainer_extra_still_works_and_fields_rlvr_sets_are_refused(caplog, tmp_path):
+    recipe = tmp_path / "r.yaml"
+    recipe.write_text("trainer:\n  max_steps: 3\n  extra: {top_entropy_quantile: 0.5}\n")
+    with caplog.at_level("WARNING"):
+        config = load_recipe(str(recipe), check_hardware=False)
+    assert config.trainer.top_entropy_quantile == 0.5 and config.trainer.extra == {}
+    assert "fields now go directly under trainer:" in caplog.text
+    with pytest.raises(ConfigError, match="repeats"):
+        load_recipe(str(recipe), ["trainer.top_entropy_quantile=0.1"], check_hardware=False)
+    with pytest.raises(ConfigError, match="trainer.output_dir: rlvr sets it from output.dir"):
+        load_recipe("tiny-cpu-smoke", ["trainer.output_dir=/tmp/x"])
+    with pytest.raises(ConfigError, match="set weight: in each entry of rewards:"):
+        load_recipe("tiny-cpu-smoke", ["trainer.reward_weights=[1.0, 1.0]"])
+
+
+def test_help_config_lists_every_grpo_config_field_with_trls_help():
+    r = rlvr("train", "--help-config", "trainer")
+    assert r.returncode == 0, r.stderr
+    text = " ".join(r.stdout.split())
+    for f in _grpo_fields():
+        assert f"trainer.{f.name}: " in r.stdout, f.name
+        help_text = " ".join(str(f.metadata.get("help", "")).split())
+        assert help_text[:60] in text, f.name
+    assert "trainer.learning_rate: float = 5e-06 (TRL; rlvr's default, TRL's is 1e-06" in r.stdout
+    assert "trainer.max_minutes: float | None = None (rlvr)" in r.stdout
+    everything = rlvr("train", "--help-config")
+    assert everything.returncode == 0 and "model.lora.r: int = 16" in everything.stdout
+    assert "runtime.threads: int | None = None" in everything.stdout
+    bad = rlvr("train", "--help-config", "trainr")
+    assert bad.returncode == 2 and "sections: " in bad.stderr
+
+
+def test_a_pipeline_recipe_given_to_train_says_which_command_runs_it():
+    with pytest.raises(ConfigError, match="this is a pipeline recipe .*: use rlvr pipeline --recipe r1-pipeline-tiny-cpu"):
+        load_recipe("r1-pipeline-tiny-cpu")
+
+
+@pytest.mark.parametrize("recipe", ["r1-pipeline-tiny-cpu", "r1-pipeline-smollm2-cpu", "r1-pipeline-qwen25-math-gpu"])
+def test_pipeline_dry_run_honours_output_dir(recipe, tmp_path, capsys):
+    from rlvr.cli import main
+    from rlvr.harness.pipeline import load_pipeline, stage_config
+
+    target = tmp_path / "elsewhere"
+    assert main(["pipeline", "--recipe", recipe, "--dry-run", "--set", f"output.dir={target}"]) == 0
+    assert f"output: {target} " in capsys.readouterr().out
+    pipeline = load_pipeline(recipe, [f"output.dir={target}"])
+    assert pipeline.output == str(target) and "output.dir" not in pipeline.set
+    stage = pipeline.stages[0]
+    config = stage_config(pipeline, stage, {"output.dir": str(target / f"01-{stage.name}")}, check_hardware=False)
+    assert config.output.dir == str(target / f"01-{stage.name}")
+
+
+def test_thread_counts_are_set_at_run_start_and_logged(monkeypatch, caplog):
+    import torch
+
+    from rlvr.harness.config import RuntimeSettings
+    from rlvr.harness.threads import available_cpus, configure_threads
+
+    before = torch.get_num_threads()
+    try:
+        monkeypatch.delenv("OMP_NUM_THREADS", raising=False)
+        monkeypatch.setenv("OMP_WAIT_POLICY", "PASSIVE")
+        with caplog.at_level("INFO", logger="rlvr.harness.threads"):
+            line = configure_threads(RuntimeSettings())
+        assert torch.get_num_threads() == available_cpus() and "OpenMP wait policy PASSIVE" in line
+        assert line in caplog.text
+        monkeypatch.delenv("OMP_WAIT_POLICY")  # spinning waits: one thread unless the recipe asks for more
+        assert "would spin" in configure_threads(RuntimeSettings()) and torch.get_num_threads() == 1
+        configure_threads(RuntimeSettings(threads=2))
+        assert torch.get_num_threads() == 2
+    finally:
+        torch.set_num_threads(before)
+    with pytest.raises(ConfigError, match="runtime.threads=0; use a value >= 1"):
+        load_recipe("tiny-cpu-smoke", ["runtime.threads=0"])
+
+
 @pytest.mark.slow
 def test_smoke_run_end_to_end(tmp_path):
     out = tmp_path / "run"
     r = rlvr("train", "--recipe", "tiny-cpu-smoke", "--set", f"output.dir={out}")
     assert r.returncode == 0, r.stderr[-3000:]
     assert "held-out accuracy (pass@1): before GRPO" in r.stdout
+    assert "held-out eval, 8 problems x 1 sample(s)" in r.stdout and "{'n':" not in r.stderr  # a table, no dicts
+    # a run with nothing to learn from says so, and the recipe's note says that is expected here
+    assert "warning: no learning signal: in all 4 logged GRPO steps" in r.stdout
+    assert "note: tiny-cpu-smoke checks the plumbing, not learning" in r.stdout
+    assert "OpenMP wait policy PASSIVE" in r.stderr  # the rlvr command's default, logged with the thread counts
+    assert "it/s]" not in r.stderr and "examples/s]" not in r.stderr and "step/s]" not in r.stderr  # no bars
     for name in ("config.yaml", "versions.json", "metrics.jsonl", "samples.jsonl", "reward_curve.png",
                  "eval_before.json", "eval_after.json", "summary.json"):
         assert (out / name).is_file(), name

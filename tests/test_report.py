@@ -59,6 +59,8 @@ def test_report_renders_in_chromium_and_filters_by_status(run_dirs, tmp_path):
     assert main(["report", str(run_dirs[0]), str(run_dirs[1]), "--out", str(out)]) == 0
     dom = _chromium(tmp_path, f"{out.as_uri()}", "--dump-dom")
     assert dom.count('class="run"') == 2 and dom.count("<svg") >= 6
+    # tiny-cpu-smoke learns nothing (all rewards 0): the page says so at the top, for each run
+    assert dom.count('class="warning no-signal"') == 2 and dom.index("no-signal") < dom.index('<section id="overview">')
     assert "a: " in dom and "b: " in dom  # two runs overlaid in the plots' legends
     total = dom.count('class="sample"')
     assert total > 0 and f'<span id="shown">{total}</span>' in dom
@@ -73,6 +75,25 @@ def test_report_renders_in_chromium_and_filters_by_status(run_dirs, tmp_path):
     shot.parent.mkdir(exist_ok=True)
     _chromium(tmp_path, out.as_uri(), "--window-size=1250,2600", f"--screenshot={shot}")
     assert shot.stat().st_size > 10_000
+
+
+def _run_folder(path: Path, zero_std: list[float]) -> Path:
+    path.mkdir()
+    rows = [{"step": i + 1, "reward": 0.5, "reward_std": 0.0 if z == 1.0 else 0.3, "frac_reward_zero_std": z,
+             "rewards/math_equivalence/mean": 0.0 if z == 1.0 else 0.5} for i, z in enumerate(zero_std)]
+    (path / "metrics.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    return path
+
+
+def test_report_warns_about_a_run_without_learning_signal(tmp_path):
+    from rlvr.harness.report import write_report
+
+    flat = _run_folder(tmp_path / "flat", [1.0, 1.0, 1.0])
+    learning = _run_folder(tmp_path / "learning", [1.0, 0.5, 0.25])
+    page = write_report([flat, learning], tmp_path / "both.html").read_text()
+    assert page.count('class="warning no-signal"') == 1
+    assert "<b>flat: no learning signal.</b> in all 3 logged GRPO steps" in page and "learning: no learning" not in page
+    assert 'class="warning' not in write_report([learning]).read_text()
 
 
 def test_report_of_a_folder_that_is_not_a_run(tmp_path, capsys):

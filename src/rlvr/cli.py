@@ -26,7 +26,15 @@ class _OneLineParser(argparse.ArgumentParser):
     """An ArgumentParser whose usage errors are a single line naming the fix, exit code 2."""
 
     def error(self, message: str) -> None:  # type: ignore[override]
+        for old, hint in _RENAMED.items():
+            if f"invalid choice: '{old}'" in message:
+                message = hint
         self.exit(2, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
+
+
+# Subcommands that changed name: the error for the old one says where it went.
+_RENAMED = {"demo": "'rlvr demo' is now 'rlvr tour' (a two-second tour of the verifier); 'make demo' trains "
+                    "the embedded default, which is 'rlvr train'"}
 
 
 @dataclass(frozen=True)
@@ -43,7 +51,14 @@ class Command:
 
 
 class _HelpFormatter(argparse.ArgumentDefaultsHelpFormatter, argparse.RawDescriptionHelpFormatter):
-    """Shows each option's default and keeps the example block's line breaks."""
+    """Shows each option's default once (not when the help already names it, nor an empty one) and
+    keeps the example block's line breaks."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        text = action.help or ""
+        if "(default" in text or action.default in (None, False, [], argparse.SUPPRESS):
+            return text
+        return super()._get_help_string(action)
 
 
 def _positive_int(text: str) -> int:
@@ -97,7 +112,7 @@ def _score_args(p: argparse.ArgumentParser) -> None:
 
 
 def _recipe_args(p: argparse.ArgumentParser, backend: bool = True) -> None:
-    p.add_argument("--recipe", help="YAML recipe (default: the embedded CPU default)")
+    p.add_argument("--recipe", help="YAML recipe, a file or a shipped name (default: the embedded CPU default)")
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="override a field")
     p.add_argument("--dry-run", action="store_true",
                    help="print the resolved config and plan only (it still imports the plugins the recipe names: "
@@ -106,6 +121,9 @@ def _recipe_args(p: argparse.ArgumentParser, backend: bool = True) -> None:
     if backend:
         p.add_argument("--backend", choices=["auto", "trl", "unsloth"],
                        help="override the recipe's backend (auto: unsloth only with CUDA and unsloth installed)")
+        p.add_argument("--help-config", nargs="?", const="", metavar="SECTION",
+                       help="list every config field (or one section's: trainer, model, ...) with its type, "
+                            "default and help (TRL's for GRPOConfig fields), then exit")
 
 
 def _eval_args(p: argparse.ArgumentParser) -> None:
@@ -261,8 +279,8 @@ def _models_prepare_args(p: argparse.ArgumentParser) -> None:
 
 
 COMMANDS: tuple[Command, ...] = (
-    Command("demo", "A two-second tour: verify built-in completions and show each verdict's reason.",
-            "rlvr.commands:demo", example="rlvr demo"),
+    Command("tour", "A two-second tour of the verifier: verify built-in completions and show each verdict's reason.",
+            "rlvr.commands:tour", example="rlvr tour"),
     Command("train", "Run a GRPO fine-tune from a recipe (no recipe: the embedded CPU default).",
             "rlvr.harness.commands:train_command", _recipe_args,
             example="rlvr train --recipe recipes/tiny-cpu-smoke.yaml --set trainer.max_steps=4 --dry-run"),
@@ -397,6 +415,19 @@ def _setup_logging(debug: bool, quiet: bool, plain: bool = False) -> None:
     logging.basicConfig(level=level, format=fmt, handlers=[handler])
 
 
+def _quiet_environment() -> None:
+    """Process settings of the command, before anything imports torch: waiting OpenMP threads sleep
+    instead of spinning (beside other work, spinning cost 4.5x the CPU: rlvr.harness.threads), and
+    the libraries' progress bars stay off the console, where rlvr logs one line per step."""
+    import os
+
+    from rlvr.harness.threads import WAIT_POLICY_DEFAULT
+
+    os.environ.setdefault("OMP_WAIT_POLICY", WAIT_POLICY_DEFAULT)
+    os.environ.setdefault("HF_DATASETS_DISABLE_PROGRESS_BARS", "1")
+    os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
+
+
 def _resolve(handler: str) -> Callable[[argparse.Namespace], int | None]:
     module_name, _, func_name = handler.partition(":")
     return getattr(importlib.import_module(module_name), func_name)
@@ -407,6 +438,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     _setup_logging(args.debug, args.quiet, plain=getattr(args, "_plain_logs", False))
+    _quiet_environment()
     try:
         from rlvr.plugins import import_plugin
 

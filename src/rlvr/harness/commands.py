@@ -17,11 +17,14 @@ def train_command(args: argparse.Namespace) -> int:
     from rlvr.harness.config import load_recipe, to_dict
     from rlvr.harness.train import plan, run
 
+    if getattr(args, "help_config", None) is not None:
+        return help_config(args.help_config)
     overrides = list(args.set) + ([f"backend={args.backend}"] if getattr(args, "backend", None) else [])
     config = load_recipe(args.recipe, overrides, check_hardware=not args.dry_run)
     if args.dry_run:
-        print("# resolved config")
-        print(yaml.safe_dump(to_dict(config), sort_keys=False).rstrip())
+        print("# resolved config (trainer: the fields that differ from TRL's defaults; all of them: "
+              "rlvr train --help-config trainer)")
+        print(yaml.safe_dump(to_dict(config, compact=True), sort_keys=False).rstrip())
         print("# plan (nothing loaded)")
         print(yaml.safe_dump(plan(config), sort_keys=False).rstrip())
         return 0
@@ -30,15 +33,46 @@ def train_command(args: argparse.Namespace) -> int:
 
     if not process_state().is_main_process:
         return 0  # rank 0 reports for the whole run
+    from rlvr.harness.evaluate import summary_table
+
     before = (summary.before or {}).get("pass@1")
     after = (summary.after or {}).get("pass@1")
     print(f"run: {summary.run_dir} ({summary.backend}, {summary.steps} GRPO steps, {summary.seconds:.0f}s)")
     if before is not None and after is not None:
         print(f"held-out accuracy (pass@1): before GRPO {before:.1%} -> after GRPO {after:.1%}")
+    table = summary_table({"before": summary.before, "after": summary.after})
+    if table:
+        print(table)
     if summary.reward_means:
         print("reward means (last quarter of steps): " + ", ".join(f"{k} {v:.3f}" for k, v in summary.reward_means.items()))
+    if summary.no_signal:
+        print(f"warning: {summary.no_signal}")
+    if config.note:
+        print(f"note: {' '.join(config.note.split())}")
     print(f"metrics: {summary.run_dir}/metrics.jsonl, curve: {summary.run_dir}/reward_curve.png")
     print(f"report: {summary.run_dir}/report.html (rlvr report RUN_DIR [RUN_DIR ...] overlays runs)")
+    return 0
+
+
+def help_config(section: str) -> int:
+    """``rlvr train --help-config [SECTION]``: every config field with its type, default and help."""
+    import textwrap
+
+    from rlvr.harness.config import config_fields
+
+    for name, doc in config_fields(section or None).items():
+        origin = ""
+        if doc.get("source") == "TRL":
+            origin = " (TRL"
+            if "rlvr_reason" in doc:
+                origin += f"; rlvr's default, TRL's is {doc['trl_default']!r}: {doc['rlvr_reason']}"
+            origin += ")"
+        elif doc.get("source") == "rlvr":
+            origin = " (rlvr)"
+        choices = f"; one of {list(doc['choices'])}" if doc.get("choices") and len(doc["choices"]) <= 12 else ""
+        print(f"{name}: {doc['type']} = {doc['default']!r}{choices}{origin}")
+        if doc["help"]:
+            print(textwrap.fill(doc["help"], width=100, initial_indent="    ", subsequent_indent="    "))
     return 0
 
 

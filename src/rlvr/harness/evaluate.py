@@ -18,7 +18,8 @@ from rlvr.errors import ConfigError
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["EvalResult", "evaluate", "generate", "score_completions", "pass_at_k", "read_completions"]
+__all__ = ["EvalResult", "evaluate", "generate", "score_completions", "pass_at_k", "read_completions",
+           "summary_line", "summary_table"]
 
 
 def pass_at_k(n: int, c: int, k: int) -> float:
@@ -75,6 +76,44 @@ class EvalResult:
             out["pass@k"] = {str(k): {"estimate": round(v[0], 4), "ci95": [round(v[1], 4), round(v[2], 4)]}
                              for k, v in self.curve.items()}
         return out
+
+
+def _metrics(summary: dict[str, Any]) -> list[str]:
+    return [k for k, v in summary.items() if k.startswith(("pass@", "maj@", "mean@")) and isinstance(v, (int, float))]
+
+
+def _statuses(summary: dict[str, Any]) -> str:
+    return ", ".join(f"{k} {v}" for k, v in sorted((summary.get("statuses") or {}).items(), key=lambda kv: -kv[1]))
+
+
+def summary_line(summary: dict[str, Any]) -> str:
+    """One line for a log: ``pass@1 29.0% [23.1, 35.2], maj@4 31.0%, ... on 200 problems x 4 samples; statuses …``."""
+    parts = []
+    for key in _metrics(summary):
+        ci = (summary.get("pass@k") or {}).get(key[5:], {}).get("ci95") if key.startswith("pass@") else None
+        parts.append(f"{key} {summary[key]:.1%}" + (f" [{ci[0]:.1%}, {ci[1]:.1%}]" if ci and ci[0] != ci[1] else ""))
+    return (", ".join(dict.fromkeys(parts)) + f" on {summary.get('n')} problems x {summary.get('samples')} sample(s)"
+            + (f"; statuses: {_statuses(summary)}" if summary.get("statuses") else ""))
+
+
+def summary_table(columns: dict[str, dict[str, Any] | None]) -> str:
+    """A small text table of eval summaries side by side (e.g. before and after GRPO)."""
+    present = {name: s for name, s in columns.items() if s}
+    if not present:
+        return ""
+    first = next(iter(present.values()))
+    rows = list(dict.fromkeys(k for s in present.values() for k in _metrics(s)))
+    width = max([len(r) for r in rows] + [len("statuses")]) + 2
+    lines = [f"held-out eval, {first.get('n')} problems x {first.get('samples')} sample(s)",
+             "  " + "".ljust(width) + "".join(name.rjust(10) for name in present)]
+    for key in rows:
+        cells = "".join((f"{s[key]:.1%}" if isinstance(s.get(key), (int, float)) else "-").rjust(10)
+                        for s in present.values())
+        lines.append("  " + key.ljust(width) + cells)
+    for name, s in present.items():
+        if s.get("statuses"):
+            lines.append(f"  statuses {name}: {_statuses(s)}")
+    return "\n".join(lines)
 
 
 def score_completions(golds: list[str], completions: list[list[Any]], ids: list[Any] | None = None,

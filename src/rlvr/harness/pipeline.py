@@ -96,8 +96,9 @@ def load_pipeline(spec: str | Path | dict[str, Any], overrides: list[str] | None
         raise ConfigError(f"{where}: the pipeline has no stages")
     common = _overrides(data.get("set"), where)
     common.update(_overrides(overrides or [], "--set"))
-    return PipelineRecipe(data.get("base", "default-cpu"), str(data.get("output") or "runs/pipeline"), stages,
-                          common, where)
+    # output.dir names the pipeline's folder (each stage's is a sub-folder of it, set by the wiring)
+    output = common.pop("output.dir", None) or data.get("output") or "runs/pipeline"
+    return PipelineRecipe(data.get("base", "default-cpu"), str(output), stages, common, where)
 
 
 def stage_config(recipe: PipelineRecipe, stage: Stage, extra: dict[str, Any], check_hardware: bool = True) -> Any:

@@ -127,6 +127,22 @@ def _status_series(runs: list[dict[str, Any]]) -> list[tuple[str, list[float], l
     return out
 
 
+def _warnings(runs: list[dict[str, Any]]) -> str:
+    """A visible warning for each run that had no learning signal in any logged step."""
+    from rlvr.harness.learning_signal import no_signal_summary
+
+    e = html.escape
+    parts = []
+    for run in runs:
+        names = sorted({k.split("/")[1] for m in run["metrics"] for k in m
+                        if k.startswith("rewards/") and k.endswith("/mean")})
+        message = no_signal_summary(run["metrics"], names)
+        if message:
+            parts.append(f'<div class="warning no-signal" role="alert"><b>{e(run["name"])}: no learning signal.</b> '
+                         f"{e(message[len('no learning signal: '):])}</div>")
+    return "\n".join(parts)
+
+
 def _eval_section(runs: list[dict[str, Any]]) -> str:
     e = html.escape
     parts = ['<table class="metrics"><tr><th>run</th><th>when</th><th>metric</th><th>value</th></tr>']
@@ -185,6 +201,7 @@ h1{font-size:22px}h2{font-size:17px;border-bottom:1px solid #ddd;padding-bottom:
 table{border-collapse:collapse;font-size:12px;margin:8px 0}td,th{border:1px solid #ddd;padding:3px 6px;vertical-align:top}
 pre{white-space:pre-wrap;margin:0;max-height:160px;overflow:auto;font-size:11px}.empty{color:#888}
 svg{max-width:100%;height:auto}
+.warning{border:2px solid #c62828;background:#fdecea;color:#7f1d1d;padding:10px 14px;margin:12px 0;border-radius:4px}
 """
 
 _SCRIPT = """
@@ -234,7 +251,8 @@ def write_report(run_dirs: list[str | Path], out: str | Path | None = None) -> P
     body = "\n".join(f'<section id="{sid}"><h2>{title}</h2>\n{content}\n</section>' for sid, title, content in sections)
     title = "rlvr report: " + ", ".join(run["name"] for run in runs)
     page = (f'<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>{e(title)}</title>'
-            f"<style>{_STYLE}</style></head><body>\n<h1>{e(title)}</h1>\n{body}\n<script>{_SCRIPT}</script>\n"
+            f"<style>{_STYLE}</style></head><body>\n<h1>{e(title)}</h1>\n{_warnings(runs)}\n{body}\n"
+            f"<script>{_SCRIPT}</script>\n"
             "</body></html>\n")
     from rlvr.files import atomic_output
 

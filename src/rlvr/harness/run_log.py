@@ -57,25 +57,12 @@ def run_logger(run_dir: Path, reward_set: Any, samples: int) -> Any:
 
         def __init__(self) -> None:
             self.step_start = time.perf_counter()
-            self.bar: Any = None
-
-        def on_train_begin(self, args: Any, state: Any, control: Any, **kw: Any) -> None:
-            from tqdm.auto import tqdm
-
-            if state.is_world_process_zero:
-                self.bar = tqdm(total=state.max_steps, initial=state.global_step, desc="GRPO", unit="step", leave=False)
-
-        def on_train_end(self, args: Any, state: Any, control: Any, **kw: Any) -> None:
-            if self.bar is not None:
-                self.bar.close()
 
         def on_step_begin(self, args: Any, state: Any, control: Any, **kw: Any) -> None:
             self.step_start = time.perf_counter()
 
         def on_step_end(self, args: Any, state: Any, control: Any, **kw: Any) -> None:
-            self.last_step_s = time.perf_counter() - self.step_start
-            if self.bar is not None:
-                self.bar.update(1)
+            self.last_step_s = time.perf_counter() - self.step_start  # no progress bar: it would cut the log lines
             if not state.is_world_process_zero:
                 return  # one writer for the run folder
             first = reward_set.funcs[0].last_call

@@ -95,7 +95,10 @@ def _prepare(config: RunConfig, resume: bool) -> tuple[Path, Path | None]:
     from rlvr.harness.checkpoints import resume_point
     from rlvr.harness.train import library_versions
 
+    from rlvr.harness.threads import configure_threads
+
     run_dir, checkpoint = resume_point(Path(config.output.dir).expanduser().resolve(), resume)
+    configure_threads(config.runtime)
     run_dir.mkdir(parents=True, exist_ok=True)
     (run_dir / "config.yaml").write_text(yaml.safe_dump(to_dict(config), sort_keys=False))
     (run_dir / "versions.json").write_text(json.dumps(library_versions(), indent=2))
@@ -143,6 +146,7 @@ def _trainer_args(config: RunConfig, run_dir: Path, config_cls: Any, **extra: An
     import torch
 
     from rlvr.harness.train import no_activation_checkpointing
+    from rlvr.harness.trainer_settings import trackers
 
     s = config.sft
     cuda = torch.cuda.is_available()
@@ -150,7 +154,7 @@ def _trainer_args(config: RunConfig, run_dir: Path, config_cls: Any, **extra: An
                   per_device_train_batch_size=s.batch_size, learning_rate=s.learning_rate,
                   lr_scheduler_type=s.lr_scheduler_type, warmup_steps=s.warmup_ratio, logging_steps=1,
                   save_strategy="steps", save_steps=s.save_steps, save_total_limit=config.trainer.save_total_limit,
-                  report_to=list(config.trainer.report_to), use_cpu=not cuda,
+                  report_to=trackers(config.trainer.report_to), use_cpu=not cuda,
                   bf16=cuda and config.model.dtype in ("auto", "bfloat16"), seed=config.trainer.seed,
                   max_length=config.model.max_seq_length, disable_tqdm=True,
                   **no_activation_checkpointing(config_cls), **extra)

@@ -41,6 +41,7 @@ class RunSummary:
     after: dict[str, Any] | None
     reward_means: dict[str, float]
     seconds: float
+    no_signal: str | None = None  # the warning when no logged step had any learning signal
 
 
 def library_versions() -> dict[str, str]:
@@ -191,39 +192,13 @@ def no_activation_checkpointing(config_cls: Any) -> dict[str, bool]:
 
 
 def _grpo_args(config: RunConfig, run_dir: Path, weights: list[float]) -> Any:
+    """TRL's GRPOConfig for this run: the recipe's trainer section, checkpoints under the run folder."""
     import torch
-    from trl import GRPOConfig
 
-    t = config.trainer
-    cuda = torch.cuda.is_available()
-    kwargs: dict[str, Any] = dict(
-        output_dir=str(run_dir / "checkpoints"), num_generations=t.num_generations,
-        per_device_train_batch_size=t.per_device_train_batch_size, gradient_accumulation_steps=t.gradient_accumulation_steps,
-        max_completion_length=t.max_completion_length, temperature=t.temperature, top_p=t.top_p,
-        # transformers 5 folds warmup_ratio into warmup_steps (a float in [0, 1) is a ratio)
-        learning_rate=t.learning_rate, lr_scheduler_type=t.lr_scheduler_type, warmup_steps=t.warmup_ratio,
-        weight_decay=t.weight_decay, max_grad_norm=t.max_grad_norm, optim=t.optim, beta=t.beta, epsilon=t.epsilon,
-        loss_type=t.loss_type, scale_rewards=t.scale_rewards, importance_sampling_level=t.importance_sampling_level,
-        mask_truncated_completions=t.mask_truncated_completions, num_iterations=t.num_iterations,
-        max_steps=t.max_steps, logging_steps=t.logging_steps, save_strategy="steps", save_steps=t.save_steps,
-        save_total_limit=t.save_total_limit, seed=t.seed, report_to=list(t.report_to), reward_weights=weights,
-        use_vllm=t.use_vllm, use_cpu=not cuda, bf16=cuda and config.model.dtype in ("auto", "bfloat16"), fp16=False,
-        disable_tqdm=False, log_completions=False,
-    )
-    kwargs.update(no_activation_checkpointing(GRPOConfig))
-    if t.top_k is not None:
-        kwargs["top_k"] = t.top_k
-    if t.min_p is not None:
-        kwargs["min_p"] = t.min_p
-    if t.epsilon_high is not None:
-        kwargs["epsilon_high"] = t.epsilon_high
-    if t.use_vllm:
-        kwargs["vllm_mode"] = t.vllm_mode
-    kwargs.update(t.extra)
-    try:
-        return GRPOConfig(**kwargs)
-    except (TypeError, ValueError) as exc:
-        raise ConfigError(f"TRL rejected the trainer settings: {exc}") from exc
+    from rlvr.harness.trainer_settings import grpo_config
+
+    return grpo_config(config.trainer, str(run_dir / "checkpoints"), weights, torch.cuda.is_available(),
+                       config.model.dtype)
 
 
 def _time_budget(minutes: float) -> Any:
@@ -285,6 +260,9 @@ def run(config: RunConfig, resume: bool = False) -> RunSummary:
         return finished
     run_dir, checkpoint = resume_point(run_dir, resume)
     run_dir = _agreed_path(dist, run_dir)  # every process writes into the folder rank 0 chose
+    from rlvr.harness.threads import configure_threads
+
+    configure_threads(config.runtime)
     backend, why = pick_backend(config)
     logger.info("backend %s: %s", backend, why)
     rs = _reward_set(config)
@@ -318,7 +296,10 @@ def run(config: RunConfig, resume: bool = False) -> RunSummary:
                               temperature=config.eval.temperature, out_path=run_dir / "eval_before.jsonl")
             before = result.summary()
             before_path.write_text(json.dumps(before, indent=2))
-        logger.info("before GRPO: %s", before)
+        if before is not None:  # rank 0's (the other ranks wait for it)
+            from rlvr.harness.evaluate import summary_line
+
+            logger.info("before GRPO: %s", summary_line(before))
 
     args = _grpo_args(config, run_dir, rs.weights)
     trainer_cls = GRPOTrainer
@@ -355,7 +336,9 @@ def run(config: RunConfig, resume: bool = False) -> RunSummary:
                           temperature=config.eval.temperature, out_path=run_dir / "eval_after.jsonl")
         after = result.summary()
         (run_dir / "eval_after.json").write_text(json.dumps(after, indent=2))
-        logger.info("after GRPO: %s", after)
+        from rlvr.harness.evaluate import summary_line
+
+        logger.info("after GRPO: %s", summary_line(after))
     history = [h for h in trainer.state.log_history if "reward" in h]
     tail = history[-max(1, len(history) // 4):]
     means = {}
@@ -365,8 +348,11 @@ def run(config: RunConfig, resume: bool = False) -> RunSummary:
             means[name] = sum(logged) / len(logged)
     if config.output.plot and (run_dir / "metrics.jsonl").is_file():
         plot_reward_curve(run_dir / "metrics.jsonl", run_dir / "reward_curve.png", rs.names)
+    from rlvr.harness.learning_signal import no_signal_summary
+
+    no_signal = no_signal_summary(history, rs.names)  # the command prints it; the report shows it
     summary = RunSummary(str(run_dir), backend, trainer.state.global_step, before, after, means,
-                         round(time.perf_counter() - started, 1))
+                         round(time.perf_counter() - started, 1), no_signal)
     (run_dir / "summary.json").write_text(json.dumps(summary.__dict__, indent=2))
     try:
         from rlvr.harness.report import write_report

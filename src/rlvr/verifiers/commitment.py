@@ -245,8 +245,8 @@ def check_later(doc: Document, all_slots: list[Slot], final: Slot, answer: str, 
         if a <= final.start < b:
             end = max(end, b)
     tail = doc.view[end:]
-    if not tail.strip():
-        return None
+    if not _WORD_CHAR_RE.search(tail, timeout=timeout):
+        return None  # nothing but punctuation after the answer ("\\)." , "$$"): nothing can be stated
     bold = tuple((a - end, b - end) for a, b in doc.bold if a >= end)
     denied = _DENIED_AFTER_RE.search(tail, timeout=timeout)
     if denied:

@@ -128,6 +128,9 @@ class _Spans:
     """Sorted disjoint spans with O(log n) membership."""
 
     def __init__(self, spans: list[tuple[int, int]]) -> None:
+        if not spans:
+            self.spans, self.starts = [], []
+            return
         merged: list[tuple[int, int]] = []
         for a, b in sorted(spans):  # overlapping spans (a box inside math) become one
             if merged and a <= merged[-1][1]:
@@ -138,6 +141,8 @@ class _Spans:
         self.starts = [a for a, _b in merged]
 
     def holds(self, pos: int) -> bool:
+        if not self.starts:
+            return False
         i = bisect.bisect_right(self.starts, pos) - 1
         return i >= 0 and pos < self.spans[i][1]
 
@@ -146,13 +151,13 @@ _OPAQUE_RE = regex.compile(r"(?P<comment><!--)|(?m:^(?P<fence>[ \t]{0,3}(?:```+|
 _MATH_ENVS = ("equation", "align", "gather", "multline", "eqnarray", "displaymath", "math", "flalign", "alignat")
 _UNESCAPED = r"(?<!(?<!\\)\\)"  # not after a single backslash (\$ is a dollar sign, \\$ a row break and math)
 _ENVS = r"(?:" + "|".join(_MATH_ENVS) + r")\*?"
-# each body stops at the next opener of its kind, so a text of openers that never close stays linear
+# each body stops at the next opener of its kind, so a text of openers that never close stays
+# linear; the bodies are unrolled loops (runs of ordinary characters, then one special one)
 _MATH_SPAN_RE = regex.compile(
-    _UNESCAPED + r"\$\$(?:(?!\$\$).)*?" + _UNESCAPED + r"\$\$"
-    r"|\\\[(?:(?!\\[\[\]]).)*\\\]|\\\((?:(?!\\[()]).)*\\\)"
-    r"|\\begin\s*\{(" + _ENVS + r")\}(?:(?!\\(?:begin|end)\s*\{" + _ENVS + r"\}).)*\\end\s*\{\1\}"
-    r"|" + _UNESCAPED + r"\$(?![\s$])(?:[^$\n\\]|\\.|\n(?![ \t]*\n))*?(?<![\s\\])\$(?![0-9])",
-    regex.DOTALL)
+    _UNESCAPED + r"\$\$[^$]*(?:\$(?!\$)[^$]*)*?" + _UNESCAPED + r"\$\$"
+    r"|\\\[[^\\]*(?:\\(?![\[\]])[^\\]*)*\\\]|\\\([^\\]*(?:\\(?![()])[^\\]*)*\\\)"
+    r"|\\begin\s*\{(" + _ENVS + r")\}[^\\]*(?:\\(?!(?:begin|end)\s*\{" + _ENVS + r"\})[^\\]*)*\\end\s*\{\1\}"
+    r"|" + _UNESCAPED + r"\$(?![\s$])[^$\n\\]*(?:(?:\\.|\n(?![ \t]*\n))[^$\n\\]*)*(?<![\s\\])\$(?![0-9])")
 _ACTING = sorted(set(BOX_MACROS) | set(HIDING_MACROS) | set(STRIKING_MACROS) | set(COLOUR_MACROS)
                  | set(REDEFINING_MACROS) | set(TRANSPARENT_MACROS) | {"iffalse"}, key=len, reverse=True)
 _ACTING_SET = frozenset(_ACTING)

@@ -138,6 +138,7 @@ def read_completion(completion: Any, config: Any) -> tuple[Document | None, Extr
 
 
 _SLOT_TAGS = ("answer", "solution")
+_WINDOW = 400  # how far before the final answer another slot can still be stated together with it
 _BOX_NAME_RE = regex.compile(r"\\(?:boxed|fbox)(?![A-Za-z])")
 # "\\boxed{-3}": a string-escaped backslash before a macro name (a LaTeX row break is never followed by one)
 _ESCAPED_MACRO_RE = regex.compile(r"(?<!\\)\\\\(?=(?:" + "|".join(sorted(set(BOX_MACROS) | KNOWN_MACROS, key=len, reverse=True))
@@ -199,14 +200,19 @@ def extract_answer(completion: Any, config: Any) -> Extraction:
 def _locate(doc: Document, config: Any, timeout: float) -> Extraction:
     found: dict[str, list[Slot]] = {}
     final_kind = None
+    window = 0
     for kind in config.sources:
         if final_kind is not None and kind not in STRUCTURED_KINDS and kind != "final_answer_phrase" \
                 and kind not in _CUSTOM:
             continue  # bare and prose readings only when nothing else states an answer
-        slots = _FINDERS[kind](doc, timeout)
+        # once the final kind is known, a lower kind matters only near and after the final answer
+        slots = _FINDERS[kind](doc, timeout, window) if kind not in _CUSTOM else _FINDERS[kind](doc, timeout)
         if slots:
             found[kind] = slots
-            final_kind = final_kind or kind
+            if final_kind is None:
+                final_kind = kind
+                last = slots[0] if config.multiple_answers == "first" else slots[-1]
+                window = doc.view.rfind("\n", 0, max(0, last.start - _WINDOW)) + 1 if config.multiple_answers == "reject" else 0
     if final_kind is None:
         return Extraction("no_answer", None, f"no final answer found (looked for: {', '.join(config.sources)})",
                           rule=NO_ANSWER)

@@ -40,7 +40,9 @@ class Slot:
     value: tuple[int, int]  # where the value itself stands
 
 
-SlotFinder = Callable[[Document, float], list[Slot]]
+#: ``finder(doc, timeout, start=0)``: every slot at or after ``start`` (the verifier searches the
+#: lower-priority kinds only near and after the final answer, where they can conflict with it)
+SlotFinder = Callable[..., list[Slot]]
 
 
 def clean(content: str) -> str:
@@ -77,11 +79,13 @@ def filled_box(doc: Document, span: tuple[int, int], by_start: dict) -> tuple[in
         span = inner.inner
 
 
-def boxed(doc: Document, timeout: float) -> list[Slot]:
+def boxed(doc: Document, timeout: float, start: int = 0) -> list[Slot]:
     """Every visible outermost box; a box inside another visible box is part of its content."""
     found: list[Slot] = []
     by_start = {b.start: b for b in doc.boxes}
     for box in sorted(doc.boxes, key=lambda b: b.start):
+        if box.end < start:
+            continue
         if doc.hidden and doc.hidden_reason(box.start, box.end):
             continue
         if found and box.start < found[-1].end:
@@ -99,9 +103,11 @@ def tag_finder(name: str) -> SlotFinder:
     """``<name>…</name>`` pairs (any case), innermost pairing, hidden ones skipped."""
     wanted = name.lower()
 
-    def finder(doc: Document, timeout: float) -> list[Slot]:
+    def finder(doc: Document, timeout: float, start: int = 0) -> list[Slot]:
         found, opened = [], None
         for tag in doc.tags:
+            if tag.start < start and not tag.closing:
+                continue
             if tag.name != wanted:
                 continue
             if not tag.closing:
@@ -132,14 +138,14 @@ _AFTER_LABEL_RE = regex.compile(
     r"|(?P<math>[ \t]*(?=\$|\\\(|\\\[|\\boxed|[0-9])))?[ \t]*(?P<value>[^\n]{0,2000})")
 
 
-def _answer_labels(view: str, timeout: float):
+def _answer_labels(view: str, timeout: float, start: int = 0):
     """(label end, value start, value, alone) for each answer label at a line's or sentence's start.
 
     "Answer: 5", "**Final Answer:** 5", "My final answer = 5", "Answer is 5", "Ans - 5", "答案：5";
     a label alone on its line ("**Final Answer**") takes the value on the next lines. "The answer
     is 5" is a phrase (``final_answer_phrase``), not a line.
     """
-    for m in _LABELS.finditer(view, timeout=timeout):
+    for m in _LABELS.finditer(view, start, timeout=timeout):
         line_start = view.rfind("\n", max(0, m.start() - _PREFIX), m.start()) + 1
         before = view[max(line_start, m.start() - _PREFIX):m.start()]
         at_line_start = (line_start > 0 or m.start() <= _PREFIX) and _LINE_PREFIX_RE.match(before, timeout=timeout)
@@ -186,10 +192,10 @@ def _next_lines(view: str, pos: int) -> tuple[int, int] | None:
     return pos, (n if end < 0 else end)
 
 
-def answer_line(doc: Document, timeout: float) -> list[Slot]:
+def answer_line(doc: Document, timeout: float, start: int = 0) -> list[Slot]:
     view = doc.view
     found = []
-    for label_start, value_start, value, alone in _answer_labels(view, timeout):
+    for label_start, value_start, value, alone in _answer_labels(view, timeout, start):
         slot_start = view.rfind("\n", 0, label_start) + 1
         if alone or not clean(value):
             span = _next_lines(view, value_start if not alone else label_start)  # the value on the next line
@@ -230,10 +236,10 @@ def _is_label(cell: str, timeout: float) -> bool:
     return m is not None and not cell[:m.start()].strip() and not cell[m.end():].strip(" \t:：")
 
 
-def table_answer(doc: Document, timeout: float) -> list[Slot]:
+def table_answer(doc: Document, timeout: float, start: int = 0) -> list[Slot]:
     """A table row whose cell is an answer label: the next cell, or the cell under it."""
     found = []
-    rows = doc.rows
+    rows = [r for r in doc.rows if r.end >= start]
     for i, row in enumerate(rows):
         cells = [doc.view[a:b] for a, b in row.cells]
         for j, cell in enumerate(cells):
@@ -254,10 +260,12 @@ _JSON_INLINE_RE = regex.compile(r'(?i)"(' + "|".join(_JSON_KEYS) + r')"\s*:\s*("
 _MAX_JSON = 20_000
 
 
-def json_answer(doc: Document, timeout: float) -> list[Slot]:
+def json_answer(doc: Document, timeout: float, start: int = 0) -> list[Slot]:
     """An answer key in a JSON object: in a fenced block (hidden as code, read as data) or inline."""
     found = []
     for fence in doc.fences:
+        if fence.end < start:
+            continue
         a, b = fence.content
         body = doc.text[a:b].strip()
         if not body.startswith("{") or b - a > _MAX_JSON:
@@ -271,7 +279,7 @@ def json_answer(doc: Document, timeout: float) -> list[Slot]:
                 if isinstance(key, str) and key.lower() in _JSON_KEYS and isinstance(value, (str, int, float)) \
                         and not isinstance(value, bool):
                     found.append(Slot("json_answer", str(value), fence.start, fence.end, (a, b)))
-    for m in _JSON_INLINE_RE.finditer(doc.view, timeout=timeout):
+    for m in _JSON_INLINE_RE.finditer(doc.view, start, timeout=timeout):
         raw = m[2]
         if raw.startswith('"'):
             try:
@@ -291,9 +299,11 @@ _LETTER_RE = regex.compile(r"[A-Za-z]")
 _SENTENCE_IN_RE = regex.compile(r"\.\s+[A-Za-z]")
 
 
-def hash_answer(doc: Document, timeout: float) -> list[Slot]:
+def hash_answer(doc: Document, timeout: float, start: int = 0) -> list[Slot]:
     found = []
     for h in doc.headings:
+        if h.end < start:
+            continue
         a, b = h.content
         content = doc.view[a:b]
         stripped = clean(content)
@@ -320,12 +330,12 @@ _PHRASE_RE = regex.compile(
 _PHRASE_HINTS = ("answer", "choice", "result", "réponse", "respuesta", "antwort", "risposta", "resposta", "答案", "ответ")
 
 
-def final_answer_phrase_in(text: str, timeout: float) -> list[tuple[str, int, int]]:
+def final_answer_phrase_in(text: str, timeout: float, start: int = 0) -> list[tuple[str, int, int]]:
     """Every "the answer is …" statement: its first sentence; the search goes on after it."""
-    lowered = text.lower()
+    lowered = text[start:].lower()
     if not any(h in lowered for h in _PHRASE_HINTS):
         return []
-    found, pos = [], 0
+    found, pos = [], start
     while (m := _PHRASE_RE.search(text, pos, timeout=timeout)) is not None:
         group = next(g for g in (1, 2, 3) if m[g] is not None)
         content = first_sentence(m[group], timeout)
@@ -334,9 +344,9 @@ def final_answer_phrase_in(text: str, timeout: float) -> list[tuple[str, int, in
     return found
 
 
-def final_answer_phrase(doc: Document, timeout: float) -> list[Slot]:
-    return [Slot("final_answer_phrase", content, start, end, (start, end))
-            for content, start, end in final_answer_phrase_in(doc.view, timeout) if clean(content)]
+def final_answer_phrase(doc: Document, timeout: float, start: int = 0) -> list[Slot]:
+    return [Slot("final_answer_phrase", content, a, b, (a, b))
+            for content, a, b in final_answer_phrase_in(doc.view, timeout, start) if clean(content)]
 
 
 # -- the whole completion as one expression -------------------------------------------------------
@@ -381,7 +391,7 @@ def bare_expression(text: str, timeout: float) -> str | None:
     return s
 
 
-def bare_answer(doc: Document, timeout: float) -> list[Slot]:
+def bare_answer(doc: Document, timeout: float, start: int = 0) -> list[Slot]:
     s = bare_expression(doc.view, timeout)
     if s is None and not doc.hidden:  # "\text{east}": the view blanks formatting macros, the text keeps them
         s = bare_expression(doc.text, timeout)
@@ -391,7 +401,7 @@ def bare_answer(doc: Document, timeout: float) -> list[Slot]:
     return [Slot("bare_answer", s, 0, len(doc.view), (max(0, start), len(doc.view.rstrip())))]
 
 
-def prose_slots(doc: Document, timeout: float) -> list[Slot]:
+def prose_slots(doc: Document, timeout: float, start: int = 0) -> list[Slot]:
     return [Slot("prose_answer", content, start, end, (start, end))
             for content, start, end in prose_answer(doc.view, timeout, tuple(doc.bold))]
 
