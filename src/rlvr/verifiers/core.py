@@ -24,7 +24,8 @@ from rlvr.verifiers.limits import REGEX_TIMEOUT_S
 
 from rlvr.verifiers.cache import TOTAL_BYTES, ByteLRU, byte_cache
 from rlvr.verifiers.config import VerifierConfig
-from rlvr.verifiers.commitment import ALTERNATIVES, LATER_STATEMENT
+from rlvr.verifiers.commitment import ALTERNATIVES
+from rlvr.verifiers.later import LATER_STATEMENT
 from rlvr.verifiers.extraction import FINAL, Extraction, extract_answer
 from rlvr.verifiers.lossless import unread_part
 from rlvr.verifiers.guards import malformed_reason, unsafe_reason

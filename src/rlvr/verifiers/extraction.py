@@ -22,13 +22,14 @@ import regex
 
 from rlvr.chat import completion_text
 from rlvr.verifiers.characters import cut_at_turn_end, fold_confusables, remove_invisible
-from rlvr.verifiers.commitment import Finding, check_final, check_later, grader_note
+from rlvr.verifiers.commitment import check_final, grader_note, later_groups
+from rlvr.verifiers.later import check_later
 from rlvr.verifiers.document import Document, read_document
 from rlvr.verifiers.lexicon import BOX_MACROS
 from rlvr.verifiers.lossless import KNOWN_MACROS
 from rlvr.verifiers.normalize import value_key
 from rlvr.verifiers.slots import SLOT_KINDS, STRUCTURED_KINDS, Slot, clean, filled_box
-from rlvr.verifiers.trace import rule
+from rlvr.verifiers.trace import Finding, rule
 
 logger = logging.getLogger(__name__)
 
@@ -246,7 +247,7 @@ def _locate(doc: Document, config: Any, timeout: float) -> Extraction:
     strict = getattr(config, "policy", "strict") == "strict"
     finding = check_final(doc, slots, final, answer, strict, timeout)
     if finding is None and strict and config.detect_retraction:
-        finding = check_later(doc, slots, final, answer, timeout)
+        finding = check_later(doc, later_groups(doc, slots, final, timeout), final, answer, timeout)
     if finding is not None:
         return _refused(finding, answer, final_kind, values)
     return Extraction("ok", answer, f"{final_kind} answer", final_kind, rule=FINAL, values=values)

@@ -19,7 +19,8 @@ from rlvr.verifiers.limits import REGEX_TIMEOUT_S
 __all__ = [
     "ANSWER_WORDS", "CONCLUSION_WORDS", "RETRACTION_CUES", "HEDGE_WORDS", "NEGATION_WORDS", "UNSURE_PHRASES",
     "APPROXIMATION_WORDS", "BOUND_WORDS", "REJECTION_WORDS", "HYPOTHETICAL_WORDS", "ALTERNATIVE_WORDS", "LIST_WORDS", "GRADER_WORDS",
-    "BOX_MACROS", "HIDING_MACROS", "STRIKING_MACROS", "COLOUR_MACROS", "REDEFINING_MACROS", "TRANSPARENT_MACROS", "FUNCTION_WORDS",
+    "BOX_MACROS", "HIDING_MACROS", "STRIKING_MACROS", "COLOUR_MACROS", "REDEFINING_MACROS", "TRANSPARENT_MACROS", "FUNCTION_WORDS", "OPERATION_WORDS", "RESULT_VERBS",
+    "NEGATIVE_EVALUATIONS", "ANSWER_REFERENCES", "WITHDRAWAL_CUES",
     "HIDDEN_COLOURS", "UNIT_WORDS", "UNIT_SYMBOLS", "ORDINAL_SUFFIXES", "words_pattern", "any_in", "PhraseMatcher",
 ]
 
@@ -200,7 +201,8 @@ ANSWER_WORDS: tuple[str, ...] = (
     "la respuesta", "antwort", "die antwort", "endergebnis", "ergebnis", "lösung", "risposta", "risposta finale",
     "resposta", "resposta final", "odpowiedź", "antwoord", "cevap", "yanıt", "jawaban", "đáp án", "ответ",
     "окончательный ответ", "答案", "最终答案", "最后答案", "答", "解答", "結果", "答え", "解", "정답", "답",
-    "उत्तर", "अंतिम उत्तर", "الإجابة", "الجواب", "الإجابة النهائية",
+    "उत्तर", "अंतिम उत्तर", "الإجابة", "الجواب", "الإجابة النهائية", "відповідь", "svar", "svaret", "απάντηση",
+    "vastaus", "jibu", "odpověď", "válasz", "răspuns", "svaret er", "jawapan", "คำตอบ", "תשובה", "پاسخ",
 )
 #: labels only (no article): what may stand alone on an answer line, e.g. "**Final Answer**"
 ANSWER_LINE_LABELS: tuple[str, ...] = tuple(w for w in ANSWER_WORDS if w not in ("final", "解", "답", "solution"))
@@ -226,14 +228,17 @@ RETRACTION_CUES: tuple[str, ...] = (
     "anzi", "aspetta", "correzione", "na verdade", "espere", "correção", "właściwie", "poprawka", "eigenlijk",
     "aslında", "sebenarnya", "thực ra", "подождите", "на самом деле", "поправка", "вернее", "不对", "等等",
     "其实", "更正", "错了", "应该是", "改为", "いや", "実は", "訂正", "아니", "사실은", "정정", "في الواقع",
-    "تصحيح", "वास्तव में", "सुधार",
+    "تصحيح", "वास्तव में", "सुधार", "чекайте", "зачекайте", "насправді", "vänta", "faktiskt", "περίμενε",
+    "στην πραγματικότητα", "odota", "itse asiassa", "subiri", "kwa kweli", "počkej", "vlastně", "várj", "valójában",
+    "stai", "de fapt", "tunggu", "sebentar", "รอ", "จริงๆ", "רגע", "בעצם", "صبر کن", "در واقع", "bekle",
 )
 #: words that offer doubt: a sentence with one states no single answer
 HEDGE_WORDS: tuple[str, ...] = (
     "maybe", "perhaps", "possibly", "probably", "presumably", "might", "guess", "unsure", "uncertain",
     "unclear", "likely", "could be", "peut-être", "probablement", "quizás", "tal vez", "quizá", "vielleicht",
     "wahrscheinlich", "forse", "talvez", "może", "misschien", "belki", "mungkin", "có lẽ", "возможно",
-    "наверное", "也许", "可能", "或许", "たぶん", "多分", "아마", "ربما", "शायद",
+    "наверное", "也许", "可能", "或许", "たぶん", "多分", "아마", "ربما", "शायद", "plausible", "defensible",
+    "arguably", "equally", "conceivably", "alternatively", "можливо", "kanske", "ίσως", "ehkä", "labda",
 )
 #: an approximation is the value it states ("about 12" answers 12, compared exactly), not a hedge
 APPROXIMATION_WORDS: tuple[str, ...] = (
@@ -352,3 +357,40 @@ FUNCTION_WORDS: frozenset[str] = frozenset(w.lower() for group in (
     for phrase in group for w in phrase.split() if len(w) >= 2) | frozenset(
     "is are was were be been the this that wrong right correct incorrect true false yes no none answer final then "
     "because since so also too than but if else when where which maybe perhaps nope and or not".split())
+
+#: words that change a value when they follow it: never a unit ("7 squared", "5 thousand", "2 halves")
+OPERATION_WORDS: frozenset[str] = frozenset("""
+squared cubed factorial reciprocal inverse root roots power powers exponent halved doubled tripled twice thrice
+double triple half halves third thirds quarter quarters fifth fifths sixth sixths tenth tenths hundredth hundredths
+thousandth thousandths millionth millionths hundred hundreds thousand thousands million millions billion billions
+trillion trillions lakh lakhs crore crores grand dozen dozens score gross percent percentage permille ppm ppb
+negative minus plus times over divided multiplied less more fewer greater smaller least most
+""".split())
+
+#: verbs that state a result: "the count comes out to 41", "this gives 41", "дорівнює 41"
+RESULT_VERBS: tuple[str, ...] = (
+    "comes out to", "comes to", "works out to", "equals", "is equal to", "totals", "amounts to", "yields",
+    "results in", "gives us", "we get", "i get", "we obtain", "i obtain", "ergibt", "égale", "vaut", "es igual a",
+    "è uguale a", "é igual a", "равно", "равен", "дорівнює", "blir", "on yhtä kuin", "ισούται", "ni sawa na",
+    "等于", "得到", "になる", "이다", "يساوي", "बराबर",
+)
+#: what a sentence says of the answer when it withdraws it: "this is wrong", "(wrong)", "not correct"
+NEGATIVE_EVALUATIONS: tuple[str, ...] = (
+    "wrong", "incorrect", "not correct", "not right", "not the answer", "not the correct answer", "mistaken",
+    "an error", "a mistake", "false", "invalid", "not valid", "bogus", "nonsense", "faux", "falsch", "sbagliato",
+    "errado", "неправильно", "неверно", "错误", "不对", "错了", "間違い", "틀렸", "خطأ", "गलत",
+)
+#: retraction cues that take the answer back even with no other value ("\\boxed{42}. Just kidding.");
+#: a bare "wait" or "let me check" only announces more checking
+WITHDRAWAL_CUES: tuple[str, ...] = (
+    "just kidding", "kidding", "jk", "scratch that", "disregard", "disregard that", "ignore that", "ignore this",
+    "ignore the above", "ignore the previous", "never mind", "nevermind", "not really", "i was wrong",
+    "that was wrong", "that's wrong", "that is wrong", "my mistake", "my bad", "oops", "nope", "not quite",
+    "no wait", "erratum", "not the answer", "don't use", "do not use", "retracted", "i take it back",
+    "take that back",
+)
+#: words that refer back to the answer just given
+ANSWER_REFERENCES: tuple[str, ...] = (
+    "this", "that", "it", "the answer", "my answer", "the result", "this answer", "that answer", "the above",
+    "the boxed answer", "the final answer", "this result", "what i wrote", "this value",
+)

@@ -18,9 +18,9 @@ from rlvr.verifiers.cache import byte_cache
 from fractions import Fraction
 
 from rlvr.verifiers.characters import fold_math_unicode
-from rlvr.verifiers.lexicon import FUNCTION_WORDS, UNIT_WORDS
+from rlvr.verifiers.lexicon import UNIT_WORDS
 from rlvr.verifiers.numbers import parse_number
-from rlvr.verifiers.units import clock_time, number_from_words, split_unit
+from rlvr.verifiers.units import clock_time, number_from_words, split_unit, unit_words
 
 __all__ = ["NormalizedAnswer", "normalize_answer", "answer_key", "gold_answer", "strip_outer_box", "find_boxed",
            "split_top_level", "value_key"]
@@ -187,7 +187,7 @@ def normalize_answer(text: str) -> NormalizedAnswer:
         s = _sympy_text(s)
     unit = ""
     m = _TRAILING_UNIT_RE.search(s, timeout=REGEX_TIMEOUT_S)
-    if m and _unit_words(m[1]):
+    if m and unit_words(m[1]):
         unit, s = m[1].lower(), s[:m.start()]
     s = _EMPTY_SET_RE.sub(r"\\emptyset", s, timeout=REGEX_TIMEOUT_S)
     s = _SPACING_RE.sub(lambda m: m[0] if m[0] == "\\\\" else " ", s, timeout=REGEX_TIMEOUT_S)
@@ -216,7 +216,7 @@ def normalize_answer(text: str) -> NormalizedAnswer:
         unit, s = m[1], s[:m.start()].strip()
     if not percent and unit in ("", "degree"):
         m = _TRAILING_WORD_UNIT_RE.search(s, timeout=REGEX_TIMEOUT_S)
-        if m and _unit_words(m[1] or m[2]) and not regex.search(r"[A-Za-z\\]", s[:m.start()], timeout=REGEX_TIMEOUT_S):
+        if m and unit_words(m[1] or m[2]) and not regex.search(r"[A-Za-z\\]", s[:m.start()], timeout=REGEX_TIMEOUT_S):
             unit, s = (m[1] or m[2]).lower(), s[:m.start()].strip()
     if not percent and not unit and (split := split_unit(s)) is not None:
         s, unit = split  # 5\ \text{m}, 9.8 m/s^2, 60 km/h, 15 dollars per hour
@@ -235,11 +235,6 @@ def normalize_answer(text: str) -> NormalizedAnswer:
     s = _SPACE_GROUPS_RE.sub(lambda m: m[0].replace(" ", ""), s, timeout=REGEX_TIMEOUT_S)  # 10 000 is ten thousand
     s = _SPACED_DIGITS_RE.sub(", ", s, timeout=REGEX_TIMEOUT_S)  # 3 4 is two numbers, never 34
     return NormalizedAnswer(clean=s, key=s.replace(" ", ""), percent=percent, unit=unit)
-
-
-def _unit_words(text: str) -> bool:
-    """A unit is a word of things (cm, apples, pommes), never a word of the language ("is wrong", "or")."""
-    return not any(w in FUNCTION_WORDS for w in text.lower().split())
 
 
 def _python_syntax(s: str) -> str:

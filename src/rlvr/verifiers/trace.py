@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import NamedTuple
 
-__all__ = ["Rule", "RULES", "STAGES", "rule", "Decision"]
+__all__ = ["Rule", "RULES", "STAGES", "rule", "Decision", "Finding"]
 
 STAGES = ("prepare", "locate", "integrity", "compare")
 
@@ -48,3 +48,12 @@ class Decision(NamedTuple):
     reason: str
     method: str
     rule: str
+
+
+class Finding(NamedTuple):
+    """An integrity rule's refusal: its rule, the reason, and the other values stated (equal forms of the
+    answer are reconciled later, in the sandbox)."""
+
+    rule: str
+    reason: str
+    others: tuple[str, ...] = ()

@@ -11,12 +11,32 @@ from __future__ import annotations
 
 import regex
 
-from rlvr.verifiers.lexicon import UNIT_SYMBOLS, UNIT_WORDS
+from rlvr.verifiers.lexicon import FUNCTION_WORDS, OPERATION_WORDS, UNIT_SYMBOLS, UNIT_WORDS
 from rlvr.verifiers.limits import REGEX_TIMEOUT_S
 
-__all__ = ["split_unit", "number_from_words", "clock_time"]
+__all__ = ["split_unit", "number_from_words", "clock_time", "unit_word", "unit_words"]
 
 _UNITS = frozenset(u.lower() for u in UNIT_WORDS + UNIT_SYMBOLS) | {"ω", "omega", "μ", "mu", "circ", "°", "per"}
+# short unit symbols are case-sensitive (K is kelvin, k a prefix); unit words are not
+_SYMBOLS = frozenset(u for u in UNIT_SYMBOLS if len(u) <= 2) | {"%", "\\%", "°", "'", "''", "\\prime", "Ω", "μ"}
+_WORD_UNITS = frozenset(u.lower() for u in UNIT_WORDS + UNIT_SYMBOLS if len(u) > 2) | {"omega", "per"}
+
+
+def unit_word(word: str, open_class: bool = False) -> bool:
+    """A unit symbol or word; ``open_class``: also any count noun ("Trinkets", "apples", "pommes") that
+    is no word of the language and no operation or magnitude ("squared", "thousand", "most")."""
+    w = word.strip(".")
+    if w in _SYMBOLS or w.lower() in _WORD_UNITS:
+        return True
+    lowered = w.lower()
+    return open_class and len(w) >= 3 and w.isalpha() and lowered not in FUNCTION_WORDS \
+        and lowered not in OPERATION_WORDS and lowered.rstrip("s") not in OPERATION_WORDS
+
+
+def unit_words(text: str) -> bool:
+    """Every word of ``text`` is a unit or count noun (see :func:`unit_word`)."""
+    words = text.replace("/", " ").replace("~", " ").split()
+    return bool(words) and all(unit_word(w, open_class=True) for w in words)
 # a plain number (sign, digits, groups, decimals, a fraction, scientific notation) then the unit tail
 _VALUE_UNIT_RE = regex.compile(
     r"(?P<value>[-+]?(?:[0-9]+(?:,[0-9]{3})*(?:\.[0-9]+)?|\.[0-9]+)(?:\s*(?:\\times|\\cdot)\s*10\^\{?-?[0-9]+\}?)?"

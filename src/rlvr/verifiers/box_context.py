@@ -1,0 +1,154 @@
+"""Does a box hold the whole stated result, or only part of an expression around it?
+
+``y = -\\boxed{7}``, ``\\boxed{42}\\,000``, ``{\\boxed{2} \\over 3}``, ``\\boxed{2}\\pi`` and
+``\\sqrt{\\boxed{49}}`` state something other than the box. The check is positive: within the box's
+own math span (or its line, for a bare box) only *neutral* tokens may stand beside it — blanks and
+spacing macros, punctuation, math delimiters, a unit (``^\\circ``, ``\\%``, ``\\text{ cm}``, ``m/s``),
+a ``\\pmod`` remark, a footnote mark, words of prose and a ``\\text{}`` remark of several words — and
+the last token before it must be a connector (``=``, ``\\approx``, ``\\Rightarrow``, ``:``, "is", an
+opening parenthesis closed right after it). Anything else beside the box (a digit, an operator, a
+macro, an empty group with an exponent, a one-word ``\\text{ squared}``) is part of the result, and
+the box is refused.
+"""
+
+from __future__ import annotations
+
+import regex
+
+from rlvr.verifiers.document import Document
+from rlvr.verifiers.limits import REGEX_TIMEOUT_S
+from rlvr.verifiers.units import unit_word as _unit_word
+
+__all__ = ["box_context"]
+
+_TOKEN_RE = regex.compile(
+    r"\\(?:text|mathrm|textrm|mbox|textnormal|textit|textbf|operatorname)\s*\{[^{}]*\}"
+    r"|\\(?:pmod|bmod|mod)\s*\{[^{}]*\}|\\(?:pmod|bmod|mod)\s*[0-9A-Za-z]+"
+    r"|\^\s*\{\s*\\circ\s*\}|\^\s*\\circ|\^\s*\{\s*\\prime\s*\}|\^\s*\\prime|\^\s*\{?\s*(?:\*|\\dagger|\\ast)\s*\}?"
+    r"|\\[A-Za-z]+|\\.|->|=>|:=|[0-9]+|\p{L}+|\s+|.", regex.DOTALL)
+_SPACING = frozenset({"\\,", "\\;", "\\:", "\\!", "\\ ", "\\quad", "\\qquad", "~", "\\displaystyle", "\\textstyle",
+                      "\\left.", "\\hfill", "\\nonumber", "\\\\"})
+_OPENERS = frozenset({"$", "$$", "\\(", "\\[", "&"})
+_CLOSERS = frozenset({"$", "\\)", "\\]", ".", ",", ";", ":", "!", "?", "。", "，", "；", "！", "？", "、"})
+_CONNECTORS = frozenset({"=", ":=", "\\approx", "≈", "\\sim", "\\simeq", "\\equiv", "\\cong", "\\Rightarrow", "\\implies",
+                         "\\to", "\\rightarrow", "\\longrightarrow", "\\Longrightarrow", "\\therefore", "\\mapsto",
+                         "->", "=>", ":", "：", "\\colon", "→", "⇒", "∴", "\\iff", "\\Leftrightarrow", "\\coloneqq",
+                         "\\triangleq", "&"})
+_TEXT_RE = regex.compile(r"\\[A-Za-z]+\s*\{([^{}]*)\}")
+_WORDS_RE = regex.compile(r"\p{L}{2,}")
+
+
+def _tokens(text: str) -> list[str]:
+    return [t for t in _TOKEN_RE.findall(text, timeout=REGEX_TIMEOUT_S)]
+
+
+def _is_unit(token: str) -> bool:
+    if (token.startswith("^") and len(token) > 1) or token.startswith(("\\pmod", "\\bmod", "\\mod")):
+        return True  # ^\circ, ^{\prime}, a footnote ^*, and "\pmod{7}" say what the value is, not another one
+    m = _TEXT_RE.fullmatch(token, timeout=REGEX_TIMEOUT_S)
+    if m:
+        words = m[1].replace("/", " / ").replace("~", " ").split()
+        if len(_WORDS_RE.findall(m[1], timeout=REGEX_TIMEOUT_S)) >= 2 and any(c in m[1] for c in " ("):
+            return True  # a remark of several words: "\text{ (since x > 0)}", "\text{ square units}"
+        units = [w for w in words if w not in ("/", "^2", "^3")]
+        return bool(units) and all(_unit_word(w, open_class=True) for w in units)
+    return _unit_word(token)
+
+
+def box_context(doc: Document, box_start: int, box_end: int, timeout: float, choice: bool = False) -> str | None:
+    """Why the box at ``[box_start, box_end)`` is only part of the stated result, or ``None``.
+
+    ``choice``: the box holds a choice letter, which its option's text may follow.
+    """
+    view = doc.view
+    span = doc.math_span(box_start)
+    if span is not None:
+        lo, hi, in_math = span[0], span[1], True
+    else:
+        lo = view.rfind("\n", 0, box_start) + 1
+        hi = view.find("\n", box_end)
+        hi, in_math = (len(view) if hi < 0 else hi), False
+    before = _tokens(view[max(lo, box_start - 120):box_start])
+    after = _tokens(view[box_end:min(hi, box_end + 120)])
+    text_before = doc.text[max(lo, box_start - 120):box_start]  # the page's own characters: tags are no blanks
+    prev_end = len(view[:box_start].rstrip())
+    if any(b.end == prev_end for b in doc.boxes):
+        before = []  # right after another box: the two are stated together, and read so elsewhere
+    if choice and after and after[0].isspace() and len(after) > 1 and after[1] not in ("^", "_", "!", "*", "/"):
+        after = []  # a choice box followed by its option's text: "\\boxed{\\text{(B)}} 3(1 + r/10)^x"
+    return _prefix_problem(before, after, in_math, view, box_start, timeout, text_before) or \
+        _suffix_problem(after, in_math, timeout)
+
+
+def _spaced_dash(text_before: str) -> bool:
+    """A dash with a blank on each side is punctuation ("Final answer - \\boxed{7}"); glued, a minus."""
+    stripped = text_before.rstrip()
+    return len(stripped) >= 2 and stripped[-2].isspace() and len(stripped) < len(text_before)
+
+
+def _prefix_problem(before: list[str], after: list[str], in_math: bool, view: str, box_start: int,
+                    timeout: float, text_before: str = "") -> str | None:
+    """Blanks and delimiters, then a connector (or nothing, or prose) before the box."""
+    while before:
+        if before[-1].isspace() or before[-1] in _SPACING or before[-1] in _OPENERS and before[-1] != "&":
+            before.pop()
+        elif before[-1] == "}" and len(before) >= 2 and (before[-2] == "{" or before[-2].isspace() and
+                                                          len(before) >= 3 and before[-3] == "{"):
+            del before[-3 if before[-2].isspace() else -2:]  # an empty group: what it held is hidden
+        else:
+            break
+    if before and before[-1] in ("(", "\\left(") and after:
+        rest = [t for t in after if not t.isspace()]
+        if rest and rest[0] in (")", "\\right)"):  # "(\boxed{7})": the parentheses hold just the box
+            before.pop()
+            del after[:after.index(rest[0]) + 1]
+    if not before:
+        return None
+    last = before[-1]
+    if last in _CONNECTORS or (last in _CLOSERS and last not in ("$", "!")):
+        return None
+    if last == "+" and "=" in before[-4:-1]:
+        return None  # "= +\boxed{10}": a sign that states the whole value
+    if not in_math and (regex.fullmatch(r"\p{L}+", last, timeout=timeout) or last in ("-", "—", "–", "*")):
+        if last.isascii() and last.isalpha() and len(last) == 1 and not view[box_start - 1].isspace():
+            return f"the box is preceded by {last!r}: it holds only part of the stated result"  # "x\boxed{7}"
+        if last in ("-", "—", "–") and not _spaced_dash(text_before):
+            return f"the box is preceded by {last!r}: a sign, so it holds only part of the stated result"
+        return None  # prose ("the answer is \boxed{7}", "因此，得\boxed{42}", "Final answer - \boxed{7}")
+    text = _TEXT_RE.fullmatch(last, timeout=timeout)
+    if text and _WORDS_RE.search(text[1], timeout=timeout):
+        return None  # "\text{Answer: }\boxed{7}"
+    shown = "".join(before[-3:]).strip()
+    return f"the box is preceded by {shown!r}: it holds only part of the stated result"
+
+
+def _suffix_problem(after: list[str], in_math: bool, timeout: float) -> str | None:
+    """Only blanks, punctuation, closing delimiters, a unit expression or prose after the box."""
+    in_unit = False
+    for i, token in enumerate(after):
+        if token.isspace() or token in _SPACING or (token in _CLOSERS and not (in_math and token == "!")):
+            continue  # in math "!" is a factorial
+        if token == "\\boxed" or token == "\\fbox":
+            return None  # another box right after: stated together, read so elsewhere
+        if not in_math and regex.fullmatch(r"\p{L}+", token, timeout=timeout):
+            if i == 0 and token.isascii() and not _unit_word(token):
+                return f"the box is followed by {token!r}: it holds only part of the stated result"  # "\boxed{7}x"
+            return None  # prose goes on: what it says is read as a later statement
+        if _is_unit(token):
+            in_unit = True
+            continue
+        if in_unit and (token in ("/", "^", "{", "}", "-", "\\cdot", "·") or token.isdigit()):
+            continue  # the rest of a unit expression: km/h, m/s^2, cm^{3}
+        if token == "/" and _next_is_unit(after[i + 1:]):
+            in_unit = True
+            continue  # "\boxed{2.9e16} / \mathrm{cm}^{3}"
+        if not in_math and i > 0 and after[i - 1].isspace() and token in ("-", "—", "–", "(", "*"):
+            return None  # prose punctuation after a bare box
+        shown = "".join(after[i:i + 3]).strip()
+        return f"the box is followed by {shown!r}: it holds only part of the stated result"
+    return None
+
+
+def _next_is_unit(tokens: list[str]) -> bool:
+    rest = [t for t in tokens if not t.isspace() and t not in _SPACING]
+    return bool(rest) and _is_unit(rest[0])

@@ -1,0 +1,296 @@
+"""The strict policy's second half: after the final answer nothing may state another value.
+
+Read sentence by sentence from the end of the final answer (the rest of its own sentence included,
+and code blocks too: a reader sees them). A sentence conflicts with the answer when it
+
+- denies it: a negation next to its value ("not 42", "42 is wrong", "instead of 42"), or a
+  reference to it with a negative evaluation ("This is not the correct answer", "(wrong)"), or a
+  retraction cue right after it with no value ("…, just kidding");
+- retracts it: a retraction cue, then another value ("wait, actually 41", "Чекайте, … 41");
+- offers an alternative: another value with an alternative or hedge word ("or 41", "41 is equally
+  plausible"), in a question ("(41?)") or under a condition right after the answer ("(41 if …)");
+- claims another value: after an answer word, a conclusion word or a result verb ("so it is 41",
+  "the count comes out to 41"), or as a sentence of little more than the value ("Just kidding, 41.").
+
+Labelled values of other quantities ("attained at $x = 2$", "Rows: 6", "Confidence: 95%"), headings
+and approximations that agree with the answer at their own precision are not claims. Values are
+read with number words and the digits of other scripts folded, since a value written "forty-one"
+or "٤١" changes the answer as much as "41" does (here reading more only refuses more).
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+import regex
+
+from rlvr.verifiers.cache import byte_cache
+from rlvr.verifiers.document import Document
+from rlvr.verifiers.lexicon import (
+    ALTERNATIVE_WORDS, ANSWER_REFERENCES, CONCLUSION_WORDS, HEDGE_WORDS, NEGATIVE_EVALUATIONS, RESULT_VERBS,
+    RETRACTION_CUES, WITHDRAWAL_CUES, words_pattern,
+)
+from rlvr.verifiers.limits import REGEX_TIMEOUT_S
+from rlvr.verifiers.normalize import value_key
+from rlvr.verifiers.numbers import parse_number
+from rlvr.verifiers.prose import sentences, stated_values
+from rlvr.verifiers.slots import Slot, clean
+from rlvr.verifiers.trace import Finding, rule
+from rlvr.verifiers.units import number_from_words
+
+__all__ = ["check_later", "choice_letter", "other_choices", "LATER_STATEMENT", "RETRACTION", "DENIAL", "HEDGED_LATER", "OTHER_CHOICE"]
+
+LATER_STATEMENT = rule("integrity.later_statement", "after the final answer another value is stated as the answer")
+RETRACTION = rule("integrity.retraction", "after the final answer a retraction names another value")
+DENIAL = rule("integrity.denial", "after the final answer its value is denied or the answer withdrawn")
+HEDGED_LATER = rule("integrity.alternative_after", "after the final answer another value is offered as an alternative")
+OTHER_CHOICE = rule("integrity.other_choice", "after a choice letter another choice is offered ('or (D)', 'and E')")
+
+
+_RETRACTION = words_pattern(RETRACTION_CUES)
+_ALTERNATIVE = words_pattern(ALTERNATIVE_WORDS + HEDGE_WORDS + ("also", "unless", "except", "otherwise"))
+_CLAIM = words_pattern(("answer", "final answer", "the answer", "result", "the result", "final result", "total",
+                        "the total") + CONCLUSION_WORDS + RESULT_VERBS + tuple(
+    w for w in ("réponse", "respuesta", "antwort", "risposta", "resposta", "ответ", "відповідь", "答案", "答")))
+_EVALUATION = words_pattern(NEGATIVE_EVALUATIONS)
+_WITHDRAWAL = words_pattern(WITHDRAWAL_CUES)
+_REFERENCE = words_pattern(ANSWER_REFERENCES)
+_LABEL_LINE_RE = regex.compile(r"^\s*(?:[-*+]\s+|\d{1,2}[.)]\s+)?[\p{L}][\p{L} '’-]{0,40}\s*[:：]\s")
+_LABELLED_VALUE_RE = regex.compile(r"[A-Za-z](?:_\{?[A-Za-z0-9]+\}?)?\s*=\s*$")
+_SPACE_OR_PUNCT_RE = regex.compile(r"[\s\p{P}$]*")
+_WORD_CHAR_RE = regex.compile(r"[\p{L}\p{N}]")
+_WORDS_RE = regex.compile(r"\p{L}{2,}")
+_NUMBER_WORDS_RE = regex.compile(
+    r"(?i)\b(?:(?:minus|negative)[ -])?(?:zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|"
+    r"fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|"
+    r"hundred|thousand|million)(?:[ -](?:and[ -])?(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
+    r"thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|"
+    r"ninety|hundred|thousand|million))*\b")
+_APPROXIMATE_RE = regex.compile(r"(?i)\b(?:approximately|approx\.?|about|roughly|around|nearly|almost)\b|≈|\\approx|\\sim")
+_COMMA_RE = regex.compile(r"\s*,\s*")
+_DIGIT_RE = regex.compile(r"[0-9]")
+_LATIN_RE = regex.compile(r"[A-Za-z]")
+_LONE_LETTER_RE = regex.compile(r"\s*\\?\(?\s*\p{L}\s*\\?\)?\s*")
+_CONDITION_RE = regex.compile(r"(?i)\b(?:if|when|assuming|unless|provided)\b")
+_ANSWER_LABEL_RE = regex.compile(r"\s*(?:the\s+)?(?:answer|total|result)\s*")
+_NO_OTHER_THAN_RE = regex.compile(r"(?i)\bno\s+other\s+than\s*\$?\s*$")
+_QUESTION_RE = regex.compile(r"[?？]\s*\)?\s*$")
+_MAX_TAIL = 6000  # a final answer followed by more than this is read for its first 6,000 characters
+
+
+def _number_word(m: regex.Match) -> str:
+    if m[0].lower() == "one":
+        return m[0]  # "one squig", "one of them": a pronoun or article as often as a number
+    n = number_from_words(m[0])
+    return m[0] if n is None else str(n)
+
+
+def _fold_digits(text: str) -> str:
+    """Digits of any script (fullwidth, Arabic-Indic, Devanagari …) as ASCII, and number words as digits."""
+    if not text.isascii():
+        text = "".join(str(unicodedata.digit(c)) if unicodedata.category(c) == "Nd" else c for c in text)
+    if _NUMBER_WORDS_RE.search(text, timeout=REGEX_TIMEOUT_S):
+        text = _NUMBER_WORDS_RE.sub(_number_word, text,
+                                    timeout=REGEX_TIMEOUT_S)
+    return text
+
+
+@byte_cache(0.02)
+def _key(text: str) -> object:
+    value = clean(text)
+    lhs, eq, rhs = value.partition("=")
+    if eq and rhs.strip() and not regex.search(r"[0-9]", lhs, timeout=REGEX_TIMEOUT_S):
+        value = rhs.strip()  # "c/a = 6", "x = 2": what the equation states is its right side
+    return value_key(value)
+
+
+def _numeric(text: str) -> float | None:
+    """A float for a plain number or a simple exact form (\\frac, \\sqrt, \\pi), never evaluated by eval."""
+    s = clean(text).replace("\\dfrac", "\\frac").replace("\\tfrac", "\\frac").replace(" ", "")
+    n = parse_number(s)
+    if n is not None:
+        return float(n)
+    m = regex.fullmatch(r"(-?)\\frac\{(.+)\}\{(.+)\}", s, timeout=REGEX_TIMEOUT_S)
+    if m:
+        num, den = _numeric(m[2]), _numeric(m[3])
+        return None if num is None or not den else (-1 if m[1] else 1) * num / den
+    m = regex.fullmatch(r"(-?[0-9.]*)\\sqrt\{?([0-9.]+)\}?", s, timeout=REGEX_TIMEOUT_S)
+    if m:
+        coefficient = float(m[1]) if m[1] not in ("", "-") else (-1.0 if m[1] == "-" else 1.0)
+        return coefficient * float(m[2]) ** 0.5
+    m = regex.fullmatch(r"(-?[0-9.]*)\\pi", s, timeout=REGEX_TIMEOUT_S)
+    if m:
+        coefficient = float(m[1]) if m[1] not in ("", "-") else (-1.0 if m[1] == "-" else 1.0)
+        return coefficient * 3.141592653589793
+    return None
+
+
+def _agrees_approximately(value: str, answer: str) -> bool:
+    """``0.707`` for ``\\frac{\\sqrt{2}}{2}``, ``33.3%`` for 1/3: equal at the approximation's own precision."""
+    v, a = _numeric(value.rstrip("%").rstrip("\\").strip()), _numeric(answer)
+    if v is None or a is None:
+        return True  # an approximation of an answer we cannot evaluate here is no evidence against it
+    if value.strip().endswith("%"):
+        v /= 100
+    digits = clean(value).rstrip("%").partition(".")[2]
+    decimals = len(regex.sub(r"[^0-9]", "", digits, timeout=REGEX_TIMEOUT_S))
+    scale = 100 if value.strip().endswith("%") else 1
+    return abs(v - a) <= 0.5 * 10 ** -decimals / scale + 1e-12
+
+
+class _Reader:
+    def __init__(self, answer: str, timeout: float) -> None:
+        self.answer, self.timeout = answer, timeout
+        self.key = _key(answer)
+        self.own = {self.key} | {_key(v) for v in _COMMA_RE.split(clean(answer), timeout=timeout) if v.strip()}
+
+    def other(self, values: list[str]) -> list[str]:
+        return [v for v in values if _key(v) not in self.own]
+
+    def values(self, text: str) -> list[str]:
+        """Stated values of ``text``, labelled ones ("x = 2") left out."""
+        out = []
+        for v in stated_values(_fold_digits(text), self.timeout):
+            at = text.find(v)
+            if at > 0 and _LABELLED_VALUE_RE.search(text[max(0, at - 20):at], timeout=self.timeout):
+                continue
+            lhs = v.partition("=")[0]
+            if "=" in v and not _DIGIT_RE.search(lhs, timeout=self.timeout) \
+                    and _LATIN_RE.search(lhs, timeout=self.timeout) \
+                    and not _ANSWER_LABEL_RE.fullmatch(lhs, timeout=self.timeout):
+                continue  # "$x = 2$", "$xyz(x+y+z) = 1$": another quantity's value, not a claim about this one
+            if _LONE_LETTER_RE.fullmatch(v, timeout=self.timeout):
+                continue  # "\\( y \\)-intercepts": a variable named, no value (choice letters are read apart)
+            out.append(v)
+        return out
+
+    def sentence(self, sentence: str, first: bool) -> Finding | None:
+        t = self.timeout
+        shown = sentence.strip()[:80]
+        folded = _fold_digits(sentence)
+        answer = clean(self.answer)
+        # 1. a denial of the answer
+        for m in _EVALUATION.finditer(folded, timeout=t):
+            before = folded[max(0, m.start() - 60):m.start()]
+            if _REFERENCE.search(before, timeout=t) or (first and not _WORD_CHAR_RE.search(
+                    regex.sub(r"(?i)\b(?:is|was|that|this|it|'s|s|definitely|clearly|almost|certainly|probably|"
+                              r"actually|totally)\b", "", before, timeout=t), timeout=t)):
+                return Finding(DENIAL, f"the final answer {answer!r} is followed by a statement that it is wrong ({shown!r})")
+        denial = self._denies_value(folded)
+        if denial:
+            return Finding(DENIAL, f"the final answer {answer!r} is followed by a statement that denies it ({denial!r})")
+        values = self.values(sentence)
+        others = self.other(values)
+        cue = _RETRACTION.search(folded, timeout=t)
+        if first and not values and _WITHDRAWAL.search(folded, timeout=t):
+            return Finding(DENIAL, f"the final answer {answer!r} is withdrawn right after it ({shown!r})")
+        if not others:
+            return None
+        value = others[-1]
+        approximate = _APPROXIMATE_RE.search(folded, timeout=t) is not None
+        if approximate and all(_agrees_approximately(v, self.answer) for v in others):
+            return None
+        # 2. a retraction naming another value
+        if cue and self.other(self.values(folded[cue.end():])):
+            return Finding(RETRACTION, f"the final answer {answer!r} is followed by a retraction naming {clean(value)!r} "
+                           f"({shown!r})", (clean(value),))
+        # 3. another value offered as an alternative, in a question, or under a condition
+        if _ALTERNATIVE.search(folded, timeout=t) or _QUESTION_RE.search(folded, timeout=t) or (
+                first and self._conditional(folded, others)):
+            return Finding(HEDGED_LATER, f"after the final answer {answer!r} the completion offers {clean(value)!r} "
+                           f"too ({shown!r})", (clean(value),))
+        # 4. a claim of another value
+        claim = None
+        for claim in _CLAIM.finditer(folded, timeout=t):
+            pass
+        if claim is not None and self.other(self.values(folded[claim.end():])):
+            return Finding(LATER_STATEMENT, f"the final answer {answer!r} is followed by a statement of {clean(value)!r} "
+                           f"({shown!r})", (clean(value),))
+        if len(others) == 1 and not _LABEL_LINE_RE.match(sentence, timeout=t):
+            rest = folded.replace(value, " ", 1) if value in folded else folded
+            if len(_WORDS_RE.findall(rest, timeout=t)) <= _BARE_WORDS:
+                return Finding(LATER_STATEMENT, f"the final answer {answer!r} is followed by {clean(value)!r} on its own "
+                               f"({shown!r})", (clean(value),))
+        return None
+
+    def _conditional(self, folded: str, others: list[str]) -> bool:
+        """Another value put under a condition right after the answer: "(41 if zero counts)"."""
+        for v in others:
+            at = folded.find(v)
+            if at >= 0 and _CONDITION_RE.search(folded[at + len(v):at + len(v) + 30], timeout=self.timeout):
+                return True
+        return False
+
+    def _denies_value(self, text: str) -> str | None:
+        """A negation next to the answer's own value: "not 42", "42 is wrong", "instead of 42"."""
+        answer = clean(self.answer)
+        if not answer or len(answer) > 60:
+            return None
+        for m in regex.finditer(r"(?<![0-9.])" + regex.escape(answer) + r"(?![0-9]|[.,][0-9])", text, timeout=self.timeout):
+            before, after = text[max(0, m.start() - 40):m.start()], text[m.end():m.end() + 40]
+            if regex.search(r"(?i)(?:\bnot|n't|\bnever|instead\s+of|rather\s+than|other\s+than)\s*(?:equal\s+to\s+|be\s+)?\$?\s*$",
+                            before, timeout=self.timeout) and not _NO_OTHER_THAN_RE.search(before, timeout=self.timeout):
+                return text[max(0, m.start() - 20):m.end()].strip()
+            if regex.match(r"(?i)\s*\$?\s*(?:is|was)\s+(?:not|wrong|incorrect|false)\b|\s*\$?\s*(?:isn't|wasn't)\b",
+                           after, timeout=self.timeout):
+                return text[m.start():m.end() + 20].strip()
+        return None
+
+
+_BARE_WORDS = 3  # a sentence of another value and at most this many words claims it ("Oops, 41.")
+_CHOICE_RE = regex.compile(r"(?i)\(([a-e])\)|(?<![\p{L}\\])([A-E])(?![\p{L}])|(?<![\p{L}\\])([a-e])(?=\s*\))")
+
+
+def choice_letter(answer: str) -> str | None:
+    m = regex.fullmatch(r"\s*(?:\\text(?:bf)?\{)?\s*\(?([A-Ea-e])\)?\s*\}?\s*", clean(answer), timeout=REGEX_TIMEOUT_S)
+    return m[1].upper() if m else None
+
+
+def other_choices(text: str, choice: str, timeout: float) -> str | None:
+    """Another choice letter offered in ``text`` (any case, fullwidth folded): "or (D)", "(d)", "; D is close"."""
+    folded = unicodedata.normalize("NFKC", text)
+    for m in _CHOICE_RE.finditer(folded, timeout=timeout):
+        letter = next(g for g in m.groups() if g).upper()
+        if letter == choice:
+            continue
+        if m[2] == "A" and regex.match(r"\s+[a-z]", folded[m.end():], timeout=timeout):
+            continue  # "A quick check …": the article
+        return letter
+    return None
+
+
+def check_later(doc: Document, later_slots: list[list[Slot]], final: Slot, answer: str, timeout: float) -> Finding | None:
+    """After the final answer nothing may state another value (the strict policy).
+
+    ``later_slots``: the slots after the final one, grouped by place, not stated together with it.
+    """
+    reader = _Reader(answer, timeout)
+    for group in later_slots:
+        value = min(group, key=lambda s: s.value[1] - s.value[0]).content
+        if _key(value) not in reader.own:
+            return Finding(LATER_STATEMENT, f"{final.kind} says {clean(answer)!r} but a later {group[0].kind} says "
+                           f"{clean(value)!r}", (clean(value),))
+    end = final.end
+    span = doc.math_span(final.start)
+    if span is not None:
+        end = max(end, span[1])  # what follows the box inside its own math span is the box context's to judge
+    tail = doc.view[end:end + _MAX_TAIL]
+    code = [doc.text[a:b] for f in doc.fences if f.start >= end for a, b in [f.content]]
+    choice = choice_letter(answer)
+    headings = [(h.start - end, h.end - end) for h in doc.headings if h.start >= end]
+    for text, offset in [(tail, 0)] + [(c, None) for c in code]:
+        if not _WORD_CHAR_RE.search(text, timeout=timeout):
+            continue
+        for index, (a, b) in enumerate(sentences(text, timeout)):
+            if offset is not None and any(ha <= a and b <= hb + 1 for ha, hb in headings):
+                continue  # a heading names a section; it claims nothing
+            sentence = text[a:b]
+            if choice:
+                letter = other_choices(sentence, choice, timeout)
+                if letter:
+                    return Finding(OTHER_CHOICE, f"after the choice {choice} the completion offers {letter} too "
+                                   f"({sentence.strip()[:60]!r})")
+            finding = reader.sentence(sentence, first=offset is not None and index == 0 and a < 3)
+            if finding:
+                return finding
+    return None
