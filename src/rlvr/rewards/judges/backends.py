@@ -97,12 +97,17 @@ def _local_model(name: str, what: str) -> str:
     return name
 
 
-def _shared_prefix(net: Any, enc: Any) -> Any:
-    """The KV cache of each distinct prompt but its last token, computed once: the k samples of one
-    prompt (the same shuffled order) then decode from it instead of each re-reading the prompt."""
+def _shared_prefix(net: Any, enc: Any) -> tuple[str, Any]:
+    """(keyword, KV cache) of each distinct prompt but its last token, computed once: the k samples
+    of one prompt (one shuffled order) then decode from it instead of each re-reading the prompt.
+    transformers takes the cache as ``cache`` from 5.2x, as ``past_key_values`` before."""
+    import inspect
+
+    name = "cache" if "cache" in inspect.signature(type(net).forward).parameters else "past_key_values"
     ids, mask = enc["input_ids"][:, :-1], enc["attention_mask"][:, :-1]
     positions = (mask.long().cumsum(-1) - 1).clamp(min=0)  # as generate() numbers left-padded rows
-    return net(input_ids=ids, attention_mask=mask, position_ids=positions, use_cache=True).past_key_values
+    out = net(input_ids=ids, attention_mask=mask, position_ids=positions, use_cache=True)
+    return name, getattr(out, name)
 
 
 class TransformersJudge(JudgeBackend):
@@ -185,11 +190,11 @@ class TransformersJudge(JudgeBackend):
             else:
                 kwargs.update(do_sample=False, temperature=None, top_p=None, top_k=None)
             with torch.inference_mode():
-                if len(unique) < len(texts) and self.share_prefix:
-                    kwargs["past_key_values"] = _shared_prefix(net, enc)
                 index = torch.tensor([unique.index(t) for t in texts], device=net.device)
-                if "past_key_values" in kwargs:
-                    kwargs["past_key_values"].batch_select_indices(index)
+                if len(unique) < len(texts) and self.share_prefix:
+                    name, cache = _shared_prefix(net, enc)
+                    cache.batch_select_indices(index)
+                    kwargs[name] = cache
                 enc = {k: v[index] for k, v in enc.items()}
                 out = net.generate(**enc, **kwargs)
             new = out[:, enc["input_ids"].shape[1]:]
