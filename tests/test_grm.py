@@ -215,24 +215,16 @@ def test_grm_reference_column_reaches_the_judge():
 def test_grm_rule_reward():
     rule = get_reward("grm_rule")
     texts = ["Scores: \\boxed{9, 3}", "Scores: \\boxed{5, 5}", "Scores: \\boxed{2, 8}", "no scores"]
-    results = rule.explain(completions=texts, answer=["1"] * 4, grm_n=[2] * 4)
+    results = get_reward("grm_rule", n_column="grm_n").explain(completions=texts, answer=["1"] * 4, grm_n=[2] * 4)
     assert [r.value for r in results] == [1.0, -1.0, -1.0, -1.0]
     assert [r.status for r in results] == ["correct", "incorrect", "incorrect", "unparseable"]
+    prompt = JudgePrompt().messages("q", ["a", "b", "c"])  # without the column: counted from the judge prompt
+    counted = rule.explain(prompts=[prompt] * 2, completions=["Scores: \\boxed{2, 9, 3}", "Scores: \\boxed{9, 3}"],
+                           answer=["2", "1"])
+    assert [r.value for r in counted] == [1.0, -1.0] and "2 score(s) for 3" in counted[1].reason
 
 
 # -- a real local model: the tiny judge writes no score line --------------------------------------
-
-@pytest.fixture(scope="module")
-def tiny_judge(tmp_path_factory):
-    from rlvr.harness.local_models import build_qwen2, build_tokenizer
-
-    folder = tmp_path_factory.mktemp("tiny-judge")
-    tok = build_tokenizer(["Scores: \\boxed{7, 3} Principles: Critique: Response the answer is 12"] * 20,
-                          vocab_size=300)
-    build_qwen2(tok, hidden_size=32, num_layers=1, num_heads=2).save_pretrained(folder)
-    tok.save_pretrained(folder)
-    return str(folder)
-
 
 def test_tiny_local_judge_abstains_with_raw_text_and_tokens(tiny_judge, tmp_path):
     r = get_reward("grm", judge_model=tiny_judge, k=2, max_new_tokens=12, cache_dir=str(tmp_path), device="cpu")

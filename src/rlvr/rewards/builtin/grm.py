@@ -28,7 +28,7 @@ from rlvr.rewards.judges.backends import BACKENDS, make_backend
 from rlvr.rewards.judges.cache import VerdictCache
 from rlvr.rewards.judges.engine import EngineSettings, JudgeEngine
 from rlvr.rewards.judges.parse import parse_judgment
-from rlvr.rewards.judges.prompts import DEFAULT_RUBRIC, JudgePrompt
+from rlvr.rewards.judges.prompts import DEFAULT_RUBRIC, JudgePrompt, responses_shown
 from rlvr.rewards.judges.voting import AGGREGATES
 from rlvr.rewards.registry import reward
 from rlvr.typed import param
@@ -207,16 +207,21 @@ class GRMRule(Reward):
     @dataclass(frozen=True)
     class Params:
         best_column: str = param("answer", "column: 1-based position of the best response in the judge's prompt")
-        n_column: str = param("grm_n", "column: how many responses the prompt shows")
+        n_column: str | None = param(None, "column: how many responses the prompt shows (unset: counted from "
+                                           "the judge prompt's [Response i] headers)")
         right: float = param(1.0, "value of a judgment that puts the best response strictly on top")
         wrong: float = param(-1.0, "value of any other judgment (ties, wrong order, unparseable)")
 
     def reads(self) -> Reads:
-        return Reads(columns=(self.p.best_column, self.p.n_column))
+        return Reads(columns=(self.p.best_column,) + ((self.p.n_column,) if self.p.n_column else ()))
 
     def score(self, completions: list[str], prompts: list[Any] | None, **columns: Any) -> list[RewardResult]:
         n = len(completions)
-        bests, counts = column_values(columns, self.p.best_column, n), column_values(columns, self.p.n_column, n)
+        bests = column_values(columns, self.p.best_column, n)
+        if self.p.n_column:
+            counts = column_values(columns, self.p.n_column, n)
+        else:
+            counts = [responses_shown(query_text(p)) for p in (prompts or [None] * n)]
         out = []
         for text, best, count in zip(completions, bests, counts):
             try:

@@ -11,22 +11,31 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from dataclasses import asdict, dataclass
 
 from rlvr.errors import ConfigError
 
-__all__ = ["JudgePrompt", "truncate_middle", "DEFAULT_RUBRIC", "STYLES"]
+__all__ = ["JudgePrompt", "truncate_middle", "responses_shown", "DEFAULT_RUBRIC", "STYLES", "SYSTEM"]
 
 STYLES = ("grm", "judge")
 
 DEFAULT_RUBRIC = ("the final answer is correct; every step of the reasoning is valid; the response answers what "
                   "was asked, clearly and without padding")
 
-_SYSTEM = ("You are an expert reviewer. You judge responses to a query carefully and impartially: the order of the "
+SYSTEM = ("You are an expert reviewer. You judge responses to a query carefully and impartially: the order of the "
            "responses and their length say nothing about their quality.")
 
 _FORMAT = ("End with exactly one line of the form 'Scores: \\boxed{{{slots}}}' holding {n} integer score{s} from 1 "
            "(worst) to 10 (best), one per response, in the order of the responses.")
+
+
+_RESPONSE_HEADER = re.compile(r"^\[Response (\d+)\]$", re.MULTILINE)
+
+
+def responses_shown(prompt_text: str) -> int:
+    """How many responses a judge prompt of this module shows (its ``[Response i]`` headers)."""
+    return len(set(_RESPONSE_HEADER.findall(prompt_text)))
 
 
 def truncate_middle(text: str, limit: int) -> str:
@@ -71,7 +80,7 @@ class JudgePrompt:
     @property
     def template_id(self) -> str:
         """A short hash of everything that shapes the prompt (the cache keys on it)."""
-        blob = json.dumps({**asdict(self), "system": _SYSTEM, "format": _FORMAT, "task": self._task(2, True)},
+        blob = json.dumps({**asdict(self), "system": SYSTEM, "format": _FORMAT, "task": self._task(2, True)},
                           sort_keys=True)
         return hashlib.sha256(blob.encode()).hexdigest()[:16]
 
@@ -103,4 +112,4 @@ class JudgePrompt:
         for i, r in enumerate(responses, 1):
             parts.append(f"[Response {i}]\n{truncate_middle(r, self.max_response_chars)}\n[End of Response {i}]")
         parts.append(self._task(len(responses), reference is not None))
-        return [{"role": "system", "content": _SYSTEM}, {"role": "user", "content": "\n\n".join(parts)}]
+        return [{"role": "system", "content": SYSTEM}, {"role": "user", "content": "\n\n".join(parts)}]
