@@ -100,10 +100,10 @@ def train_meta_rm(rows: list[dict[str, Any]], out_dir: Path, max_steps: int = 60
     return str(out_dir / "model")
 
 
-def _run_config(judge: str, out_dir: Path, **sections: Any) -> Any:
+def _run_config(judge: str, out_dir: Path, max_seq_length: int = 1536, **sections: Any) -> Any:
     from rlvr.harness.config import load_recipe
 
-    spec = {"backend": "trl", "model": {"name_or_path": judge, "max_seq_length": 1536,
+    spec = {"backend": "trl", "model": {"name_or_path": judge, "max_seq_length": max_seq_length,
                                         "lora": {"enabled": True, "r": 8, "alpha": 16,
                                                  "target_modules": ["q_proj", "k_proj", "v_proj", "o_proj"]}},
             "data": {"name": "synthetic"}, "rewards": [{"name": "grm_rule"}], "eval": {"enabled": False},
@@ -155,7 +155,7 @@ def rejective_fine_tuning(judge: str, rows: list[dict[str, Any]], out_dir: Path,
 
 
 def online_rl(judge: str, rows: list[dict[str, Any]], out_dir: Path, steps: int = 4, max_new_tokens: int = 64,
-              beta: float = 0.04) -> tuple[str, str]:
+              beta: float = 0.04, max_prompt_length: int = 896) -> tuple[str, str]:
     """(merged judge folder, what happened): GRPO on the judge prompts, ``grm_rule`` as the reward."""
     from rlvr.harness.train import run
 
@@ -165,10 +165,10 @@ def online_rl(judge: str, rows: list[dict[str, Any]], out_dir: Path, steps: int 
     for r in rows:
         seen.setdefault(r["id"], {"id": r["id"], "problem": r["problem"], "answer": r["answer"]})
     data.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in seen.values()))
-    config = _run_config(judge, out_dir / "grpo",
+    config = _run_config(judge, out_dir / "grpo", max_seq_length=max_prompt_length + max_new_tokens,
                          data={"name": str(data), "template": {"system": SYSTEM, "instruction": "{problem}"},
                                "on_bad_gold": "keep"},
-                         trainer={"num_generations": 4, "per_device_train_batch_size": 8, "max_prompt_length": 1536,
+                         trainer={"num_generations": 4, "per_device_train_batch_size": 8, "max_prompt_length": max_prompt_length,
                                   "max_completion_length": max_new_tokens, "temperature": 0.5, "learning_rate": 1e-5,
                                   "beta": beta, "max_steps": steps, "save_steps": max(1, steps // 2), "seed": 0})
     config.output.save_merged = True
