@@ -102,7 +102,7 @@ def main() -> int:
     import torch
 
     torch.set_num_threads(args.threads)
-    from rlvr.harness.grm import bt_accuracy, evaluate_judge, format_table, judge_pairs, read_pairs, write_json
+    from rlvr.harness.grm import bt_accuracy, bt_rows, evaluate_judge, format_table, judge_pairs, read_pairs, write_json
     from rlvr.rewards.judges import EngineSettings, JudgePrompt, VerdictCache
     from rlvr.rewards.judges.backends import TransformersJudge
 
@@ -152,16 +152,15 @@ def main() -> int:
     if not (bt_dir / "config.json").is_file():
         rm_pairs = out / "bt-train.jsonl"
         with rm_pairs.open("w", encoding="utf-8") as fh:
-            fh.writelines(json.dumps({"prompt": r["query"], "chosen": r["chosen_text"], "rejected": r["rejected_text"]})
-                          + "\n" for r in train_rows)
-        train_reward_model(load_rm_recipe(None, [f"data.path={rm_pairs}", f"output.dir={bt_dir}", "training.max_steps=60",
-                                                 "training.batch_size=8", "training.max_length=512", "data.eval_share=0.1"]))
+            fh.writelines(json.dumps(r) + "\n" for r in bt_rows(train_rows, False, args.max_response_chars))
+        train_reward_model(load_rm_recipe(None, [f"data.path={rm_pairs}", f"output.dir={bt_dir}", "training.max_steps=40",
+                                                 "training.batch_size=8", "training.max_length=384", "data.eval_share=0.1"]))
         log("Bradley-Terry reward model trained on the training split")
     table: dict[str, dict] = {}
     base = judge_runs(str(Path(args.judge).expanduser()), "base judge", None)
     for cond, rows in base.items():
-        table[f"base, {cond}"] = {"Bradley-Terry RM (MiniLM)": bt_accuracy(str(bt_dir), held_rows, cond != "reference-free"),
-                                  **rows}
+        bt = bt_accuracy(str(bt_dir), held_rows, cond != "reference-free", args.max_response_chars, max_length=384)
+        table[f"base, {cond}"] = {"Bradley-Terry RM (MiniLM)": bt, **rows}
     write_json(out / "results.json", table)
     print(format_table(table), flush=True)
     if args.skip_train:

@@ -250,3 +250,21 @@ def test_shared_prefix_decodes_what_separate_prompts_decode(tiny_judge):
     alone = TransformersJudge(tiny_judge, device="cpu", share_prefix=False).generate(calls)
     assert [r.text for r in shared] == [r.text for r in alone]
     assert shared[0].text == shared[2].text and shared[0].prompt_tokens == alone[0].prompt_tokens
+
+
+def test_the_cache_keys_on_the_weights_not_the_folder(tiny_judge, tmp_path):
+    import shutil
+
+    import torch
+    from transformers import AutoModelForCausalLM
+
+    from rlvr.rewards.judges.backends import fingerprint
+
+    copy = tmp_path / "copy"
+    shutil.copytree(tiny_judge, copy)
+    assert fingerprint(str(copy)).split("@")[1] == fingerprint(tiny_judge).split("@")[1]  # same weights, same id
+    model = AutoModelForCausalLM.from_pretrained(copy)
+    with torch.no_grad():
+        next(model.parameters()).add_(0.01)
+    model.save_pretrained(copy)  # retrained into the same folder: its old judgments no longer apply
+    assert fingerprint(str(copy)) != fingerprint(tiny_judge)

@@ -159,13 +159,23 @@ def format_table(columns: dict[str, dict[str, dict[str, Any]]]) -> str:
     return "\n".join(lines)
 
 
-def bt_accuracy(model: str, pairs: list[dict[str, Any]], reference: bool = False) -> dict[str, Any]:
-    """The Bradley-Terry reward model on the same pairs (prompt, plus the gold when ``reference``)."""
+def bt_rows(pairs: list[dict[str, Any]], reference: bool = False, max_chars: int | None = None) -> list[dict[str, Any]]:
+    """Pairs as a Bradley-Terry reward model reads them (prompt, plus the gold when ``reference``),
+    each response cut as the judge's prompt cuts it (``max_chars``), so both see the same text."""
+    from rlvr.rewards.judges.prompts import truncate_middle
+
+    cut = (lambda t: truncate_middle(t, max_chars)) if max_chars else (lambda t: t)  # noqa: E731
+    return [{"prompt": cut(p["query"]) + (f"\n\nReference answer: {p['gold']}" if reference and p["gold"] else ""),
+             "chosen": cut(p["chosen_text"]), "rejected": cut(p["rejected_text"])} for p in pairs]
+
+
+def bt_accuracy(model: str, pairs: list[dict[str, Any]], reference: bool = False, max_chars: int | None = None,
+                max_length: int = 512) -> dict[str, Any]:
+    """The Bradley-Terry reward model's pairwise accuracy on the same pairs (see :func:`bt_rows`)."""
     from rlvr.harness.rm import evaluate_pairs
 
-    rows = [{"prompt": p["query"] + (f"\n\nReference answer: {p['gold']}" if reference and p["gold"] else ""),
-             "chosen": p["chosen_text"], "rejected": p["rejected_text"]} for p in pairs]
-    out = evaluate_pairs(model, rows, max_length=512)
+    rows = bt_rows(pairs, reference, max_chars)
+    out = evaluate_pairs(model, rows, max_length=max_length)
     return {"accuracy": out["accuracy"], "unparseable": None, "s_per_judgment": None, "pairs": len(rows)}
 
 

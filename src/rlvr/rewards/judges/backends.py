@@ -15,6 +15,7 @@ a GPU (imported only when chosen). ``http``: any OpenAI-compatible ``/v1/chat/co
 from __future__ import annotations
 
 import importlib.util
+import json
 import logging
 import threading
 import time
@@ -65,7 +66,8 @@ class JudgeReply:
 
 
 class JudgeBackend:
-    """Base class: ``model_id`` (part of every cache key) and :meth:`generate`."""
+    """Base class: ``model_id`` (part of every cache key: a content hash for local folders, see
+    :func:`fingerprint`) and :meth:`generate`."""
 
     kind = "backend"
     model_id = ""
@@ -82,6 +84,40 @@ class JudgeBackend:
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
         self._lock = threading.Lock()
+
+
+# tokenizer files are left out: re-saving the same tokenizer rewrites them (class names, flags)
+_WEIGHT_FILES = ("*.safetensors", "*.bin", "*.gguf", "config.json", "chat_template.jinja", "adapter_config.json")
+_FINGERPRINTS: dict[tuple[str, tuple[tuple[str, int, int], ...]], str] = {}
+
+
+def fingerprint(folder: str) -> str:
+    """A content hash of a model folder's weights, config and chat template: the judge's identity in the
+    verdict cache, so a model retrained into the same folder never reuses old judgments and two
+    folders holding the same weights share theirs. Hub ids are their own identity."""
+    import hashlib
+
+    root = Path(folder)
+    if not root.is_dir():
+        return folder
+    files = sorted({f for pattern in _WEIGHT_FILES for f in root.glob(pattern) if f.is_file()})
+    stamp = tuple((f.name, f.stat().st_size, f.stat().st_mtime_ns) for f in files)
+    key = (str(root.resolve()), stamp)
+    if key not in _FINGERPRINTS:
+        digest = hashlib.sha256()
+        for f in files:
+            digest.update(f.name.encode() + b"\0")
+            if f.suffix == ".json":  # where the file was saved from and by which version is no identity
+                data = json.loads(f.read_text(encoding="utf-8"))
+                for noise in ("_name_or_path", "name_or_path", "transformers_version"):
+                    data.pop(noise, None) if isinstance(data, dict) else None
+                digest.update(json.dumps(data, sort_keys=True).encode())
+                continue
+            with f.open("rb") as fh:
+                for block in iter(lambda: fh.read(1 << 22), b""):
+                    digest.update(block)
+        _FINGERPRINTS[key] = f"{root.name}@{digest.hexdigest()[:16]}"
+    return _FINGERPRINTS[key]
 
 
 def _local_model(name: str, what: str) -> str:
@@ -127,7 +163,7 @@ class TransformersJudge(JudgeBackend):
         if batch_size < 1:
             raise ConfigError(f"batch_size={batch_size}; use a value >= 1")
         self.model = model if model_and_tokenizer is not None else _local_model(model, "judge_model")
-        self.model_id = model_id or self.model
+        self.model_id = model_id or fingerprint(self.model)
         self.device, self.dtype, self.batch_size, self.share_prefix = device, dtype, batch_size, share_prefix
         self._loaded = model_and_tokenizer
         self._lock = threading.Lock()
@@ -229,7 +265,8 @@ class VLLMJudge(JudgeBackend):
                                          "(or use backend: transformers, or backend: http with a vllm serve URL)")
         if not 0 < gpu_memory_utilization <= 1:
             raise ConfigError(f"gpu_memory_utilization={gpu_memory_utilization}; use a share in (0, 1]")
-        self.model = self.model_id = _local_model(model, "judge_model")
+        self.model = _local_model(model, "judge_model")
+        self.model_id = fingerprint(self.model)
         self.gpu_memory_utilization, self.max_model_len, self.dtype = gpu_memory_utilization, max_model_len, dtype
         self._loaded: Any = None
         self._lock = threading.Lock()
