@@ -112,7 +112,9 @@ def run_logger(run_dir: Path, reward_set: Any, samples: int) -> Any:
                     logger.warning(no_signal_message(logs, reward_set.names, self.flat_steps))
             if "reward" in logs:
                 parts = [f"step {state.global_step}", f"reward {logs['reward']:.3f}±{logs.get('reward_std', 0):.2f}"]
-                parts += [f"{n} {logs[f'rewards/{n}/mean']:.2f}" for n in reward_set.names if f"rewards/{n}/mean" in logs]
+                # a reward that abstained on every sample of the step has no mean (None): shown as such
+                parts += [f"{n} {v:.2f}" if isinstance(v := logs[f"rewards/{n}/mean"], (int, float)) else f"{n} none"
+                          for n in reward_set.names if f"rewards/{n}/mean" in logs]
                 statuses = {k.rsplit("/", 1)[-1]: v for k, v in logs.items() if "/status/" in k and v}
                 bad = {k: v for k, v in statuses.items() if k in ("timeout", "no_answer", "unparseable_gold", "error")}
                 if bad:

@@ -358,7 +358,10 @@ def run(config: RunConfig, resume: bool = False) -> RunSummary:
         logger.info("after GRPO: %s", after)
     history = [h for h in trainer.state.log_history if "reward" in h]
     tail = history[-max(1, len(history) // 4):]
-    means = {name: sum(h.get(f"rewards/{name}/mean", 0.0) for h in tail) / len(tail) for name in rs.names} if tail else {}
+    # a reward that abstained on a whole step logs no mean (None): it is left out, never summed as 0
+    seen = {name: [v for h in tail if isinstance(v := h.get(f"rewards/{name}/mean"), (int, float)) and v == v]
+            for name in rs.names}
+    means = {name: sum(values) / len(values) for name, values in seen.items() if values}
     if config.output.plot and (run_dir / "metrics.jsonl").is_file():
         plot_reward_curve(run_dir / "metrics.jsonl", run_dir / "reward_curve.png", rs.names)
     summary = RunSummary(str(run_dir), backend, trainer.state.global_step, before, after, means,

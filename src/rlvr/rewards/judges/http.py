@@ -50,7 +50,7 @@ class OpenAICompatibleJudge(JudgeBackend):
         try:
             import httpx  # noqa: F401
         except ImportError as exc:
-            raise DependencyMissingError("backend 'http' needs httpx: pip install 'rlvr[serve]'") from exc
+            raise DependencyMissingError("backend 'http' needs httpx: pip install 'rlvr[judge]'") from exc
         base = url.rstrip("/")
         self.endpoint = base if base.endswith("/chat/completions") else base + "/chat/completions"
         self.model = self.model_id = model
