@@ -90,6 +90,9 @@ def main() -> int:
     ap.add_argument("--pairs", type=int, default=None, help="held-out pairs evaluated (default: all)")
     ap.add_argument("--train-pairs", type=int, default=32, help="pairs in the training split (whole problems)")
     ap.add_argument("--k", type=int, default=8, help="judgments sampled per pair (voting@k, MetaRM@k)")
+    ap.add_argument("--k-pairs", type=int, default=None, help="held-out pairs that get the k-sample runs (default: all)")
+    ap.add_argument("--train-k", type=int, default=None, help="judgments per training pair (default: --k)")
+    ap.add_argument("--bt-steps", type=int, default=40, help="optimizer steps of the Bradley-Terry anchor")
     ap.add_argument("--k-meta", type=int, default=4, help="judgments the meta RM keeps")
     ap.add_argument("--max-new-tokens", type=int, default=64, help="tokens per judgment")
     ap.add_argument("--max-response-chars", type=int, default=400, help="each response cut to this (start and end)")
@@ -130,6 +133,8 @@ def main() -> int:
     greedy = EngineSettings(k=1, temperature=0.0, max_new_tokens=args.max_new_tokens)
     sampled = EngineSettings(k=args.k, temperature=0.5, max_new_tokens=args.max_new_tokens)
 
+    sampled_rows = held_rows[:args.k_pairs] if args.k_pairs else held_rows
+
     def judge_runs(judge_path: str, label: str, meta: object) -> dict:
         backend = TransformersJudge(judge_path, device="cpu", batch_size=args.batch_size)
         runs = {}
@@ -138,10 +143,10 @@ def main() -> int:
             s = b = None
             if k > 1:
                 settings = EngineSettings(k=k, temperature=0.5, max_new_tokens=args.max_new_tokens)
-                s = judge_pairs(backend, held_rows, principles, settings, cache, ref, f"{label}, {cond}, k={k}",
+                s = judge_pairs(backend, sampled_rows, principles, settings, cache, ref, f"{label}, {cond}, k={k}",
                                 progress=log)
             if not ref:
-                b = judge_pairs(backend, held_rows, bare, sampled, cache, ref, f"{label}, {cond}, no principles",
+                b = judge_pairs(backend, sampled_rows, bare, sampled, cache, ref, f"{label}, {cond}, no principles",
                                 progress=log)
             runs[cond] = evaluate_judge(g, s, b, meta if s is not None else None, k=k, k_meta=min(args.k_meta, k))
         return runs
@@ -153,7 +158,7 @@ def main() -> int:
         rm_pairs = out / "bt-train.jsonl"
         with rm_pairs.open("w", encoding="utf-8") as fh:
             fh.writelines(json.dumps(r) + "\n" for r in bt_rows(train_rows, False, args.max_response_chars))
-        train_reward_model(load_rm_recipe(None, [f"data.path={rm_pairs}", f"output.dir={bt_dir}", "training.max_steps=40",
+        train_reward_model(load_rm_recipe(None, [f"data.path={rm_pairs}", f"output.dir={bt_dir}", f"training.max_steps={args.bt_steps}",
                                                  "training.batch_size=8", "training.max_length=384", "data.eval_share=0.1"]))
         log("Bradley-Terry reward model trained on the training split")
     table: dict[str, dict] = {}
@@ -167,7 +172,8 @@ def main() -> int:
         return 0
     from rlvr.harness.grm_train import spct_train
 
-    trained = spct_train(str(Path(args.judge).expanduser()), train_rows, out / "train", principles, sampled, cache,
+    train_settings = EngineSettings(k=args.train_k or args.k, temperature=0.5, max_new_tokens=args.max_new_tokens)
+    trained = spct_train(str(Path(args.judge).expanduser()), train_rows, out / "train", principles, train_settings, cache,
                          k_meta=args.k_meta, progress=log, batch_size=args.batch_size)
     print(trained.summary(), flush=True)
     if trained.judge is not None or trained.meta_rm is not None:

@@ -140,22 +140,23 @@ def format_table(columns: dict[str, dict[str, dict[str, Any]]]) -> str:
     """A plain-text table: one row per configuration, one column group per judge/condition."""
     names = list(dict.fromkeys(row for col in columns.values() for row in col))
     width = max([len(n) for n in names] + [14])
-    head = f"{'':{width}}" + "".join(f" | {c:>26}" for c in columns)
-    sub = f"{'':{width}}" + "".join(f" | {'acc':>6} {'unparsed':>9} {'s/judg':>9}" for _ in columns)
+    head = f"{'':{width}}" + "".join(f" | {c:>31}" for c in columns)
+    sub = f"{'':{width}}" + "".join(f" | {'acc':>6} {'unparsed':>9} {'s/judg':>8} {'n':>4}" for _ in columns)
     lines = [head, sub, "-" * len(sub)]
     for n in names:
         cells = []
         for col in columns.values():
             r = col.get(n)
             if r is None:
-                cells.append(f" | {'':>26}")
+                cells.append(f" | {'':>31}")
                 continue
             spj = r.get("s_per_judgment")
             unparsed = "" if r.get("unparseable") is None else f"{r['unparseable']:.1%}"
-            cells.append(f" | {r['accuracy']:>6.1%} {unparsed:>9} {('' if spj is None else f'{spj:.2f}'):>9}")
+            cells.append(f" | {r['accuracy']:>6.1%} {unparsed:>9} {('' if spj is None else f'{spj:.2f}'):>8} "
+                         f"{r['pairs']:>4}")
         lines.append(f"{n:{width}}" + "".join(cells))
-    pairs = sorted({r["pairs"] for col in columns.values() for r in col.values()})
-    lines.append(f"pairs: {', '.join(map(str, pairs))}; ties and abstentions count as wrong")
+    lines.append("acc: pairwise accuracy (ties and abstentions count as wrong); unparsed: share of judgments that "
+                 "did not parse; s/judg: seconds per generated judgment; n: pairs")
     return "\n".join(lines)
 
 
