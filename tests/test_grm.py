@@ -12,7 +12,7 @@ from rlvr.errors import ConfigError, DependencyMissingError
 from rlvr.rewards import RewardSet, get_reward
 from rlvr.rewards.judges import (EngineSettings, JudgeEngine, JudgePrompt, JudgeReply, VerdictCache, Vote,
                                  parse_judgment, vote)
-from rlvr.rewards.judges.backends import JudgeBackend, JudgeCall, TransformersJudge
+from rlvr.rewards.judges.backends import JudgeCall, TransformersJudge
 from rlvr.rewards.judges.cache import CachedJudgment
 
 
@@ -105,30 +105,8 @@ def test_cache_persists_across_instances_and_processes_bound(tmp_path):
 
 # -- the engine with a scripted backend (the judge's text is the test's input, not a mock of rlvr) --
 
-class ScriptedJudge(JudgeBackend):
-    """Answers each call with a function of the prompt (lets a test decide what the judge 'wrote')."""
-
-    kind, model_id = "scripted", "scripted-judge"
-
-    def __init__(self, answer):
-        self.answer, self.calls = answer, []
-
-    def generate(self, calls: list[JudgeCall]) -> list[JudgeReply]:
-        self.calls += calls
-        return [self.answer(c) for c in calls]
-
-
-def _prefers(word):
-    """A judge that gives 9 to responses containing ``word`` and 2 to the others, in the order shown."""
-    def answer(call):
-        user = call.messages[-1][1]
-        shown = [part.split("\n", 1)[1].split("\n[End")[0] for part in user.split("[Response ")[1:]]
-        return JudgeReply("Critique: ok.\nScores: \\boxed{" + ", ".join("9" if word in s else "2" for s in shown) + "}",
-                          prompt_tokens=100, completion_tokens=12)
-    return answer
-
-
-def test_engine_shuffles_votes_maps_back_and_caches(tmp_path):
+def test_engine_shuffles_votes_maps_back_and_caches(tmp_path, scripted):
+    ScriptedJudge, _prefers = scripted
     backend = ScriptedJudge(_prefers("right"))
     engine = JudgeEngine(backend, settings=EngineSettings(k=8, temperature=0.5), cache=VerdictCache(tmp_path))
     verdict = engine.judge("q", ["wrong one", "right one", "also wrong"])
@@ -144,7 +122,8 @@ def test_engine_shuffles_votes_maps_back_and_caches(tmp_path):
     assert fresh.counters["cache_hits"] == 8 and not fresh.backend.calls  # re-scoring paid nothing
 
 
-def test_engine_backend_failures_abstain_with_the_cause():
+def test_engine_backend_failures_abstain_with_the_cause(scripted):
+    ScriptedJudge, _prefers = scripted
     engine = JudgeEngine(ScriptedJudge(lambda c: JudgeReply.failed("connection_error", "ConnectError: refused")),
                          settings=EngineSettings(k=2))
     verdict = engine.judge("q", ["a", "b"])
@@ -153,7 +132,8 @@ def test_engine_backend_failures_abstain_with_the_cause():
     assert engine.counters["backend_connection_error"] == 2
 
 
-def test_engine_settings_refuse_what_cannot_work():
+def test_engine_settings_refuse_what_cannot_work(scripted):
+    ScriptedJudge, _prefers = scripted
     with pytest.raises(ConfigError, match="temperature"):
         EngineSettings(k=4, temperature=0)
     with pytest.raises(ConfigError, match="k_meta"):
@@ -189,7 +169,8 @@ def _grm_with(backend, **params):
     return r
 
 
-def test_grm_group_mode_on_trl_chat_batches_and_metrics():
+def test_grm_group_mode_on_trl_chat_batches_and_metrics(scripted):
+    ScriptedJudge, _prefers = scripted
     """TRL passes a prompt's G completions consecutively, as chat messages in conversational data."""
     r = _grm_with(ScriptedJudge(_prefers("144")), k=2)
     p1, p2 = [{"role": "user", "content": "12*12?"}], [{"role": "user", "content": "3+4?"}]
@@ -204,7 +185,8 @@ def test_grm_group_mode_on_trl_chat_batches_and_metrics():
     assert single(prompts=[p1, p1], completions=["144", "124"]) == [9.0, 2.0]
 
 
-def test_grm_reference_column_reaches_the_judge():
+def test_grm_reference_column_reaches_the_judge(scripted):
+    ScriptedJudge, _prefers = scripted
     backend = ScriptedJudge(_prefers("4"))
     r = _grm_with(backend, reference_column="answer")
     r(prompts=["2+2?", "2+2?"], completions=["4", "5"], answer=["4", "4"])

@@ -51,7 +51,7 @@ def _rows(n_pairs=4):
     return rows
 
 
-def test_meta_rm_rft_and_rl_stages(tiny_judge, tmp_path):
+def test_meta_rm_rft_and_rl_stages(tiny_judge, tmp_path, scripted):
     from rlvr.harness.grm_train import online_rl, rejective_fine_tuning, train_meta_rm
     from rlvr.rewards.judges import Vote
     from rlvr.rewards.judges.metarm import MetaRM
@@ -62,6 +62,14 @@ def test_meta_rm_rft_and_rl_stages(tiny_judge, tmp_path):
     scores = meta.score([Vote(0, (9, 2), "ok", "", rows[0]["completion"], prompt=rows[0]["problem"]),
                          Vote(1, None, "unparseable", "", "no scores", prompt=rows[0]["problem"])])
     assert isinstance(scores[0], float) and scores[1] is None  # an abstention is not scored
+    from rlvr.rewards import get_reward
+
+    ScriptedJudge, prefers = scripted
+    guided = get_reward("grm", backend="http", url="http://127.0.0.1:9/v1", judge_model="s", cache_dir=None, k=4,
+                        k_meta=2, meta_rm=meta_dir)
+    guided.engine.backend = ScriptedJudge(prefers("right"))
+    voted = guided.explain(prompts=["q", "q"], completions=["right", "wrong"])
+    assert [x.value for x in voted] == [18.0, 4.0] and "the meta RM's top 2" in voted[0].reason
     tuned, note = rejective_fine_tuning(tiny_judge, rows, tmp_path / "rft", steps=2)
     assert tuned is not None and "4 mixed" in note and "SFT on 8 right judgments" in note
     sft = [json.loads(line) for line in (tmp_path / "rft" / "sft.jsonl").read_text().splitlines()]
