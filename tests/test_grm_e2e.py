@@ -151,3 +151,17 @@ def test_grpo_run_with_smollm2_judge_logs_and_resumes(smollm2_judge, tmp_path):
     assert all("rewards/grm/mean" in r and "rewards/math_equivalence/mean" in r for r in steps)
     samples = [json.loads(line) for line in (out / "samples.jsonl").read_text().splitlines()]
     assert all("grm" in s["rewards"] and s["rewards"]["grm"]["reason"] for s in samples)
+
+
+def test_rlvr_train_survives_a_judge_that_abstains_on_every_sample(tiny_judge, tmp_path):
+    """The harness's console line and run summary with a reward that has no mean for whole steps."""
+    from rlvr.harness.config import load_recipe
+    from rlvr.harness.train import run
+
+    rewards = json.dumps([{"name": "format_strict", "weight": 0.2, "params": {"preset": "r1"}},
+                          {"name": "judge", "weight": 1.0, "params": {"judge_model": tiny_judge, "max_new_tokens": 8,
+                                                                     "cache_dir": None, "device": "cpu"}}])
+    summary = run(load_recipe("tiny-cpu-smoke", [f"rewards={rewards}", f"output.dir={tmp_path / 'run'}",
+                                                 "eval.enabled=false", "trainer.max_steps=1",
+                                                 "trainer.per_device_train_batch_size=4", "trainer.num_generations=2"]))
+    assert summary.steps == 1 and "judge" not in summary.reward_means and "format_strict" in summary.reward_means

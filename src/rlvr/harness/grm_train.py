@@ -188,6 +188,12 @@ def spct_train(judge: str, pairs: list[dict[str, Any]], out_dir: str | Path, pro
     if unknown:
         raise ConfigError(f"unknown stage(s) {unknown}; stages: {list(STAGES)}")
     out = Path(out_dir)
+    done = out / "spct.json"
+    if done.is_file():  # finished before: a re-run (a resumed benchmark) reuses it
+        saved = json.loads(done.read_text())
+        if saved.get("stages") == list(stages):
+            logger.info("rlvr grm train: %s is complete; delete it to train again", done)
+            return SpctResult(saved["judge"], saved["meta_rm"], saved["notes"])
     out.mkdir(parents=True, exist_ok=True)
     run = judge_pairs(TransformersJudge(judge, batch_size=batch_size), pairs, prompt, settings, cache,
                       name=f"training split, k={settings.k}", progress=progress)
@@ -209,5 +215,5 @@ def spct_train(judge: str, pairs: list[dict[str, Any]], out_dir: str | Path, pro
         current, note = online_rl(current, rows, out / "rl", steps=rl_steps, max_new_tokens=settings.max_new_tokens)
         result.notes.append(note)
     result.judge = current if current != judge else None
-    (out / "spct.json").write_text(json.dumps(result.__dict__, indent=2))
+    done.write_text(json.dumps({**result.__dict__, "stages": list(stages)}, indent=2))
     return result
