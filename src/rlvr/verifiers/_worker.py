@@ -13,6 +13,7 @@ import json
 import logging
 import os
 import sys
+import time
 from collections import OrderedDict
 from typing import Any
 
@@ -259,7 +260,10 @@ def _constant_in_disguise(expr: Any) -> bool:
             values.append(complex(expr.evalf(30, subs=point)))
         except (TypeError, ValueError, ZeroDivisionError, OverflowError):
             return True  # cannot tell: let math-verify decide
-    return all(abs(v - values[0]) <= 1e-9 * max(1.0, abs(values[0])) for v in values)
+    try:
+        return all(abs(v - values[0]) <= 1e-9 * max(1.0, abs(values[0])) for v in values)
+    except OverflowError:  # values too large to subtract as floats: cannot tell
+        return True
 
 
 def _is_real_number(x: Any) -> bool:
@@ -306,7 +310,8 @@ def main(argv: list[str]) -> int:
     os.dup2(2, 1)  # stray prints from libraries go to stderr, never into the protocol stream
     comparer = Comparer()
     comparer.parse("1")  # warm up the parser before announcing readiness
-    protocol.write(json.dumps({"ready": True, "memory_cap": problem is None, "problem": problem}) + "\n")
+    protocol.write(json.dumps({"ready": True, "memory_cap": problem is None, "problem": problem,
+                               "cpu": time.process_time()}) + "\n")
     for line in sys.stdin:
         try:
             request = json.loads(line)
@@ -321,7 +326,9 @@ def main(argv: list[str]) -> int:
             status, reason = "unparseable_answer", "answer nests too deeply to parse"
         except Exception as exc:  # report, never die: the parent turns this into a typed verdict
             status, reason = "error", f"symbolic comparison raised {type(exc).__name__}: {str(exc)[:200]}"
-        protocol.write(json.dumps({"id": request.get("id"), "status": status, "reason": reason}) + "\n")
+        # the worker's own CPU clock: the parent measures each comparison's budget with it
+        protocol.write(json.dumps({"id": request.get("id"), "status": status, "reason": reason,
+                                   "cpu": time.process_time()}) + "\n")
     return 0
 
 

@@ -55,9 +55,14 @@ class VerifierConfig:
         incorrect without symbolic comparison (fast and strict; for integer-answer sets like DAPO).
       symbolic: compare expressions, sets, intervals, equations through math-verify in the sandbox.
     Limits:
-      timeout_s: wall-clock limit of one symbolic comparison (the worker is killed after it).
-      batch_timeout_s: wall-clock limit of one ``verify_batch`` call's symbolic comparisons, raised
-        to 0.1 s per comparison per worker for large batches; what is left then is ``timeout``.
+      timeout_s: CPU-time budget of one symbolic comparison in its worker (the worker is killed
+        when it is spent, and the comparison retried once with four times the budget before it is
+        ``timeout``). CPU time, not wall time: a busy machine does not change a verdict.
+      batch_timeout_s: CPU-time budget of one ``verify_batch`` call's symbolic comparisons together,
+        raised to 0.1 s per comparison for large batches (and never below one comparison's budget
+        and its retry); what is left then is ``timeout``. Worker
+        start-up counts against no budget. A caller's wall-clock deadline is separate
+        (``verify_batch(deadline=…)``, :func:`~rlvr.verifiers.scoring_deadline`).
       memory_mb: address-space cap of each sandbox worker.
       max_completion_chars: only the last this-many characters of the graded text are searched.
       max_answer_chars, max_nesting, max_digits, max_factorial: caps checked before any sympy work

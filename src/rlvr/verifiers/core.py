@@ -11,62 +11,34 @@ workers in parallel.
 from __future__ import annotations
 
 import asyncio
-import functools
 import logging
-import threading
 import time
-from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any
 
 import regex
 
+from rlvr.verifiers.cache import TOTAL_BYTES, ByteLRU, byte_cache
 from rlvr.verifiers.config import VerifierConfig
 from rlvr.verifiers.extraction import Extraction, extract_answer
 from rlvr.verifiers.guards import malformed_reason, unsafe_reason
 from rlvr.verifiers.normalize import gold_answer, normalize_answer, value_key
 from rlvr.verifiers.rules import TEXT_GROUP_RE, fast_decision, gold_info, is_list_gold, numbers_hidden_in_text, sandbox_texts
-from rlvr.verifiers.sandbox import get_pool
+from rlvr.verifiers.sandbox import RETRY_FACTOR, get_pool
 from rlvr.verifiers.statements import exact_part
 from rlvr.verifiers.verdict import Verdict
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["verify", "verify_batch", "averify", "averify_batch", "clear_cache", "validate_golds"]
+__all__ = ["verify", "verify_batch", "averify", "averify_batch", "clear_cache", "validate_golds", "scoring_deadline",
+           "warm_up"]
 
-_CACHE_SIZE = 200_000
-
-
-class _LRU:
-    """A bounded, thread-safe mapping from (answer, gold, config) to a decided outcome."""
-
-    def __init__(self, size: int) -> None:
-        self.size = size
-        self._data: OrderedDict[tuple, tuple[str, str, str]] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def get(self, key: tuple) -> tuple[str, str, str] | None:
-        with self._lock:
-            value = self._data.get(key)
-            if value is not None:
-                self._data.move_to_end(key)
-            return value
-
-    def put(self, key: tuple, value: tuple[str, str, str]) -> None:
-        with self._lock:
-            self._data[key] = value
-            self._data.move_to_end(key)
-            if len(self._data) > self.size:
-                self._data.popitem(last=False)
-
-    def clear(self) -> None:
-        with self._lock:
-            self._data.clear()
-
-
-_CACHE = _LRU(_CACHE_SIZE)
-# Golds that the sandbox could not parse: later calls answer unparseable_gold without the pool.
-_BAD_GOLDS = _LRU(65_536)
+# decided outcomes and golds the sandbox could not parse (later calls answer without the pool);
+# both bounded by bytes (rlvr.verifiers.cache.TOTAL_BYTES for all caches together)
+_CACHE = ByteLRU("verdicts", int(TOTAL_BYTES * 0.4))
+_BAD_GOLDS = ByteLRU("unparseable golds", int(TOTAL_BYTES * 0.05))
 
 
 def clear_cache() -> None:
@@ -94,10 +66,48 @@ def _from_extraction(extraction: Extraction) -> tuple[str, str] | None:
     return status, extraction.reason
 
 
-def _sandbox_run(tasks: list[dict[str, Any]], config: VerifierConfig) -> list[dict[str, Any]]:
-    pool = get_pool(config.memory_mb)
-    deadline = max(config.batch_timeout_s, 0.1 * len(tasks) / max(1, pool.size))
-    return pool.run(tasks, config.timeout_s, deadline_s=deadline)
+_DEADLINE: ContextVar[float | None] = ContextVar("rlvr_verifier_deadline", default=None)
+
+
+@contextmanager
+def scoring_deadline(seconds: float | None) -> Iterator[float | None]:
+    """Within this block every ``verify_batch`` stops its symbolic work ``seconds`` from now.
+
+    For callers that answer to a clock of their own (a reward server's request deadline): at the
+    deadline running comparisons are killed and the pairs not yet decided come back as ``timeout``
+    ("the caller's deadline passed"), so no work outlives the request. Nested blocks keep the
+    earlier deadline. A context variable, so it follows the work into ``asyncio.to_thread``.
+    Verdicts inside the deadline are the same as without one; only what is cut off differs.
+    """
+    until = None if seconds is None else time.monotonic() + max(0.0, float(seconds))
+    outer = _DEADLINE.get()
+    if outer is not None:
+        until = outer if until is None else min(until, outer)
+    token = _DEADLINE.set(until)
+    try:
+        yield until
+    finally:
+        _DEADLINE.reset(token)
+
+
+def warm_up(timeout_s: float = 90.0, config: VerifierConfig | None = None) -> bool:
+    """Start the sandbox workers now and wait until they answer (``True`` when all did in time).
+
+    Worker start-up never counts against a batch's budget, but a server should report ready only
+    once its pool is up, so its first request is not the one that waits for it.
+    """
+    config = VerifierConfig.load(config)
+    return get_pool(config.memory_mb).warm_up(timeout_s)
+
+
+def _sandbox_run(tasks: list[dict[str, Any]], config: VerifierConfig, until: float | None = None) -> list[dict[str, Any]]:
+    # budgets are worker CPU seconds: the batch may spend batch_timeout_s, 0.1 s a comparison, and
+    # always enough for one comparison to spend its budget and its retry
+    budget = max(config.batch_timeout_s, 0.1 * len(tasks), config.timeout_s * (1 + RETRY_FACTOR) + 0.5)
+    caller = _DEADLINE.get()
+    if caller is not None:
+        until = caller if until is None else min(until, caller)
+    return get_pool(config.memory_mb).run(tasks, config.timeout_s, deadline_s=budget, until=until)
 
 
 def _reconcile(extractions: list[Extraction | None], config: VerifierConfig) -> None:
@@ -134,13 +144,16 @@ def _reconcile(extractions: list[Extraction | None], config: VerifierConfig) -> 
 
 
 def verify_batch(
-    completions: Sequence[Any], golds: Sequence[str], config: VerifierConfig | None = None
+    completions: Sequence[Any], golds: Sequence[str], config: VerifierConfig | None = None, *,
+    deadline: float | None = None,
 ) -> list[Verdict]:
     """Verify ``completions[i]`` against ``golds[i]`` for every i; one :class:`Verdict` each.
 
     Never raises for a bad completion or gold (it gets a typed verdict, and only its own row is
     affected); raises ``ValueError`` when the two sequences differ in length and
-    :class:`~rlvr.errors.ConfigError` for a bad config.
+    :class:`~rlvr.errors.ConfigError` for a bad config. ``deadline`` (a ``time.monotonic()`` instant)
+    or an enclosing :func:`scoring_deadline` ends the symbolic work at that time: pairs not decided
+    by then are ``timeout``.
     """
     config = VerifierConfig.load(config)
     if len(completions) != len(golds):
@@ -213,7 +226,7 @@ def verify_batch(
         decided[key] = (*outcome, time.perf_counter() - t0)
 
     if to_sandbox:
-        results = _sandbox_run([task for _key, task in to_sandbox], config)
+        results = _sandbox_run([task for _key, task in to_sandbox], config, deadline)
         for (key, _task), result in zip(to_sandbox, results):
             status, reason = result["status"], result["reason"]
             method = "symbolic" if status in ("correct", "incorrect") else "sandbox"
@@ -261,7 +274,7 @@ _GOLD_CONFIG = VerifierConfig(multiple_answers="last", detect_retraction=False)
 _WORDS_RE = regex.compile(r"(?<![\\A-Za-z])[A-Za-z]{2,}")
 
 
-@functools.lru_cache(maxsize=65536)
+@byte_cache(0.05)
 def _states_no_value(gold: str) -> bool:
     """A gold that is prose (three words or more outside math and \\text{}) with no number in it.
 
@@ -272,7 +285,7 @@ def _states_no_value(gold: str) -> bool:
     return len(_WORDS_RE.findall(bare)) >= 3 and not any(c.isdigit() for c in bare) and "\\" not in bare
 
 
-@functools.lru_cache(maxsize=65536)
+@byte_cache(0.1)
 def _gold_text(gold: str) -> str:
     """The answer a gold states: its box, or, for a sentence or worked solution, its stated value.
 
@@ -317,7 +330,7 @@ def validate_golds(golds: Sequence[str], config: VerifierConfig | None = None) -
         for gold in pending:
             clean = gold_info(_gold_text(gold), config).norm.clean
             tasks.append({"answer": clean, "gold": clean, "abs_tol": 0.0, "rel_tol": 0.0})
-        for gold, result in zip(pending, get_pool(config.memory_mb).run(tasks, config.timeout_s)):
+        for gold, result in zip(pending, _sandbox_run(tasks, config)):
             if result["status"] in ("unparseable_gold", "unparseable_answer"):
                 reasons[gold] = result["reason"]
                 _BAD_GOLDS.put((_gold_text(gold), config), ("unparseable_gold", result["reason"], "sandbox"))

@@ -7,10 +7,11 @@ Everything here is linear-time string work on already length-capped text; no sym
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass
 
 import regex
+
+from rlvr.verifiers.cache import byte_cache
 
 from fractions import Fraction
 
@@ -161,7 +162,7 @@ def _unwrap(s: str) -> str:
     return s
 
 
-@functools.lru_cache(maxsize=65_536)
+@byte_cache(0.15)
 def normalize_answer(text: str) -> NormalizedAnswer:
     """Normalise one extracted answer (already capped in length); pure, so results are cached."""
     s = fold_math_unicode(text)
@@ -295,7 +296,7 @@ def split_top_level(text: str, separator: str) -> list[str]:
     return parts
 
 
-@functools.lru_cache(maxsize=65_536)
+@byte_cache(0.1)
 def value_key(text: str) -> str | Fraction:
     """Identity used to decide whether two stated answers are the same answer (exact number or text)."""
     norm = normalize_answer(text)

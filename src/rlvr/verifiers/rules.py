@@ -8,11 +8,12 @@ and the list-order policy; what none of them decides goes to math-verify in the 
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass
 from fractions import Fraction
 
 import regex
+
+from rlvr.verifiers.cache import byte_cache
 
 from rlvr.verifiers.config import VerifierConfig
 from rlvr.verifiers.guards import unsafe_reason
@@ -42,7 +43,7 @@ class Gold:
     unsafe: str | None
 
 
-@functools.lru_cache(maxsize=65_536)
+@byte_cache(0.1)
 def gold_info(gold: str, config: VerifierConfig) -> Gold:
     """The :class:`Gold` of an already stated gold answer (parsed once per gold and config)."""
     norm = normalize_answer(gold)  # ``gold`` is already the stated answer (see core._gold_text)

@@ -23,6 +23,7 @@ import tempfile
 import threading
 import time
 from collections import deque
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +33,26 @@ __all__ = ["SandboxPool", "get_pool", "shutdown_pools", "default_workers"]
 
 _STARTUP_TIMEOUT_S = 90.0
 _MAX_START_FAILURES = 3
+#: a comparison that spends its CPU budget is retried once with this many times the budget
+RETRY_FACTOR = 4.0
+# a worker that uses no CPU for this long (stopped, starved, blocked) is killed whatever its budget says
+_WALL_BACKSTOP_S = 30.0
+_WALL_BACKSTOP_FACTOR = 20.0
+_CLOCK_TICK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+
+@dataclass
+class _Running:
+    """A task on a worker: its index, CPU budget, the worker's CPU time when sent, and timers."""
+
+    idx: int
+    budget: float
+    cpu_at_send: float
+    sent: float
+    check_at: float = 0.0
+
+    def __post_init__(self) -> None:
+        self.check_at = self.sent + self.budget  # the earliest wall time its CPU budget can be spent
 
 
 def default_workers() -> int:
@@ -64,6 +85,16 @@ class _Worker:
         self.buffer = b""
         self.ready = False
         self.started = time.monotonic()
+        self.cpu = 0.0  # the worker's own CPU seconds, as it last reported them
+
+    def cpu_now(self) -> float:
+        """The worker's CPU seconds now (from /proc; its last report where there is no /proc)."""
+        try:
+            with open(f"/proc/{self.proc.pid}/stat", "rb") as f:
+                fields = f.read().rsplit(b")", 1)[1].split()
+            return (int(fields[11]) + int(fields[12])) / _CLOCK_TICK
+        except (OSError, IndexError, ValueError):
+            return self.cpu + (time.monotonic() - self.started)
 
     @property
     def fd(self) -> int:
@@ -196,28 +227,63 @@ class SandboxPool:
         return _Worker(self.memory_mb)
 
     # -- the dispatch loop --------------------------------------------------------------------
-    def run(self, tasks: list[dict[str, Any]], timeout_s: float,
-            deadline_s: float | None = None) -> list[dict[str, Any]]:
-        """Run every task; each gets at most ``timeout_s`` seconds of a worker's wall clock.
+    def run(self, tasks: list[dict[str, Any]], timeout_s: float, deadline_s: float | None = None, *,
+            until: float | None = None, retry_factor: float = RETRY_FACTOR) -> list[dict[str, Any]]:
+        """Run every task; each gets ``timeout_s`` seconds of its worker's CPU time.
 
-        ``deadline_s`` bounds the whole call: tasks still running or waiting then come back as
-        ``timeout``. ``elapsed_s`` of a result is the time from this call's start to that result
-        (queueing and worker restarts included), the time the caller really waited.
+        Budgets are CPU time, not wall time, so a verdict does not depend on how busy the machine
+        is: a comparison that spends its budget is retried once with ``retry_factor`` times the
+        budget on a fresh worker before it is a ``timeout``. ``deadline_s`` bounds the CPU time all
+        of this call's tasks may spend together; the tasks it leaves undone are ``timeout``.
+        ``until`` is the caller's own wall-clock deadline (a ``time.monotonic()`` instant): at it,
+        running tasks are killed and the rest come back as ``timeout``. Workers that are still
+        starting count against no budget. ``elapsed_s`` of a result is the wall time from this
+        call's start to that result; ``cpu_s`` the worker CPU time it took.
         """
         if not tasks:
             return []
         began = time.monotonic()
-        final = began + deadline_s if deadline_s else float("inf")
+        until = until if until is not None else float("inf")
+        spent = 0.0  # CPU seconds used by this call's tasks
         results: list[dict[str, Any] | None] = [None] * len(tasks)
         pending = deque(range(len(tasks)))
-        retried: set[int] = set()
+        died: set[int] = set()  # tasks whose worker died once (retried once)
+        budgets = [float(timeout_s)] * len(tasks)  # raised once for a task that spent its budget
         workers = self._checkout(min(len(tasks), self.size))
-        busy: dict[_Worker, tuple[int, float, float]] = {}  # worker -> (task, sent, deadline)
+        busy: dict[_Worker, _Running] = {}
         selector = selectors.DefaultSelector()
         for w in workers:
             selector.register(w.fd, selectors.EVENT_READ, w)
+
+        def finish(idx: int, status: str, reason: str, cpu: float = 0.0) -> None:
+            results[idx] = {"status": status, "reason": reason, "elapsed_s": time.monotonic() - began, "cpu_s": cpu}
+
+        batch_check_at = began
+
+        def batch_spent(now: float) -> float:
+            """CPU spent so far, running tasks included (read only when the budget could be gone)."""
+            nonlocal batch_check_at
+            if deadline_s is None:
+                return 0.0
+            if now < batch_check_at:
+                return spent
+            total = spent + sum(max(0.0, w.cpu_now() - job.cpu_at_send) for w, job in busy.items())
+            batch_check_at = now + max(0.01, (deadline_s - total) / max(1, len(busy)))
+            return total
+
         try:
             while pending or busy:
+                now = time.monotonic()
+                if now >= until or (deadline_s is not None and batch_spent(now) >= deadline_s):
+                    why = ("the caller's deadline passed" if now >= until
+                           else f"the batch's CPU budget of {deadline_s:g}s was spent")
+                    for w, job in list(busy.items()):
+                        del busy[w]
+                        finish(job.idx, "timeout", f"{why}; worker killed")
+                        self._swap(w, workers, selector)
+                    while pending:
+                        finish(pending.popleft(), "timeout", f"not compared: {why} first")
+                    break
                 for w in list(workers):
                     if not pending:
                         break
@@ -227,40 +293,47 @@ class SandboxPool:
                             continue
                         idx = pending.popleft()
                         if w.send({"id": idx, **tasks[idx]}):
-                            now = time.monotonic()
-                            busy[w] = (idx, now, now + timeout_s)
+                            busy[w] = _Running(idx, budgets[idx], w.cpu, time.monotonic())
                         else:
                             pending.appendleft(idx)
-                            self._handle_death(w, workers, selector, busy, pending, results, retried)
+                            self._handle_death(w, workers, selector, busy, pending, results, died, began)
                 now = time.monotonic()
-                if now >= final:
-                    for w, (idx, _sent, _deadline) in list(busy.items()):
-                        del busy[w]
-                        results[idx] = {"status": "timeout", "elapsed_s": now - began,
-                                        "reason": f"the batch's deadline of {deadline_s:g}s passed; worker killed"}
-                        self._swap(w, workers, selector)
-                    while pending:
-                        results[pending.popleft()] = {
-                            "status": "timeout", "elapsed_s": now - began,
-                            "reason": f"not compared: the batch's deadline of {deadline_s:g}s passed first"}
-                    break
-                deadlines = [d for (_i, _s, d) in busy.values()] + ([final] if busy or pending else [])
-                deadlines += [w.started + _STARTUP_TIMEOUT_S for w in workers if not w.ready]
-                wait = max(0.0, min(deadlines) - now) if deadlines else 0.05
+                wakes = [job.check_at for job in busy.values()] + [until]
+                if deadline_s is not None and busy:
+                    wakes.append(batch_check_at)
+                wakes += [w.started + _STARTUP_TIMEOUT_S for w in workers if not w.ready]
+                wait = max(0.0, min(wakes) - now)
                 for key, _events in selector.select(timeout=min(wait, 5.0)):
                     w = key.data
                     lines, eof = w.read_lines()
                     for line in lines:
-                        self._on_line(w, line, busy, results, began)
+                        done = self._on_line(w, line, busy, results, began)
+                        if done is not None:
+                            spent += done
                     if eof:
-                        self._handle_death(w, workers, selector, busy, pending, results, retried)
+                        self._handle_death(w, workers, selector, busy, pending, results, died, began)
                 now = time.monotonic()
-                for w, (idx, sent, deadline) in list(busy.items()):
-                    if now >= deadline:
-                        del busy[w]
-                        results[idx] = {"status": "timeout", "elapsed_s": now - began,
-                                        "reason": f"symbolic comparison exceeded {timeout_s:g}s; worker killed"}
-                        self._swap(w, workers, selector)
+                for w, job in list(busy.items()):
+                    if now < job.check_at:
+                        continue
+                    used = w.cpu_now() - job.cpu_at_send
+                    stalled = now - job.sent >= max(_WALL_BACKSTOP_S, _WALL_BACKSTOP_FACTOR * job.budget)
+                    if used < job.budget and not stalled:
+                        job.check_at = now + max(0.01, job.budget - used)  # CPU time never outruns wall time
+                        continue
+                    del busy[w]
+                    spent += max(used, 0.0)
+                    self._swap(w, workers, selector)
+                    if stalled and used < job.budget:
+                        finish(job.idx, "timeout", f"the worker made no progress for {now - job.sent:.0f}s "
+                                                   f"(it had used {used:.2f}s of CPU); worker killed", used)
+                    elif job.budget == timeout_s and retry_factor > 1:
+                        budgets[job.idx] = timeout_s * retry_factor  # retried once with a larger budget
+                        pending.appendleft(job.idx)
+                    else:
+                        first = f"{timeout_s:g}s" + (f" and then {job.budget:g}s" if job.budget != timeout_s else "")
+                        finish(job.idx, "timeout", f"symbolic comparison exceeded {first} of CPU time; worker killed",
+                               used)
                 for w in list(workers):
                     if not w.ready and now - w.started > _STARTUP_TIMEOUT_S:
                         self._start_failed(w, workers, selector, pending, results)
@@ -281,28 +354,41 @@ class SandboxPool:
                     self._started -= 1
             self._checkin(workers)
         for idx in pending:
-            results[idx] = {"status": "error", "elapsed_s": 0.0,
+            results[idx] = {"status": "error", "elapsed_s": 0.0, "cpu_s": 0.0,
                             "reason": "sandbox workers could not be started"}
-        return [r if r is not None else {"status": "error", "reason": "no result", "elapsed_s": 0.0}
+        return [r if r is not None else {"status": "error", "reason": "no result", "elapsed_s": 0.0, "cpu_s": 0.0}
                 for r in results]
 
-    def _on_line(self, w: _Worker, line: bytes, busy: dict, results: list, began: float) -> None:
+    def warm_up(self, timeout_s: float = _STARTUP_TIMEOUT_S) -> bool:
+        """Start every worker and wait until each answers; ``True`` when all are ready in time."""
+        probe = [{"answer": "x+1", "gold": "1+x", "abs_tol": 0.0, "rel_tol": 0.0}] * self.size
+        results = self.run(probe, timeout_s=timeout_s, until=time.monotonic() + timeout_s, retry_factor=1)
+        return all(r["status"] == "correct" for r in results)
+
+    def _on_line(self, w: _Worker, line: bytes, busy: dict, results: list, began: float) -> float | None:
+        """Handle one message; the CPU seconds a finished task took, else ``None``."""
         try:
             message = json.loads(line)
         except json.JSONDecodeError:
-            return
+            return None
+        if isinstance(message.get("cpu"), (int, float)):
+            w.cpu = float(message["cpu"])
         if message.get("ready"):
             w.ready = True
             self._start_failures = 0
             if message.get("memory_cap") is False and not self.memory_cap_warned:
                 self.memory_cap_warned = True
-                logger.warning("verifier sandbox runs WITHOUT its memory cap: %s; only the wall-clock "
-                               "timeout bounds a comparison", message.get("problem"))
-            return
-        if w in busy and message.get("id") == busy[w][0]:
-            idx, _sent, _deadline = busy.pop(w)
-            results[idx] = {"status": message.get("status", "error"), "reason": message.get("reason", ""),
-                            "elapsed_s": time.monotonic() - began}
+                logger.warning("verifier sandbox runs WITHOUT its memory cap: %s; only the time budget "
+                               "bounds a comparison", message.get("problem"))
+            return None
+        job = busy.get(w)
+        if job is not None and message.get("id") == job.idx:
+            del busy[w]
+            cpu = max(0.0, w.cpu - job.cpu_at_send)
+            results[job.idx] = {"status": message.get("status", "error"), "reason": message.get("reason", ""),
+                                "elapsed_s": time.monotonic() - began, "cpu_s": cpu}
+            return cpu
+        return None
 
     def _swap(self, w: _Worker, workers: list[_Worker], selector: selectors.BaseSelector) -> None:
         try:
@@ -313,19 +399,19 @@ class SandboxPool:
         workers[workers.index(w)] = fresh
         selector.register(fresh.fd, selectors.EVENT_READ, fresh)
 
-    def _handle_death(self, w, workers, selector, busy, pending, results, retried) -> None:
+    def _handle_death(self, w, workers, selector, busy, pending, results, died, began) -> None:
         code = w.proc.poll()
         if not w.ready:
             self._start_failed(w, workers, selector, pending, results)
             return
-        if w in busy:
-            idx, sent, _deadline = busy.pop(w)
-            if idx in retried:
-                results[idx] = {"status": "error", "elapsed_s": time.monotonic() - sent,
-                                "reason": f"sandbox worker died (exit code {code}) twice on this comparison"}
+        job = busy.pop(w, None)
+        if job is not None:
+            if job.idx in died:
+                results[job.idx] = {"status": "error", "elapsed_s": time.monotonic() - began, "cpu_s": 0.0,
+                                    "reason": f"sandbox worker died (exit code {code}) twice on this comparison"}
             else:
-                retried.add(idx)
-                pending.appendleft(idx)
+                died.add(job.idx)
+                pending.appendleft(job.idx)
         logger.warning("verifier sandbox worker %s died (exit code %s); replacing it", w.proc.pid, code)
         self._swap(w, workers, selector)
 
@@ -381,13 +467,27 @@ _POOLS: dict[int, SandboxPool] = {}
 _POOLS_LOCK = threading.Lock()
 
 
+_MAX_POOLS = 2  # pools of other memory caps are closed beyond this: a process never holds more
+
+
 def get_pool(memory_mb: int = 1024) -> SandboxPool:
-    """The process-wide pool for this memory cap, created on first use."""
+    """The process-wide pool for this memory cap, created on first use.
+
+    At most ``_MAX_POOLS`` pools live at once: asking for another memory cap closes the least
+    recently used one (its running batches finish; its idle workers stop), so no sequence of
+    configs can multiply worker processes.
+    """
+    retired = []
     with _POOLS_LOCK:
-        pool = _POOLS.get(memory_mb)
+        pool = _POOLS.pop(memory_mb, None)
         if pool is None or pool._closed:
-            pool = _POOLS[memory_mb] = SandboxPool(memory_mb=memory_mb)
-        return pool
+            pool = SandboxPool(memory_mb=memory_mb)
+        _POOLS[memory_mb] = pool  # most recently used last
+        while len(_POOLS) > _MAX_POOLS:
+            retired.append(_POOLS.pop(next(iter(_POOLS))))
+    for old in retired:
+        old.close()
+    return pool
 
 
 def shutdown_pools() -> None:

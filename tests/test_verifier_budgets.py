@@ -1,0 +1,136 @@
+"""Verdicts do not depend on the machine: budgets are worker CPU time, start-up is free, a caller's
+deadline ends the work it bounds, and no sequence of configs multiplies worker processes."""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+import os
+import time
+
+import pytest
+
+from rlvr.verifiers import VerifierConfig, scoring_deadline, verify_batch, warm_up
+from rlvr.verifiers import sandbox
+from rlvr.verifiers.sandbox import SandboxPool
+
+# about 0.7 s of CPU in math-verify: right, but slower than its budget on a crowded core
+SLOW_RIGHT = {"answer": "\\sum_{k=1}^{3000} k^{2}", "gold": "9004500500", "abs_tol": 0.0, "rel_tol": 0.0}
+NEVER_ENDS = {"answer": "(2^{64})!", "gold": "3", "abs_tol": 0.0, "rel_tol": 0.0}
+
+
+def _burn(stop_at: float) -> None:
+    os.sched_setaffinity(0, {0})
+    while time.monotonic() < stop_at:  # a busy loop that always ends by itself
+        pass
+
+
+def _children() -> set[int]:
+    me = os.getpid()
+    out = set()
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat", "rb") as f:
+                    if int(f.read().rsplit(b")", 1)[1].split()[1]) == me:
+                        out.add(int(entry))
+            except (OSError, ValueError, IndexError):
+                pass
+    return out
+
+
+@pytest.mark.skipif(not hasattr(os, "sched_setaffinity"), reason="needs Linux CPU affinity")
+def test_a_crowded_core_does_not_turn_a_right_answer_into_a_timeout():
+    pool = SandboxPool(size=1)
+    burners = []
+    try:
+        pool.warm_up()
+        for pid in pool.worker_pids() + [w.proc.pid for w in pool._spares]:
+            os.sched_setaffinity(pid, {0})
+        ctx = mp.get_context("fork")
+        stop_at = time.monotonic() + 30
+        burners = [ctx.Process(target=_burn, args=(stop_at,)) for _ in range(4)]
+        for b in burners:
+            b.start()
+        time.sleep(0.2)
+        start = time.monotonic()
+        [result] = pool.run([SLOW_RIGHT], timeout_s=1.5)
+        wall = time.monotonic() - start
+    finally:
+        for b in burners:
+            b.terminate()
+            b.join()
+        pool.close()
+    assert result["status"] == "correct", result
+    assert result["cpu_s"] < 1.5 <= wall or result["cpu_s"] < 1.5, (result, wall)
+
+
+def test_worker_start_up_counts_against_no_budget():
+    pool = SandboxPool(size=2)  # cold: its workers start inside this call
+    try:
+        tasks = [{"answer": f"(x+{k})^2", "gold": f"x^2+{2 * k}x+{k * k}", "abs_tol": 0.0, "rel_tol": 0.0}
+                 for k in range(1, 7)]
+        results = pool.run(tasks, timeout_s=0.3, deadline_s=0.5)
+    finally:
+        pool.close()
+    assert [r["status"] for r in results] == ["correct"] * 6
+
+
+def test_a_spent_budget_is_retried_once_with_a_larger_one():
+    pool = SandboxPool(size=1)
+    try:
+        pool.warm_up()
+        [result] = pool.run([SLOW_RIGHT], timeout_s=0.3)  # 0.3 s is not enough, 1.2 s is
+        [never] = pool.run([NEVER_ENDS], timeout_s=0.2)
+    finally:
+        pool.close()
+    assert result["status"] == "correct", result
+    assert never["status"] == "timeout" and "exceeded 0.2s and then 0.8s of CPU time" in never["reason"]
+
+
+def test_a_callers_deadline_ends_the_work_and_leaves_no_process_behind():
+    warm_up()
+    before = _children()
+    answers = [f"\\boxed{{{18446744073709551616 + i}!}}" for i in range(6)]  # guards off: minutes of sympy each
+    config = VerifierConfig(timeout_s=20, batch_timeout_s=120, max_factorial=10**30)
+    start = time.monotonic()
+    with scoring_deadline(1.0):
+        verdicts = verify_batch(answers, ["1"] * len(answers), config)
+    took = time.monotonic() - start
+    assert took < 4, took
+    assert {v.status for v in verdicts} == {"timeout"}
+    assert all("deadline" in v.reason for v in verdicts), [v.reason for v in verdicts]
+    time.sleep(0.5)  # killed workers were replaced by fresh ones: the count is what it was
+    assert len(_children()) <= len(before) + 1, (before, _children())
+    # and the next batch without a deadline is decided as usual
+    assert verify_batch(["\\boxed{(x+1)^2}"], ["x^2+2x+1"])[0].correct
+
+
+def test_nested_deadlines_keep_the_earlier_one():
+    with scoring_deadline(5.0) as outer:
+        with scoring_deadline(60.0) as inner:
+            assert inner == outer
+        with scoring_deadline(0.5) as tighter:
+            assert tighter < outer
+
+
+def test_configs_cannot_multiply_pools():
+    before = len(_children())
+    for memory in (600, 700, 800, 900, 1000):
+        verify_batch(["\\boxed{(y+1)^2}"], ["y^2+2y+1"], VerifierConfig(memory_mb=memory))
+    assert len(sandbox._POOLS) <= sandbox._MAX_POOLS
+    time.sleep(1.5)
+    per_pool = sandbox.default_workers() + 1  # workers and a warm spare
+    assert len(_children()) <= before + sandbox._MAX_POOLS * per_pool
+
+
+def test_caches_stay_under_their_byte_bound():
+    from rlvr.verifiers import clear_cache
+    from rlvr.verifiers.cache import TOTAL_BYTES, all_caches
+
+    clear_cache()
+    for batch in range(6):  # 80 unique 200k-character golds a batch, as a hostile client would send
+        golds = [f"{batch * 80 + i}" + "1" * 200_000 for i in range(80)]
+        verify_batch(["\\boxed{7}"] * 80, golds)
+        verify_batch([f"\\boxed{{{7 + i}}}" for i in range(80)], [f"{i}" * 3 for i in range(80)])
+    held = sum(c.bytes for c in all_caches())
+    assert held <= TOTAL_BYTES, held
