@@ -99,6 +99,7 @@ def main() -> int:
     ap.add_argument("--batch-size", type=int, default=8, help="judgments per generate call")
     ap.add_argument("--threads", type=int, default=1, help="torch threads (1 is fastest on a busy 2-core machine)")
     ap.add_argument("--gold-k", type=int, default=1, help="with the gold: 1 = greedy only; k for voting too")
+    ap.add_argument("--gold-pairs", type=int, default=None, help="held-out pairs judged with the gold (default: all)")
     ap.add_argument("--skip-train", action="store_true", help="only the base judge (no rlvr grm train)")
     args = ap.parse_args()
 
@@ -139,7 +140,8 @@ def main() -> int:
         backend = TransformersJudge(judge_path, device="cpu", batch_size=args.batch_size)
         runs = {}
         for cond, ref, k in (("reference-free", False, args.k), ("with gold", True, args.gold_k)):
-            g = judge_pairs(backend, held_rows, principles, greedy, cache, ref, f"{label}, {cond}, greedy", progress=log)
+            rows = held_rows[:args.gold_pairs] if ref and args.gold_pairs else held_rows
+            g = judge_pairs(backend, rows, principles, greedy, cache, ref, f"{label}, {cond}, greedy", progress=log)
             s = b = None
             if k > 1:
                 settings = EngineSettings(k=k, temperature=0.5, max_new_tokens=args.max_new_tokens)
@@ -164,7 +166,9 @@ def main() -> int:
     table: dict[str, dict] = {}
     base = judge_runs(str(Path(args.judge).expanduser()), "base judge", None)
     for cond, rows in base.items():
-        bt = bt_accuracy(str(bt_dir), held_rows, cond != "reference-free", args.max_response_chars, max_length=384)
+        ref = cond != "reference-free"
+        bt = bt_accuracy(str(bt_dir), held_rows[:args.gold_pairs] if ref and args.gold_pairs else held_rows, ref,
+                         args.max_response_chars, max_length=384)
         table[f"base, {cond}"] = {"Bradley-Terry RM (MiniLM)": bt, **rows}
     write_json(out / "results.json", table)
     print(format_table(table), flush=True)
