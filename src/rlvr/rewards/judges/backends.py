@@ -107,9 +107,9 @@ def fingerprint(folder: str) -> str:
         digest = hashlib.sha256()
         for f in files:
             digest.update(f.name.encode() + b"\0")
-            if f.suffix == ".json":  # where the file was saved from and by which version is no identity
+            if f.suffix == ".json":  # where it was saved from, by which version, with a KV cache or not: no identity
                 data = json.loads(f.read_text(encoding="utf-8"))
-                for noise in ("_name_or_path", "name_or_path", "transformers_version"):
+                for noise in ("_name_or_path", "name_or_path", "transformers_version", "use_cache"):
                     data.pop(noise, None) if isinstance(data, dict) else None
                 digest.update(json.dumps(data, sort_keys=True).encode())
                 continue
