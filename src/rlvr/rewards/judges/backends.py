@@ -116,7 +116,7 @@ def fingerprint(folder: str) -> str:
             with f.open("rb") as fh:
                 for block in iter(lambda: fh.read(1 << 22), b""):
                     digest.update(block)
-        _FINGERPRINTS[key] = f"{root.name}@{digest.hexdigest()[:16]}"
+        _FINGERPRINTS[key] = f"weights:{digest.hexdigest()[:16]}"  # not the folder: copies share judgments
     return _FINGERPRINTS[key]
 
 
