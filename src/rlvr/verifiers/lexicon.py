@@ -20,7 +20,7 @@ __all__ = [
     "ANSWER_WORDS", "CONCLUSION_WORDS", "RETRACTION_CUES", "HEDGE_WORDS", "NEGATION_WORDS", "UNSURE_PHRASES",
     "APPROXIMATION_WORDS", "BOUND_WORDS", "REJECTION_WORDS", "HYPOTHETICAL_WORDS", "ALTERNATIVE_WORDS", "LIST_WORDS", "GRADER_WORDS",
     "BOX_MACROS", "HIDING_MACROS", "STRIKING_MACROS", "COLOUR_MACROS", "REDEFINING_MACROS", "TRANSPARENT_MACROS", "FUNCTION_WORDS", "OPERATION_WORDS", "RESULT_VERBS",
-    "NEGATIVE_EVALUATIONS", "ANSWER_REFERENCES", "WITHDRAWAL_CUES",
+    "NEGATIVE_EVALUATIONS", "ANSWER_REFERENCES", "WITHDRAWAL_CUES", "PROSE_DOUBT_WORDS",
     "HIDDEN_COLOURS", "UNIT_WORDS", "UNIT_SYMBOLS", "ORDINAL_SUFFIXES", "words_pattern", "any_in", "PhraseMatcher",
 ]
 
@@ -388,6 +388,19 @@ WITHDRAWAL_CUES: tuple[str, ...] = (
     "that was wrong", "that's wrong", "that is wrong", "my mistake", "my bad", "oops", "nope", "not quite",
     "no wait", "erratum", "not the answer", "don't use", "do not use", "retracted", "i take it back",
     "take that back",
+)
+#: beside the fallback's other vocabularies (negation, hedge, bound, rejection, supposition, alternative),
+#: words that keep a prose sentence from stating its value as the answer wherever they stand in it
+#: ("42 or more", "a multiple of 42", "the problem states 42", "Had it been 42", "42 plus something")
+PROSE_DOUBT_WORDS: tuple[str, ...] = (
+    "more", "fewer", "less", "least", "most", "upwards", "excess", "exceeds", "multiple", "multiples", "divisor",
+    "divisors", "factor", "factors", "except", "excluding", "exclude", "anything but", "other than", "something",
+    "some", "plus", "minus", "ish", "given", "state", "states", "stated", "says", "said", "test", "testing",
+    "tested", "try", "trying", "tried", "check", "checking", "imagine", "hypothetical", "hypothetically", "had",
+    "should", "could", "can", "cannot", "unable", "stuck", "give up", "unknown", "undetermined", "determined",
+    "determine", "solve", "solved", "violates", "violate", "contradiction", "out of the question", "wrong",
+    "incorrect", "mistake", "error", "typo", "let", "pretend", "question", "consider", "considering", "candidate",
+    "candidates", "guess", "estimate", "approximately", "range", "interval", "bound", "limit",
 )
 #: words that refer back to the answer just given
 ANSWER_REFERENCES: tuple[str, ...] = (

@@ -86,11 +86,16 @@ _MOD_RE = regex.compile(r"(?<![0-9.])([0-9]{1,30})\s*\\(?:bmod|mod)(?![A-Za-z])\
 _CONGRUENCE_RE = regex.compile(r"^(.*?)\\equiv\s*(.+?)\s*\\?\(?\s*\\?(?:pmod|bmod|mod)\s*\{?\s*([^{}()]+?)\s*\}?\s*\)?$")
 
 
+# a numeral with its base as a subscript: 2516_8, 101_{2}, A3_{(16)} (a digit first or upper-case digits)
+_BASE_NUMERAL_RE = regex.compile(r"([0-9][0-9A-Za-z]{0,63}|[A-Z][0-9A-Z]{0,63})_\{?\(?([0-9]{1,2})\)?\}?")
+
+
 @dataclass(frozen=True)
 class NormalizedAnswer:
     """``clean``: LaTeX with noise removed (for parsing); ``key``: ``clean`` without whitespace;
     ``percent``: the answer ended with a percent sign (removed from both forms); ``unit``: a unit
-    removed from the end (``degree``, ``radian`` or the unit's word, lower case; empty if none)."""
+    removed from the end (``degree``, ``radian`` or the unit's word, lower case; empty if none), or
+    ``base b`` for a numeral written with its base (``2516_8``: key ``2516``, unit ``base 8``)."""
 
     clean: str
     key: str
@@ -222,6 +227,9 @@ def normalize_answer(text: str) -> NormalizedAnswer:
         s, unit = split  # 5\ \text{m}, 9.8 m/s^2, 60 km/h, 15 dollars per hour
     if _RADIAN_RE.fullmatch(unit, timeout=REGEX_TIMEOUT_S):
         unit = "radian"
+    if not percent and not unit and (m := _BASE_NUMERAL_RE.fullmatch(s.strip(), timeout=REGEX_TIMEOUT_S)) \
+            and 2 <= int(m[2]) <= 36 and regex.search(r"[0-9]", m[1], timeout=REGEX_TIMEOUT_S):
+        s, unit = m[1], ("" if m[2] == "10" else f"base {int(m[2])}")  # 2516_8: the numeral 2516 in base 8
     if (words := number_from_words(s)) is not None:
         s = str(words)  # "forty-two" is 42
     if _THOUSANDS_RE.fullmatch(s, timeout=REGEX_TIMEOUT_S):

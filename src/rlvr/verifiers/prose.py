@@ -20,7 +20,8 @@ from rlvr.verifiers.limits import REGEX_TIMEOUT_S
 
 from rlvr.verifiers.lexicon import (
     ALTERNATIVE_WORDS, ANSWER_WORDS, BOUND_WORDS, CONCLUSION_WORDS, HEDGE_WORDS, HYPOTHETICAL_WORDS, NEGATION_WORDS,
-    REJECTION_WORDS, RETRACTION_CUES, UNSURE_PHRASES, words_pattern,
+    NEGATIVE_EVALUATIONS, PROSE_DOUBT_WORDS, REJECTION_WORDS, RESULT_VERBS, RETRACTION_CUES, UNSURE_PHRASES,
+    words_pattern,
 )
 
 __all__ = ["Candidate", "prose_answer", "sentence_value", "sentences", "stated_values", "statement_claim",
@@ -52,6 +53,15 @@ _REJECTED = words_pattern(REJECTION_WORDS)
 _BOUND_TAIL_RE = regex.compile(r"(?i)\s*(?:of|than|to)?\s*\$?\s*$")
 _REJECTED_HEAD_RE = regex.compile(r"(?i)^\s*\$?\s*,?\s*(?:is\s+|was\s+|also\s+)?")
 _HYPOTHETICAL_RE = words_pattern(HYPOTHETICAL_WORDS)
+# the fallback's gate: a sentence states its value as the answer only with a cue and without any of these
+_STATEMENT_CUE = words_pattern(CONCLUSION_WORDS + ANSWER_WORDS + RESULT_VERBS + ("total", "altogether", "in all"))
+# "The price is $3.50", "She has 12 apples", "It is 4": a subject, then the verb that states its value
+_SUBJECT_VERB_RE = regex.compile(
+    r"(?i)(?:^|[,:]\s)\s*(?:the|its|his|her|their|our|my|this|that|it|she|he|they|we|each|every)\b[^.!?;]{0,80}?"
+    r"\b(?:is|are|was|were|costs?|makes?|earns?|gets?|needs?|takes?|has|have|pays?|weighs?|measures?|totals?)\b")
+_ANY_DOUBT = words_pattern(NEGATION_WORDS + HEDGE_WORDS + UNSURE_PHRASES + BOUND_WORDS + REJECTION_WORDS
+                           + HYPOTHETICAL_WORDS + ALTERNATIVE_WORDS + NEGATIVE_EVALUATIONS + RETRACTION_CUES
+                           + PROSE_DOUBT_WORDS)
 # "not 10", "isn't equal to 10": the value right after; "10 is not the answer", "10 isn't right": the one before
 _NEGATES_NEXT_RE = regex.compile(r"(?i)(?:\bnot|n't|\bnever|不是|不)\s*(?:(?:equal\s+to|be|equals?)\s+)?\$?\s*$")
 _NEGATED_BY_NEXT_RE = regex.compile(r"(?i)^\s*\$?\s*(?:is|was)\s*(?:not\b|n't\b)|^\s*\$?\s*(?:isn't|wasn't)\b")
@@ -107,7 +117,8 @@ def prose_answer(text: str, timeout: float, bold: tuple[tuple[int, int], ...] = 
             continue  # no value here ("I hope it is correct."): look one sentence back
         if sentence.rstrip().endswith(("?", "？")):
             return []  # a question states no answer ("12?")
-        if _doubtful(sentence, timeout):
+        stressed = any(base + start <= a and b <= base + end for a, b in bold)
+        if _doubtful(sentence, timeout) or not _asserts(sentence, timeout, stressed):
             return []
         found = _narrowed(sentence, base + start, timeout, bold)
         if found:
@@ -115,6 +126,22 @@ def prose_answer(text: str, timeout: float, bold: tuple[tuple[int, int], ...] = 
         if _sentence_values(sentence, 0, timeout, roles=False):
             return []  # it has values, but none is stated (a bound, a rejected one): no answer here
     return []
+
+
+def _asserts(sentence: str, timeout: float, stressed: bool = False) -> bool:
+    """Whether a prose sentence can state the final answer: it has a cue (a conclusion or answer word,
+    a result verb, "=", a ``stressed`` value, a subject and its verb: "The price is $3.50", "She has
+    12 apples") and no word anywhere that bounds, doubts, supposes, rejects or attributes its
+    values ("The count is 42 or more", "This rules out 42", "The problem states there are 42").
+
+    The fallback reads text that was never marked as an answer, so it asks for the one shape a stated
+    result has rather than listing the shapes that are not one: an honest sentence it refuses is a
+    format failure (no answer) the format reward already teaches, a wrong one it pays is a hack.
+    """
+    if not (_STATEMENT_CUE.search(sentence, timeout=timeout) or "=" in sentence or stressed
+            or _SUBJECT_VERB_RE.search(sentence, timeout=timeout)):
+        return False
+    return _ANY_DOUBT.search(sentence, timeout=timeout) is None
 
 
 def _doubtful(sentence: str, timeout: float) -> bool:

@@ -25,6 +25,7 @@ from rlvr.verifiers.statements import APPROX, equation_problem, relations_as_int
 from rlvr.verifiers.trace import Decision, rule
 
 UNITS = rule("compare.units", "degrees and radians are different units")
+BASE = rule("compare.base", "a numeral with its base (2516_8) is read in that base; a gold's base needs its digits")
 PERCENT = rule("compare.percent", "the percent policy decides a percentage against a plain number")
 STRING = rule("compare.string", "the normalised texts are equal")
 NUMBER = rule("compare.number", "both are exact numbers: equal, or within the tolerance, or not")
@@ -42,6 +43,7 @@ LIST_ORDER = rule("compare.list_order", "the list-order policy: the same values 
 __all__ = ["TEXT_GROUP_RE", "Gold", "gold_info", "is_list_gold", "numbers_hidden_in_text", "fast_decision", "sandbox_texts"]
 
 _CHOICE_KEY_RE = regex.compile(r"[A-E]")
+_NUMERAL_RE = regex.compile(r"[0-9A-Za-z]{1,64}")
 _APPROX_RE = regex.compile(APPROX)
 # an answer that opens with a relation states a bound or an exclusion, not a value: "\neq 3", "< 5"
 _LEADING_RELATION_RE = regex.compile(r"(?:\\neq?(?![A-Za-z])|\\not(?![A-Za-z])|≠|\\[lg]eq?(?![A-Za-z])|\\[lg]t(?![A-Za-z])|[<>≤≥])")
@@ -115,6 +117,8 @@ def numbers_hidden_in_text(raw: str) -> bool:
 def fast_decision(answer: NormalizedAnswer, gold: Gold, config: VerifierConfig) -> Decision | None:
     """Decide without sympy when possible: (status, reason, method) or ``None``."""
     g = gold.norm
+    if answer.unit.startswith("base ") or g.unit.startswith("base "):
+        return _base_decision(answer, gold)
     if answer.unit and g.unit and {answer.unit, g.unit} == {"degree", "radian"}:
         return Decision("incorrect", f"{answer.clean!r} is in {answer.unit}s but the gold {gold.raw!r} is in {g.unit}s", "number", UNITS)
     if config.percent == "strict" and answer.percent != g.percent and (gold.number is not None or g.percent):
@@ -173,6 +177,38 @@ def fast_decision(answer: NormalizedAnswer, gold: Gold, config: VerifierConfig) 
             return Decision("incorrect", (f"{answer.clean!r} has the gold's values in another order; {why} "
                                           f"(list_order={config.list_order!r})"), "number", LIST_ORDER)
     return None
+
+
+def _numeral(digits: str, unit: str) -> int | None:
+    base = int(unit[5:]) if unit.startswith("base ") else 10
+    try:
+        return int(digits, base)
+    except ValueError:
+        return None
+
+
+def _base_decision(answer: NormalizedAnswer, gold: Gold) -> Decision:
+    """Numerals written with a base. Against a gold in base b the answer's digits must be the gold's
+    (``2516`` answers "in base 8: 2516_8"; the same number in decimal does not); an answer in base b
+    against a plain gold is the number it denotes (``101_2`` is 5, ``12_3`` is not 12)."""
+    g = gold.norm
+    shown = f"{answer.key}_{answer.unit[5:]}" if answer.unit.startswith("base ") else answer.clean
+    a_value = _numeral(answer.key, answer.unit) if _NUMERAL_RE.fullmatch(answer.key, timeout=REGEX_TIMEOUT_S) else None
+    if g.unit.startswith("base ") and answer.unit in ("", g.unit):
+        same = answer.key.upper() == g.key.upper()
+        return Decision("correct" if same else "incorrect",
+                        f"{shown!r} {'has' if same else 'does not have'} the digits of gold {gold.raw!r} "
+                        f"({g.unit})", "number", BASE)
+    if answer.unit.startswith("base ") and a_value is None:
+        return Decision("incorrect", f"{shown!r} is no numeral in {answer.unit}", "number", BASE)
+    if g.unit.startswith("base "):
+        g_value = _numeral(g.key, g.unit)
+        same = a_value is not None and a_value == g_value
+        return Decision("correct" if same else "incorrect", f"{shown!r} {'is' if same else 'is not'} the number "
+                        f"gold {gold.raw!r} denotes", "number", BASE)
+    same = a_value is not None and gold.number is not None and gold.number == a_value
+    return Decision("correct" if same else "incorrect", f"{shown!r} denotes {a_value} in {answer.unit}, "
+                    f"{'which is' if same else 'not'} gold {gold.raw!r}", "number", BASE)
 
 
 def sandbox_texts(answer: NormalizedAnswer, gold: Gold, config: VerifierConfig) -> tuple[str, str]:

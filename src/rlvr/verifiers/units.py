@@ -22,6 +22,14 @@ _SYMBOLS = frozenset(u for u in UNIT_SYMBOLS if len(u) <= 2) | {"%", "\\%", "°"
 _WORD_UNITS = frozenset(u.lower() for u in UNIT_WORDS + UNIT_SYMBOLS if len(u) > 2) | {"omega", "per"}
 
 
+def _unit_symbol(word: str) -> bool:
+    """A unit of the lexicon; symbols of one or two letters only in their own case (``7a`` is no ampere)."""
+    w = word.strip(".")
+    if len(w) <= 2 and w.isascii() and w.isalpha():
+        return w in _SYMBOLS
+    return w.lower() in _UNITS
+
+
 def unit_word(word: str, open_class: bool = False) -> bool:
     """A unit symbol or word; ``open_class``: also any count noun ("Trinkets", "apples", "pommes") that
     is no word of the language and no operation or magnitude ("squared", "thousand", "most")."""
@@ -55,7 +63,7 @@ def split_unit(clean: str) -> tuple[str, str] | None:
     for atom in _ATOM_RE.finditer(m["unit"], timeout=REGEX_TIMEOUT_S):
         text = next(g for g in atom.groups() if g is not None)
         words.extend(w for w in regex.split(r"[\s~/]+|\\,|\\;", text.strip(" ~"), timeout=REGEX_TIMEOUT_S) if w)
-    if not words or any(w.lower().strip(".") not in _UNITS for w in words):
+    if not words or not all(_unit_symbol(w) for w in words):
         return None
     return m["value"], " ".join(words).lower()
 
