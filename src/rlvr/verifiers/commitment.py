@@ -22,19 +22,23 @@ import regex
 from rlvr.verifiers.box_context import box_context
 from rlvr.verifiers.cache import byte_cache
 from rlvr.verifiers.document import Document
-from rlvr.verifiers.lexicon import ALTERNATIVE_WORDS, GRADER_WORDS, HEDGE_WORDS, LIST_WORDS, words_pattern
+from rlvr.verifiers.lexicon import (
+    ALTERNATIVE_WORDS, GRADER_WORDS, HEDGE_WORDS, HYPOTHETICAL_WORDS, LIST_WORDS, TENTATIVE_WORDS, words_pattern,
+)
 from rlvr.verifiers.normalize import value_key
 from rlvr.verifiers.prose import (
-    ALTERNATIVE_RE, CONCLUSION_RE, HEDGE_RE, RETRACTION_RE, sentences, stated_values,
+    ALTERNATIVE_RE, CONCLUSION_RE, HEDGE_RE, RETRACTION_RE, sentences, stated_values, value_role,
 )
 from rlvr.verifiers.slots import Slot, clean
 from rlvr.verifiers.later import choice_letter
 from rlvr.verifiers.trace import Finding, rule
 
 __all__ = ["Finding", "check_final", "later_groups", "occurrences", "statement_of", "grader_note",
-           "ALTERNATIVES", "PARTIAL_BOX", "GRADER_NOTE", "HEDGED"]
+           "ALTERNATIVES", "PARTIAL_BOX", "GRADER_NOTE", "HEDGED", "STANCE"]
 
 ALTERNATIVES = rule("integrity.alternatives", "several different answers are offered together in the final statement")
+STANCE = rule("integrity.stance", "the final statement does not assert its answer: it asks, bounds, rejects, denies "
+              "or supposes it, or offers it as a placeholder or a guess")
 HEDGED = rule("integrity.hedged", "the final statement hedges or offers another value ('either … or', 'or maybe 8')")
 PARTIAL_BOX = rule("integrity.partial_box", "the box holds only part of the stated result")
 GRADER_NOTE = rule("integrity.grader_note", "the completion addresses the grader")
@@ -141,15 +145,50 @@ def check_final(doc: Document, all_slots: list[Slot], final: Slot, answer: str, 
         partial = box_context(doc, box.start, box.end, timeout, choice=choice_letter(answer) is not None)
         if partial:
             return Finding(PARTIAL_BOX, partial)
-    if not strict:
-        return None
     s_start, s_end = statement_of(doc, groups[index], timeout)
     first = min(together[0], key=lambda s: s.value[1] - s.value[0])
     last = min(together[-1], key=lambda s: s.value[1] - s.value[0])
+    stance = _stance(doc.view[s_start:s_end], first.start - s_start, last.end - s_start, strict, timeout)
+    if stance:
+        return Finding(STANCE, f"the final answer {clean(answer)!r} is not asserted: {stance}")
+    if not strict:
+        return None
     hedge = _offers_another(doc.view[s_start:first.start], doc.view[last.end:s_end], answer, timeout)
     if hedge:
         return Finding(HEDGED, f"the final answer {clean(answer)!r} is hedged: {hedge}")
     return None
+
+
+def _stance(sentence: str, start: int, end: int, strict: bool, timeout: float) -> str | None:
+    """How the final statement holds its answer at ``[start, end)``, when it is not a claim.
+
+    Both policies: a question ("Is it \\boxed{42}?"), a bound ("at least \\boxed{42}"), a rejection
+    ("\\boxed{42} fails"), a denial ("It is not \\boxed{42}"). The strict policy also refuses a
+    supposition ("Suppose the answer is \\boxed{42}") and a tentative word anywhere in the statement
+    ("Placeholder:", "(tentative)", "though I could not verify it").
+    """
+    if _QUESTION_END_RE.search(sentence[end:], timeout=timeout):
+        return "the statement is a question"
+    role = value_role(sentence, start, end, timeout)
+    if role in ("bound", "rejected", "denied"):
+        return {"bound": "it is given as a bound", "rejected": "it is rejected", "denied": "it is denied"}[role]
+    if strict:
+        clause = 0
+        for m in _CLAUSE_BREAK_RE.finditer(sentence, 0, start, timeout=timeout):
+            clause = m.end()
+        if m := _SUPPOSING.search(sentence, clause, start, timeout=timeout):
+            return f"it is only supposed ({m[0]!r})"  # "would" is no supposition: the problem's own wording
+    if strict and (m := _TENTATIVE.search(sentence, timeout=timeout)):
+        return f"the statement calls it {m[0]!r}"
+    return None
+
+
+_QUESTION_END_RE = regex.compile(r"^[^.!\n]{0,40}[?？]")
+_TENTATIVE = words_pattern(TENTATIVE_WORDS)
+_SUPPOSING = words_pattern(tuple(w for w in HYPOTHETICAL_WORDS if w not in (
+    "would", "were", "would be", "would have been", "like", "say", "such as", "for example", "e.g.", "for instance"))
+    + ("imagine", "hypothetically", "pretend"))
+_CLAUSE_BREAK_RE = regex.compile(r"[,;:，；：]|\s[-–—]\s")
 
 
 @byte_cache(0.02)

@@ -34,8 +34,9 @@ import regex
 
 from rlvr.verifiers.limits import REGEX_TIMEOUT_S
 
+from rlvr.verifiers.colours import element_hides, tex_colour_visible
 from rlvr.verifiers.lexicon import (
-    BOX_MACROS, COLOUR_MACROS, HIDDEN_COLOURS, HIDING_MACROS, REDEFINING_MACROS, STRIKING_MACROS,
+    BOX_MACROS, COLOUR_MACROS, HIDING_MACROS, REDEFINING_MACROS, STRIKING_MACROS,
     TRANSPARENT_MACROS,
 )
 
@@ -162,7 +163,8 @@ _ACTING = sorted(set(BOX_MACROS) | set(HIDING_MACROS) | set(STRIKING_MACROS) | s
                  | set(REDEFINING_MACROS) | set(TRANSPARENT_MACROS) | {"iffalse"}, key=len, reverse=True)
 _ACTING_SET = frozenset(_ACTING)
 _TRANSPARENT = frozenset(TRANSPARENT_MACROS) - set(BOX_MACROS)
-_MACRO_RE = regex.compile(r"\\([A-Za-z]+)\*?|\\(?:begin|end)\s*\{(comment|hide|invisible)\}")
+# an environment first: "\\begin" is also a macro name
+_MACRO_RE = regex.compile(r"\\(?:begin|end)\s*\{(?P<env>comment|hide|invisible)\}|\\(?P<name>[A-Za-z]+)\*?")
 _BRACE_RE = regex.compile(r"\\.|[{}]", regex.DOTALL)
 # emphasis runs; an underscore inside a word or before a brace is a subscript (x_1, \\sum_{k}), never emphasis
 _INLINE_RE = regex.compile(r"(?P<tag></?[A-Za-z][A-Za-z0-9_-]{0,30}(?:\s[^<>\n]{0,400})?/?>)|(?P<strike>~~)"
@@ -171,17 +173,13 @@ _LINE_RE = regex.compile(
     r"(?m)^[ \t]{0,3}(?:(?P<hashes>\#{1,6})(?=[ \t]|$)|(?P<hr>(?:[-*_][ \t]*){3,}$)|(?P<setext>=+[ \t]*$)"
     r"|(?P<quote>>[ \t]?)|(?P<bullet>(?:[-*+]|[0-9]{1,3}[.)])[ \t]+)|(?P<refdef>\[[^\]\n]{1,100}\]:[ \t]*\S[^\n]*$)"
     r"|(?P<pipe>\|))")
-_HIDING_TAGS = frozenset({"del", "s", "strike", "script", "style", "template", "noscript", "head", "title"})
-_HIDDEN_STYLE_RE = regex.compile(
-    r"(?i)display\s*:\s*none|visibility\s*:\s*hidden|opacity\s*:\s*0(?:\.0*)?(?![.0-9])|font-size\s*:\s*0"
-    r"|(?<![-\w])color\s*:\s*(?:" + "|".join(regex.escape(c) for c in HIDDEN_COLOURS) + r")(?![\w-])"
-    r"|(?:^|\s)hidden(?:\s|=|$)|color\s*=\s*[\"']?(?:white|#fff(?:fff)?)\b|aria-hidden")
 _VOID_TAGS = frozenset({"br", "hr", "img", "input", "meta", "link", "wbr", "source", "area", "col", "embed"})
 _BARE_BOX_RE = regex.compile(r"[ \t]+([^\s${}\\.,;]+)")
 _MAX_ARG = 200  # a macro's brace argument starts at most this far after it ("\colorbox[rgb]{…}{…}")
 _ENV_NAME_RE = regex.compile(r"\{([^{}]*)\}")
 _PERCENT_RE = regex.compile(r"(?<!\\)%")
 _IF_FI_RE = regex.compile(r"\\(if[A-Za-z]*|fi)(?![A-Za-z])")
+_COLOUR_MODEL_RE = regex.compile(r"\s*\[\s*([A-Za-z]{1,12})\s*\]")
 _TAG_NAME_RE = regex.compile(r"</?([A-Za-z][A-Za-z0-9_-]*)")
 _OPEN_ATTR_RE = regex.compile(r"(?i)\bopen\b")
 _CLOSING_HASHES_RE = regex.compile(r"[ \t]+#+[ \t]*$")
@@ -194,9 +192,6 @@ def _blank(chars: list[str], start: int, end: int) -> None:
             chars[i] = " "
 
 
-def _hidden_colour(colour: str) -> bool:
-    c = colour.strip().lower().replace(" ", "")
-    return c in HIDDEN_COLOURS or c.startswith("white")
 
 
 class _Reader:
@@ -209,6 +204,7 @@ class _Reader:
         self.partners: dict[int, int] | None = None
         self.first_acting = 0
         self.switches: list[tuple[int, str]] = []
+        self.reasons_of_tags: dict[int, str] = {}
 
     def hide(self, start: int, end: int, why: str) -> None:
         """Record a hidden span; the view is blanked once, over merged spans, at the end."""
@@ -329,27 +325,26 @@ class _Reader:
     def macros(self, opaque: _Spans, math: _Spans) -> None:
         text = self.text
         found = [m for m in _MACRO_RE.finditer(text, timeout=self.timeout)
-                 if (m[1] is None or m[1] in _ACTING_SET) and not (opaque.spans and opaque.holds(m.start()))
-                 and not (m[1] in _TRANSPARENT and math.spans and math.holds(m.start()))]
+                 if (m["name"] is None or m["name"] in _ACTING_SET) and not (opaque.spans and opaque.holds(m.start()))
+                 and not (m["name"] in _TRANSPARENT and math.spans and math.holds(m.start()))]
         if not found:
             return
         self.first_acting = found[0].start()
         for m in found:  # boxes first: a bare \boxed{…} is math, so formatting inside it is kept
-            if m[1] in BOX_MACROS:
-                self.box(m, m[1])
+            if m["name"] in BOX_MACROS:
+                self.box(m, m["name"])
         in_box = _Spans([b.inner for b in self.doc.boxes]) if self.doc.boxes else _Spans([])
         skip = 0
         for m in found:
             start = m.start()
             if start < skip:
                 continue
-            name = m[1]
+            name = m["name"]
             if name is None:  # \begin{comment} … \end{comment}
                 if m[0].startswith("\\begin"):
-                    end = text.find("\\end", m.end())
-                    close = regex.compile(r"\\end\s*\{" + m[2] + r"\}").search(text, m.end(), timeout=self.timeout)
+                    close = regex.compile(r"\\end\s*\{" + m["env"] + r"\}").search(text, m.end(), timeout=self.timeout)
                     end = close.end() if close else len(text)
-                    self.hide(start, end, f"a {m[2]} environment")
+                    self.hide(start, end, f"a {m['env']} environment")
                     skip = end
                 continue
             if name in REDEFINING_MACROS:
@@ -393,13 +388,17 @@ class _Reader:
             self.doc.boxes.append(Box(name, m.start(), b, (a, b)))
 
     def colour(self, m: regex.Match, name: str) -> None:
-        first = self.argument(m.end())
+        model = _COLOUR_MODEL_RE.match(self.text, m.end(), timeout=self.timeout)  # \textcolor[rgb]{1,1,1}{…}
+        first = self.argument(model.end() if model else m.end())
         if first is None:
             return
         colour = self.text[first[0] + 1:first[1]][:80]
+        hidden = not tex_colour_visible(colour, model[1] if model else None)
+        if model:
+            colour = f"[{model[1]}]{{{colour}}}"
         if name == "color":  # a switch: it colours the rest of the enclosing group
             _blank(self.chars, m.start(), first[1] + 1)
-            if _hidden_colour(colour):
+            if hidden:
                 self.switches.append((m.start(), colour))
             return
         if name in ("colorbox", "fcolorbox"):
@@ -407,7 +406,7 @@ class _Reader:
         second = self.argument(first[1] + 1)
         if second is None:
             return
-        if _hidden_colour(colour):
+        if hidden:
             self.hide(m.start(), second[1] + 1, f"text in an invisible colour ({colour})")
         else:  # a visible colour only formats: read through it
             _blank(self.chars, m.start(), second[0] + 1)
@@ -489,16 +488,20 @@ class _Reader:
                 if open_name == name:
                     del html[i:]
                     if hides:
-                        why = "struck-through text" if name in ("del", "s", "strike") else f"a hidden <{name}>"
+                        why = "struck-through text" if name in ("del", "s", "strike") else \
+                            self.reasons_of_tags.get(start, f"a hidden <{name}>")
                         self.hide(start, m.end(), why)
                     if name == "summary" and html and html[-1][0] == "details":
                         d_name, _d_start, d_hides = html[-1]  # the summary is shown; what follows it is not
                         html[-1] = (d_name, m.end(), d_hides)
                     return
             return
-        attrs = raw[len(name) + 1:]
-        hides = name in _HIDING_TAGS or bool(_HIDDEN_STYLE_RE.search(attrs, timeout=self.timeout))
-        if name == "details" and not _OPEN_ATTR_RE.search(attrs, timeout=self.timeout):
+        attrs = raw[len(name) + 1:].rstrip(">")
+        why = element_hides(name, attrs)
+        hides = why is not None
+        if why is not None:
+            self.reasons_of_tags[m.start()] = why
+        if name in ("details", "dialog") and not _OPEN_ATTR_RE.search(attrs, timeout=self.timeout):
             hides = True  # collapsed: only its <summary> is shown
         if name == "summary" and html and html[-1][0] == "details":
             d_name, d_start, d_hides = html[-1]

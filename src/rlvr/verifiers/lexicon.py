@@ -20,8 +20,8 @@ __all__ = [
     "ANSWER_WORDS", "CONCLUSION_WORDS", "RETRACTION_CUES", "HEDGE_WORDS", "NEGATION_WORDS", "UNSURE_PHRASES",
     "APPROXIMATION_WORDS", "BOUND_WORDS", "REJECTION_WORDS", "HYPOTHETICAL_WORDS", "ALTERNATIVE_WORDS", "LIST_WORDS", "GRADER_WORDS",
     "BOX_MACROS", "HIDING_MACROS", "STRIKING_MACROS", "COLOUR_MACROS", "REDEFINING_MACROS", "TRANSPARENT_MACROS", "FUNCTION_WORDS", "OPERATION_WORDS", "RESULT_VERBS",
-    "NEGATIVE_EVALUATIONS", "ANSWER_REFERENCES", "WITHDRAWAL_CUES", "PROSE_DOUBT_WORDS",
-    "HIDDEN_COLOURS", "UNIT_WORDS", "UNIT_SYMBOLS", "ORDINAL_SUFFIXES", "words_pattern", "any_in", "PhraseMatcher",
+    "NEGATIVE_EVALUATIONS", "ANSWER_REFERENCES", "WITHDRAWAL_CUES", "PROSE_DOUBT_WORDS", "TENTATIVE_WORDS", "EXCLUDING_WORDS",
+    "UNIT_WORDS", "UNIT_SYMBOLS", "ORDINAL_SUFFIXES", "words_pattern", "any_in", "PhraseMatcher",
 ]
 
 
@@ -267,6 +267,7 @@ UNSURE_PHRASES: tuple[str, ...] = (
 #: a value that is a bound, not the value: "more than 7", "at least 7", "≥ 7"
 BOUND_WORDS: tuple[str, ...] = (
     "more than", "less than", "greater than", "smaller than", "fewer than", "larger than", "bigger than",
+    "a multiple of", "multiple of", "divisible by", "a divisor of", "a factor of", "in excess of", "upwards of",
     "at least", "at most", "no more than", "no less than", "not more than", "not less than", "up to",
     "exceeds", "exceed", "exceeding", "over", "under", "below", "above", "beyond", "upper bound",
     "lower bound", "bounded by", "between", "plus de", "moins de", "au moins", "au plus", "más de",
@@ -282,6 +283,13 @@ REJECTION_WORDS: tuple[str, ...] = (
     "rejected", "not valid", "not possible", "contradiction", "is wrong", "is incorrect", "was wrong",
     "not a solution", "extraneous", "ne marche pas", "no funciona", "funktioniert nicht", "non funziona",
     "не подходит", "不行", "不成立", "舍去", "不符合",
+)
+#: words that exclude the value after them: "anything except 7", "we rule out 7", "I reject 7"
+EXCLUDING_WORDS: tuple[str, ...] = (
+    "except", "except for", "excluding", "exclude", "excludes", "anything but", "other than", "besides",
+    "reject", "rejects", "rejecting", "rule out", "rules out", "ruled out", "eliminate", "eliminates",
+    "discard", "discards", "instead of", "rather than", "apart from", "aside from", "minus", "without",
+    "sauf", "excepto", "außer", "tranne", "кроме", "除了",
 )
 #: a value inside a supposition: "if it were 7", "suppose 7", "assume x = 7"
 HYPOTHETICAL_WORDS: tuple[str, ...] = (
@@ -306,9 +314,6 @@ STRIKING_MACROS: tuple[str, ...] = ("cancel", "bcancel", "xcancel", "cancelto", 
                                     "strikeout", "strike", "soutthick", "hcancel", "stroke")
 #: macros that colour text: transparent unless the colour cannot be seen
 COLOUR_MACROS: tuple[str, ...] = ("textcolor", "color", "colorbox", "fcolorbox", "mathcolor", "highlight", "hl")
-#: colours a reader cannot see on a white page, and CSS that hides
-HIDDEN_COLOURS: tuple[str, ...] = ("white", "#fff", "#ffffff", "rgb(255,255,255)", "transparent", "none",
-                                   "snow", "ghostwhite", "whitesmoke", "ivory", "floralwhite", "white!100")
 #: TeX that changes what commands mean: a completion that uses any cannot be read at face value
 REDEFINING_MACROS: tuple[str, ...] = (
     "def", "edef", "gdef", "xdef", "let", "futurelet", "global", "newcommand", "renewcommand", "providecommand",
@@ -401,6 +406,17 @@ PROSE_DOUBT_WORDS: tuple[str, ...] = (
     "determine", "solve", "solved", "violates", "violate", "contradiction", "out of the question", "wrong",
     "incorrect", "mistake", "error", "typo", "let", "pretend", "question", "consider", "considering", "candidate",
     "candidates", "guess", "estimate", "approximately", "range", "interval", "bound", "limit",
+)
+#: words in the final statement that present its answer as something other than a claim: a sample of
+#: the format, a placeholder, a guess, something unverified ("Placeholder: \\boxed{42}")
+TENTATIVE_WORDS: tuple[str, ...] = (
+    "placeholder", "tentative", "tentatively", "example", "for example", "for instance", "e.g.", "sample",
+    "dummy", "template", "valid format", "example format", "such as", "if i had to", "i'd pick", "i would pick",
+    "i guess", "my guess", "a guess", "could not verify", "couldn't verify", "cannot verify", "can't verify",
+    "not verified", "unverified", "no proof", "without proof", "unproven", "i'm stuck", "i am stuck",
+    "cannot solve", "can't solve", "could not solve", "couldn't solve", "unable to solve", "give up",
+    "gave up", "a common answer", "commonly", "put your answer", "should be written", "written like",
+    "just a format", "the format", "in the form of",
 )
 #: words that refer back to the answer just given
 ANSWER_REFERENCES: tuple[str, ...] = (

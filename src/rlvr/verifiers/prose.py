@@ -20,11 +20,11 @@ from rlvr.verifiers.limits import REGEX_TIMEOUT_S
 
 from rlvr.verifiers.lexicon import (
     ALTERNATIVE_WORDS, ANSWER_WORDS, BOUND_WORDS, CONCLUSION_WORDS, HEDGE_WORDS, HYPOTHETICAL_WORDS, NEGATION_WORDS,
-    NEGATIVE_EVALUATIONS, PROSE_DOUBT_WORDS, REJECTION_WORDS, RESULT_VERBS, RETRACTION_CUES, UNSURE_PHRASES,
+    EXCLUDING_WORDS, NEGATIVE_EVALUATIONS, PROSE_DOUBT_WORDS, REJECTION_WORDS, RESULT_VERBS, RETRACTION_CUES, UNSURE_PHRASES,
     words_pattern,
 )
 
-__all__ = ["Candidate", "prose_answer", "sentence_value", "sentences", "stated_values", "statement_claim",
+__all__ = ["Candidate", "prose_answer", "sentence_value", "sentences", "stated_values", "statement_claim", "value_role",
            "HEDGE_RE", "ALTERNATIVE_RE", "RETRACTION_RE", "NEGATION_RE", "CONCLUSION_RE"]
 
 #: (content, start, end) of one answer occurrence in the searched text
@@ -50,6 +50,7 @@ CONCLUSION_RE = words_pattern(CONCLUSION_WORDS)
 _ANSWER_WORD_RE = words_pattern(ANSWER_WORDS)
 _BOUND = words_pattern(BOUND_WORDS)
 _REJECTED = words_pattern(REJECTION_WORDS)
+_EXCLUDING = words_pattern(EXCLUDING_WORDS)
 _BOUND_TAIL_RE = regex.compile(r"(?i)\s*(?:of|than|to)?\s*\$?\s*$")
 _REJECTED_HEAD_RE = regex.compile(r"(?i)^\s*\$?\s*,?\s*(?:is\s+|was\s+|also\s+)?")
 _HYPOTHETICAL_RE = words_pattern(HYPOTHETICAL_WORDS)
@@ -288,19 +289,20 @@ def _sentence_values(sentence: str, offset: int, timeout: float, roles: bool = T
                 found.append((m[0].replace("−", "-"), offset + m.start(), offset + m.end()))
     if not roles:
         return found
-    roles_of = [_role(sentence, v[1] - offset, v[2] - offset, timeout) for v in found]
+    roles_of = [value_role(sentence, v[1] - offset, v[2] - offset, timeout) for v in found]
     # "we tried 7, but 7 fails": a value rejected, denied or bounded once is not stated elsewhere in the sentence
     dropped = {v[0].strip() for v, r in zip(found, roles_of) if r in ("rejected", "denied", "bound")}
     return [v for v, r in zip(found, roles_of) if r == "stated" and v[0].strip() not in dropped]
 
 
-def _role(sentence: str, start: int, end: int, timeout: float) -> str:
+def value_role(sentence: str, start: int, end: int, timeout: float) -> str:
     """What the value at ``[start, end)`` of ``sentence`` is: stated, bound, rejected, supposed or denied."""
     before, after = sentence[max(0, start - 60):start], sentence[end:end + 60]
     if _BOUND.ends(before, timeout) or _BOUND.ends(
             before[:len(before) - len(_BOUND_TAIL_RE.search(before, timeout=timeout)[0])] + " ", timeout):
         return "bound"
-    if _REJECTED.starts(after[_REJECTED_HEAD_RE.match(after, timeout=timeout).end():], timeout):
+    if _REJECTED.starts(after[_REJECTED_HEAD_RE.match(after, timeout=timeout).end():], timeout) \
+            or _EXCLUDING.ends(before, timeout):
         return "rejected"
     if _NEGATES_NEXT_RE.search(before, timeout=timeout) or _NEGATED_BY_NEXT_RE.match(after, timeout=timeout):
         return "denied"

@@ -1,0 +1,238 @@
+"""Can a reader see text in this colour or style? CSS and LaTeX (xcolor) colours, and inline CSS.
+
+A completion can hide a second answer in text nobody sees: white or transparent ink, a zero font
+size, an element pushed off the page. Listing the ways to hide loses to the next way, so this module
+decides the other way round: a colour is visible only when it parses and is dark enough and opaque
+enough on a white page, and a style is harmless only when every property in it is one that merely
+formats (weight, slant, alignment, spacing, a visible colour). Anything else hides what it styles.
+"""
+
+from __future__ import annotations
+
+import regex
+
+from rlvr.verifiers.limits import REGEX_TIMEOUT_S
+
+__all__ = ["css_colour_visible", "tex_colour_visible", "style_hides", "element_hides", "HTML_ELEMENTS", "SHOWN_ELEMENTS"]
+
+# the colours in which a reader sees text on a white page (CSS and xcolor/dvips names), as RGB in 0..1
+_NAMED: dict[str, tuple[float, float, float]] = {
+    "black": (0, 0, 0), "red": (1, 0, 0), "green": (0, 0.5, 0), "blue": (0, 0, 1), "navy": (0, 0, 0.5),
+    "maroon": (0.5, 0, 0), "purple": (0.5, 0, 0.5), "teal": (0, 0.5, 0.5), "olive": (0.5, 0.5, 0),
+    "gray": (0.5, 0.5, 0.5), "grey": (0.5, 0.5, 0.5), "darkgray": (0.25, 0.25, 0.25), "darkgrey": (0.25, 0.25, 0.25),
+    "brown": (0.75, 0.5, 0.25), "orange": (1, 0.5, 0), "magenta": (1, 0, 1), "violet": (0.5, 0, 0.5),
+    "darkred": (0.55, 0, 0), "darkblue": (0, 0, 0.55), "darkgreen": (0, 0.39, 0), "crimson": (0.86, 0.08, 0.24),
+    "indigo": (0.29, 0, 0.51), "cyan": (0, 1, 1), "lime": (0, 1, 0), "fuchsia": (1, 0, 1), "pink": (1, 0.75, 0.8),
+    "gold": (1, 0.84, 0), "yellow": (1, 1, 0), "white": (1, 1, 1), "currentcolor": (0, 0, 0),
+    "orangered": (1, 0.27, 0), "forestgreen": (0.13, 0.55, 0.13), "royalblue": (0.25, 0.41, 0.88),
+    "firebrick": (0.7, 0.13, 0.13), "seagreen": (0.18, 0.55, 0.34), "steelblue": (0.27, 0.51, 0.71),
+    "midnightblue": (0.1, 0.1, 0.44), "darkorange": (1, 0.55, 0), "lightgray": (0.75, 0.75, 0.75),
+    "lightgrey": (0.75, 0.75, 0.75), "silver": (0.75, 0.75, 0.75),
+}
+# how light a colour may be and still be read on white (relative luminance), and how transparent
+_MAX_LUMINANCE = 0.7
+_MIN_ALPHA = 0.5
+
+_HEX_RE = regex.compile(r"#?([0-9a-f]{3,4}|[0-9a-f]{6}|[0-9a-f]{8})")
+_FUNCTION_RE = regex.compile(r"(rgba?|hsla?)\(([^()]{1,80})\)")
+_NUMBER_RE = regex.compile(r"[-+]?(?:[0-9]*\.[0-9]+|[0-9]+)(?:e[-+]?[0-9]+)?%?")
+_MIX_RE = regex.compile(r"([a-z]+)((?:![0-9.]{1,6}(?:![a-z]+)?)*)")
+
+
+def _luminance(rgb: tuple[float, float, float]) -> float:
+    r, g, b = (min(1.0, max(0.0, c)) for c in rgb)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def _visible(rgb: tuple[float, float, float] | None, alpha: float = 1.0) -> bool:
+    return rgb is not None and alpha >= _MIN_ALPHA and _luminance(rgb) <= _MAX_LUMINANCE
+
+
+def _channel(token: str, scale: float) -> float:
+    return float(token[:-1]) / 100 if token.endswith("%") else float(token) / scale
+
+
+def _hsl(h: float, s: float, light: float) -> tuple[float, float, float]:
+    def f(n: float) -> float:
+        k = (n + h / 30) % 12
+        return light - s * min(light, 1 - light) * max(-1, min(k - 3, 9 - k, 1))
+    return f(0), f(8), f(4)
+
+
+def css_colour_visible(value: str) -> bool:
+    """A CSS colour (name, ``#rgb[a]``, ``#rrggbb[aa]``, ``rgb()/rgba()``, ``hsl()/hsla()``) that reads on white."""
+    v = value.strip().lower().replace("!important", "").strip()
+    if v in _NAMED:
+        return _visible(_NAMED[v])
+    if m := _HEX_RE.fullmatch(v, timeout=REGEX_TIMEOUT_S):
+        digits = m[1] if len(m[1]) > 4 else "".join(c * 2 for c in m[1])
+        channels = [int(digits[i:i + 2], 16) / 255 for i in range(0, len(digits), 2)]
+        return _visible((channels[0], channels[1], channels[2]), channels[3] if len(channels) == 4 else 1.0)
+    if m := _FUNCTION_RE.fullmatch(v, timeout=REGEX_TIMEOUT_S):
+        tokens = _NUMBER_RE.findall(m[2], timeout=REGEX_TIMEOUT_S)
+        if len(tokens) not in (3, 4):
+            return False
+        try:
+            alpha = _channel(tokens[3], 1) if len(tokens) == 4 else 1.0
+            if m[1].startswith("rgb"):
+                return _visible((_channel(tokens[0], 255), _channel(tokens[1], 255), _channel(tokens[2], 255)), alpha)
+            return _visible(_hsl(float(tokens[0].rstrip("%")), _channel(tokens[1], 100), _channel(tokens[2], 100)), alpha)
+        except ValueError:
+            return False
+    return False  # a colour we cannot read may be one nobody can see
+
+
+def _tex_rgb(model: str, spec: str) -> tuple[float, float, float] | None:
+    parts = [p.strip() for p in spec.split(",")]
+    try:
+        if model == "rgb" and len(parts) == 3:
+            return float(parts[0]), float(parts[1]), float(parts[2])
+        if model == "RGB" and len(parts) == 3:
+            return float(parts[0]) / 255, float(parts[1]) / 255, float(parts[2]) / 255
+        if model == "HTML" and _HEX_RE.fullmatch(spec.strip().lower(), timeout=REGEX_TIMEOUT_S) and len(spec.strip()) == 6:
+            h = spec.strip()
+            return int(h[0:2], 16) / 255, int(h[2:4], 16) / 255, int(h[4:6], 16) / 255
+        if model == "gray" and len(parts) == 1:
+            return (float(parts[0]),) * 3  # type: ignore[return-value]
+        if model == "cmyk" and len(parts) == 4:
+            c, m, y, k = (float(p) for p in parts)
+            return (1 - c) * (1 - k), (1 - m) * (1 - k), (1 - y) * (1 - k)
+        if model == "cmy" and len(parts) == 3:
+            return 1 - float(parts[0]), 1 - float(parts[1]), 1 - float(parts[2])
+    except ValueError:
+        return None
+    return None
+
+
+def tex_colour_visible(spec: str, model: str | None = None) -> bool:
+    """An xcolor colour (``red``, ``red!50``, ``blue!30!black``, ``[rgb]{0,0,1}``, ``[HTML]{1F77B4}``)
+    that reads on white. A mix ``a!p!b`` is p% of a and the rest b (white when b is left out)."""
+    s = spec.strip()
+    if model is not None:
+        return _visible(_tex_rgb(model.strip(), s))
+    m = _MIX_RE.fullmatch(s.lower().replace(" ", ""), timeout=REGEX_TIMEOUT_S)
+    if not m or m[1] not in _NAMED:
+        return False
+    rgb = _NAMED[m[1]]
+    for step in regex.findall(r"!([0-9.]{1,6})(?:!([a-z]+))?", m[2], timeout=REGEX_TIMEOUT_S):
+        try:
+            share = min(100.0, max(0.0, float(step[0]))) / 100
+        except ValueError:
+            return False
+        other = _NAMED.get(step[1] or "white")
+        if other is None:
+            return False
+        rgb = tuple(share * a + (1 - share) * b for a, b in zip(rgb, other))  # type: ignore[assignment]
+    return _visible(rgb)
+
+
+# properties that only format text a reader still sees; any other property may hide it
+_FORMATTING = frozenset("""
+font-weight font-style font-family font-variant text-align vertical-align line-height letter-spacing
+word-spacing white-space margin margin-left margin-right margin-top margin-bottom padding padding-left
+padding-right padding-top padding-bottom border border-left border-right border-top border-bottom
+border-radius border-color border-width border-style text-transform direction unicode-bidi
+display float clear list-style list-style-type
+""".split())
+_SAFE_DISPLAY = frozenset({"inline", "block", "inline-block", "flex", "inline-flex", "grid", "list-item",
+                           "table", "table-cell", "table-row"})
+_SAFE_DECORATION = frozenset({"none", "underline", "overline"})
+
+
+def style_hides(style: str) -> str | None:
+    """Why an inline CSS ``style`` may keep its text from a reader (``None`` when it only formats).
+
+    Colour must be a visible one; ``font-size`` at least 8px (or 0.5em); ``text-decoration`` no
+    strike-through; ``display`` a showing value; any property outside the formatting ones (position,
+    opacity, transform, clip, overflow, height, text-indent, filter …) hides.
+    """
+    for declaration in style.split(";")[:40]:
+        if not declaration.strip():
+            continue
+        name, sep, value = declaration.partition(":")
+        name, value = name.strip().lower(), value.strip().lower().replace("!important", "").strip()
+        if not sep or not name:
+            return f"a style we cannot read ({declaration.strip()[:40]!r})"
+        if name in ("color",):
+            if not css_colour_visible(value):
+                return f"text in a colour that does not show ({value[:30]})"
+        elif name in ("background", "background-color"):
+            continue  # a background behind dark text: still read (a white background changes nothing)
+        elif name == "font-size":
+            m = regex.fullmatch(r"([0-9]*\.?[0-9]+)\s*(px|pt|em|rem|%)?", value, timeout=REGEX_TIMEOUT_S)
+            if not m:
+                return f"a font size we cannot read ({value[:30]})"
+            size, unit = float(m[1]), m[2] or "px"
+            limit = {"px": 8, "pt": 6, "em": 0.5, "rem": 0.5, "%": 50}[unit]
+            if size < limit:
+                return f"text too small to read (font-size {value[:20]})"
+        elif name in ("text-decoration", "text-decoration-line"):
+            if any(word not in _SAFE_DECORATION for word in value.split()):
+                return f"struck-through or decorated text ({value[:30]})"
+        elif name == "display":
+            if value not in _SAFE_DISPLAY:
+                return f"an element that is not displayed (display {value[:20]})"
+        elif name not in _FORMATTING:
+            return f"a style that can hide text ({name})"
+        elif "-" in value and name.startswith(("margin", "padding", "letter", "word")):
+            return f"text moved or squeezed out of sight ({name}: {value[:20]})"
+        elif name == "line-height" and regex.fullmatch(r"0*\.?0*(?:px|em|rem|pt|%)?", value, timeout=REGEX_TIMEOUT_S):
+            return "text with no line height"
+    return None
+
+
+# HTML elements whose content a reader sees; every other HTML element (dialog, datalist, canvas,
+# video, iframe, object, select, svg, template, noscript …) shows something else or nothing
+SHOWN_ELEMENTS = frozenset("""
+p div span b strong i em u ins mark small big sub sup code pre kbd samp var tt ul ol li dl dt dd table
+thead tbody tfoot tr td th caption colgroup h1 h2 h3 h4 h5 h6 blockquote q cite center font section
+article main header footer nav aside figure figcaption abbr acronym dfn label button output address
+bdi bdo ruby rt time data html body form fieldset legend details summary a hgroup search menu
+textarea math mi mn mo mrow msup msub msubsup mfrac msqrt mroot mtext mtable mtr mtd mspace mstyle
+semantics mover munder munderover mpadded mfenced menclose
+""".split())
+HTML_ELEMENTS = SHOWN_ELEMENTS | frozenset("""
+del s strike script style template noscript head title dialog datalist noembed noframes frameset frame
+iframe canvas video audio picture map object applet select option optgroup svg foreignobject slot
+annotation annotation-xml rp marquee blink portal fencedframe
+""".split())
+# attributes that neither hide nor restyle what an element shows
+_PLAIN_ATTRIBUTES = frozenset("""
+id title lang dir align valign href src alt colspan rowspan open start type name border cellpadding
+cellspacing target rel value reversed scope headers summary face role tabindex datetime cite
+xmlns display mathvariant
+""".split())
+_ATTRIBUTE_RE = regex.compile(r"""([A-Za-z_:][-A-Za-z0-9_:.]*)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+)))?""")
+
+
+def element_hides(name: str, attributes: str) -> str | None:
+    """Why an HTML element's content may not be shown (``None`` when a reader sees it).
+
+    The element must be one that shows its content, and each attribute one that only labels or
+    lays out (``style`` is read by :func:`style_hides`, ``color`` must be visible, ``width``/``height``
+    must not be 0). ``hidden``, ``aria-hidden``, ``class`` (whose CSS we cannot see) and any other
+    attribute hide. Tags that are no HTML (``<answer>``, ``<think>``) are the completion's own markup.
+    """
+    if name in HTML_ELEMENTS and name not in SHOWN_ELEMENTS:
+        return f"a <{name}> element (its content is not shown)"
+    for m in _ATTRIBUTE_RE.finditer(attributes[:2000], timeout=REGEX_TIMEOUT_S):
+        attribute = m[1].lower()
+        value = next((g for g in m.groups()[1:] if g is not None), "")
+        if attribute == "style":
+            why = style_hides(value)
+            if why:
+                return why
+        elif attribute == "color":
+            if not css_colour_visible(value):
+                return f"text in a colour that does not show ({value[:30]})"
+        elif attribute in ("width", "height", "size"):
+            if regex.fullmatch(r"\s*0*\.?0*\s*(?:px|%)?\s*", value, timeout=REGEX_TIMEOUT_S):
+                return f"an element of no {attribute}"
+        elif attribute in ("hidden", "aria-hidden", "inert"):
+            if attribute != "aria-hidden" or value.strip().lower() != "false":
+                return f"an element marked {attribute}"
+        elif attribute.startswith("data-") or attribute in _PLAIN_ATTRIBUTES:
+            continue
+        elif name in HTML_ELEMENTS:
+            return f"an attribute that may hide the element ({attribute})"
+    return None
