@@ -81,9 +81,24 @@ _CONFUSABLES = str.maketrans(
 )
 
 
+_CONFUSABLE_SET = frozenset("АВЕКМНОРСТХаеорсуххіјѕԁԛԝһӏΑΒΕΖΗΙΚΜΝΟΡΤΥΧοϲν")
+_WORD_RE = regex.compile(r"\p{L}+")
+
+
+def _fold_word(m: regex.Match) -> str:
+    word = m[0]
+    if word.isascii() or not any(c in _CONFUSABLE_SET for c in word):
+        return word
+    # a word of Latin letters with look-alikes in it ("Аnswer"), or made only of look-alikes ("ВОХ"),
+    # is a disguised Latin word; a Greek or Cyrillic word ("απάντηση", "ответ") keeps its letters
+    if any("a" <= c.lower() <= "z" for c in word) or all(c in _CONFUSABLE_SET for c in word):
+        return word.translate(_CONFUSABLES)
+    return word
+
+
 def fold_confusables(text: str) -> str:
-    """``text`` with look-alike letters mapped to Latin (same length: positions stay valid)."""
-    return text if text.isascii() else text.translate(_CONFUSABLES)
+    """``text`` with disguised Latin words spelt in Latin (same length: positions stay valid)."""
+    return text if text.isascii() else _WORD_RE.sub(_fold_word, text, timeout=REGEX_TIMEOUT_S)
 
 
 # End-of-turn markers of common chat templates: text after one is not part of the response

@@ -23,7 +23,8 @@ from rlvr.verifiers.box_context import box_context
 from rlvr.verifiers.cache import byte_cache
 from rlvr.verifiers.document import Document
 from rlvr.verifiers.lexicon import (
-    ALTERNATIVE_WORDS, GRADER_WORDS, HEDGE_WORDS, HYPOTHETICAL_WORDS, LIST_WORDS, TENTATIVE_WORDS, words_pattern,
+    ALTERNATIVE_WORDS, GRADER_WORDS, HEDGE_WORDS, HYPOTHETICAL_WORDS, LIST_WORDS, MODIFIERS_AFTER, TENTATIVE_WORDS,
+    words_pattern,
 )
 from rlvr.verifiers.normalize import value_key
 from rlvr.verifiers.prose import (
@@ -169,6 +170,9 @@ def _stance(sentence: str, start: int, end: int, strict: bool, timeout: float) -
     """
     if _QUESTION_END_RE.search(sentence[end:], timeout=timeout):
         return "the statement is a question"
+    after = _CLOSING_RE.sub("", sentence[end:end + 80], count=1, timeout=timeout)
+    if m := _MODIFIER.starts(after, timeout=timeout):
+        return f"the words after it change it ({m[0]!r})"
     role = value_role(sentence, start, end, timeout)
     if role in ("bound", "rejected", "denied"):
         return {"bound": "it is given as a bound", "rejected": "it is rejected", "denied": "it is denied"}[role]
@@ -185,6 +189,8 @@ def _stance(sentence: str, start: int, end: int, strict: bool, timeout: float) -
 
 _QUESTION_END_RE = regex.compile(r"^[^.!\n]{0,40}[?？]")
 _TENTATIVE = words_pattern(TENTATIVE_WORDS)
+_MODIFIER = words_pattern(MODIFIERS_AFTER)
+_CLOSING_RE = regex.compile(r"^(?:\s|\$|\\\)|\\\]|\*|_|\})*")
 _SUPPOSING = words_pattern(tuple(w for w in HYPOTHETICAL_WORDS if w not in (
     "would", "were", "would be", "would have been", "like", "say", "such as", "for example", "e.g.", "for instance"))
     + ("imagine", "hypothetically", "pretend"))

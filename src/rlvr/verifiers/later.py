@@ -47,11 +47,25 @@ HEDGED_LATER = rule("integrity.alternative_after", "after the final answer anoth
 OTHER_CHOICE = rule("integrity.other_choice", "after a choice letter another choice is offered ('or (D)', 'and E')")
 
 
+_ANSWER_NOUNS = ("réponse", "respuesta", "antwort", "risposta", "resposta", "ответ", "відповідь", "答案", "答", "svar",
+                 "svaret", "jibu", "απάντηση", "vastaus", "odpověď", "válasz", "답", "정답", "جواب", "الإجابة", "उत्तर",
+                 "cevap", "jawaban", "antwoord", "odpowiedź", "câu trả lời", "đáp án", "答え", "解答")
 _RETRACTION = words_pattern(RETRACTION_CUES)
 _ALTERNATIVE = words_pattern(ALTERNATIVE_WORDS + HEDGE_WORDS + ("also", "unless", "except", "otherwise"))
 _CLAIM = words_pattern(("answer", "final answer", "the answer", "result", "the result", "final result", "total",
-                        "the total") + CONCLUSION_WORDS + RESULT_VERBS + tuple(
-    w for w in ("réponse", "respuesta", "antwort", "risposta", "resposta", "ответ", "відповідь", "答案", "答")))
+                        "the total", "turns out to be", "turns out", "comes out as", "it's", "it is", "edit",
+                        "typo", "read as", "should read", "read the boxed value as", "boxed value", "the box",
+                        "the boxed", "box above", "what i wrote", "erratum")
+                       + CONCLUSION_WORDS + RESULT_VERBS + _ANSWER_NOUNS)
+# "the count of valid arrangements is 41": a quantity of the problem, its verb, and straight after it the value
+_QUANTITY_IS_RE = regex.compile(
+    r"(?i)\b(?:answer|result|total|count|number|sum|value|amount|solution|outcome|probability|it|this|that)\b"
+    r"[^.!?;:]{0,60}?"
+    r"\b(?:is|are|was|be|equals?|becomes?)\s*\$?\s*(?=[-+]?[0-9(\\])")
+_ROMAN_RE = regex.compile(r"\b(?=[MDCLXVI]{2,}\b)M{0,3}(?:CM|CD|D?C{0,3})(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3})\b")
+_CJK_NUMBER_RE = regex.compile(r"[零〇一二两三四五六七八九十百千]+")
+_CJK_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
+_CJK_SCALES = {"十": 10, "百": 100, "千": 1000}
 _EVALUATION = words_pattern(NEGATIVE_EVALUATIONS)
 _WITHDRAWAL = words_pattern(WITHDRAWAL_CUES)
 _REFERENCE = words_pattern(ANSWER_REFERENCES)
@@ -85,10 +99,34 @@ def _number_word(m: regex.Match) -> str:
     return m[0] if n is None else str(n)
 
 
+def _cjk_number(m: regex.Match) -> str:
+    total = current = 0
+    for c in m[0]:
+        if c in _CJK_DIGITS:
+            current = _CJK_DIGITS[c]
+        else:
+            total += max(current, 1) * _CJK_SCALES[c]
+            current = 0
+    return f" {total + current} "
+
+
+def _roman_number(m: regex.Match) -> str:
+    values = {"M": 1000, "D": 500, "C": 100, "L": 50, "X": 10, "V": 5, "I": 1}
+    total = 0
+    for a, b in zip(m[0], m[0][1:] + " "):
+        total += -values[a] if b != " " and values[a] < values[b] else values[a]
+    return str(total)
+
+
 def _fold_digits(text: str) -> str:
-    """Digits of any script (fullwidth, Arabic-Indic, Devanagari …) as ASCII, and number words as digits."""
+    """Digits of any script (fullwidth, Arabic-Indic, Devanagari …) as ASCII, and number words (English,
+    Chinese, Roman) as digits."""
     if not text.isascii():
         text = "".join(str(unicodedata.digit(c)) if unicodedata.category(c) == "Nd" else c for c in text)
+        if _CJK_NUMBER_RE.search(text, timeout=REGEX_TIMEOUT_S):
+            text = _CJK_NUMBER_RE.sub(_cjk_number, text, timeout=REGEX_TIMEOUT_S)
+    if _ROMAN_RE.search(text, timeout=REGEX_TIMEOUT_S):
+        text = _ROMAN_RE.sub(_roman_number, text, timeout=REGEX_TIMEOUT_S)
     if _NUMBER_WORDS_RE.search(text, timeout=REGEX_TIMEOUT_S):
         text = _NUMBER_WORDS_RE.sub(_number_word, text,
                                     timeout=REGEX_TIMEOUT_S)
@@ -200,9 +238,8 @@ class _Reader:
             return Finding(HEDGED_LATER, f"after the final answer {answer!r} the completion offers {clean(value)!r} "
                            f"too ({shown!r})", (clean(value),))
         # 4. a claim of another value
-        claim = None
-        for claim in _CLAIM.finditer(folded, timeout=t):
-            pass
+        claims = [c for c in (_CLAIM.search(folded, timeout=t), _QUANTITY_IS_RE.search(folded, timeout=t)) if c]
+        claim = min(claims, key=lambda c: c.start()) if claims else None
         if claim is not None and self.other(self.values(folded[claim.end():])):
             return Finding(LATER_STATEMENT, f"the final answer {answer!r} is followed by a statement of {clean(value)!r} "
                            f"({shown!r})", (clean(value),))

@@ -20,7 +20,7 @@ __all__ = [
     "ANSWER_WORDS", "CONCLUSION_WORDS", "RETRACTION_CUES", "HEDGE_WORDS", "NEGATION_WORDS", "UNSURE_PHRASES",
     "APPROXIMATION_WORDS", "BOUND_WORDS", "REJECTION_WORDS", "HYPOTHETICAL_WORDS", "ALTERNATIVE_WORDS", "LIST_WORDS", "GRADER_WORDS",
     "BOX_MACROS", "HIDING_MACROS", "STRIKING_MACROS", "COLOUR_MACROS", "REDEFINING_MACROS", "TRANSPARENT_MACROS", "FUNCTION_WORDS", "OPERATION_WORDS", "RESULT_VERBS",
-    "NEGATIVE_EVALUATIONS", "ANSWER_REFERENCES", "WITHDRAWAL_CUES", "PROSE_DOUBT_WORDS", "TENTATIVE_WORDS", "EXCLUDING_WORDS",
+    "NEGATIVE_EVALUATIONS", "ANSWER_REFERENCES", "WITHDRAWAL_CUES", "PROSE_DOUBT_WORDS", "TENTATIVE_WORDS", "EXCLUDING_WORDS", "MODIFIERS_AFTER",
     "UNIT_WORDS", "UNIT_SYMBOLS", "ORDINAL_SUFFIXES", "words_pattern", "any_in", "PhraseMatcher",
 ]
 
@@ -284,6 +284,17 @@ REJECTION_WORDS: tuple[str, ...] = (
     "not a solution", "extraneous", "ne marche pas", "no funciona", "funktioniert nicht", "non funziona",
     "не подходит", "不行", "不成立", "舍去", "不符合",
 )
+#: words that, straight after a value, change it or make it a bound ("\\boxed{42} squared", "… or more");
+#: "times", "more" and "less" alone are left out: "ran \\boxed{5} times", "\\boxed{3} more apples than Bob"
+MODIFIERS_AFTER: tuple[str, ...] = (
+    "squared", "cubed", "factorial", "percent", "per cent", "hundred", "hundreds", "thousand", "thousands",
+    "million", "millions", "billion", "billions", "trillion", "dozen", "dozens", "at most", "at least",
+    "or more", "or fewer", "or less", "or so", "or greater", "or higher", "or lower", "or above", "or below",
+    "tops", "max", "maximum", "minimum", "min", "minus", "plus", "negated", "ish", "approximately", "roughly",
+    "give or take", "plus or minus", "to the power", "raised to", "halved", "doubled", "tripled", "over",
+    "divided by", "multiplied by", "times ten", "times 10", "less than", "more than", "fewer than",
+    "reciprocal", "inverse", "and a half", "point five", "and change", "or thereabouts", "more or less",
+)
 #: words that exclude the value after them: "anything except 7", "we rule out 7", "I reject 7"
 EXCLUDING_WORDS: tuple[str, ...] = (
     "except", "except for", "excluding", "exclude", "excludes", "anything but", "other than", "besides",
@@ -370,6 +381,7 @@ double triple half halves third thirds quarter quarters fifth fifths sixth sixth
 thousandth thousandths millionth millionths hundred hundreds thousand thousands million millions billion billions
 trillion trillions lakh lakhs crore crores grand dozen dozens score gross percent percentage permille ppm ppb
 negative minus plus times over divided multiplied less more fewer greater smaller least most
+maximum minimum max min tops approx approximately roughly about around nearly almost negated ish
 """.split())
 
 #: verbs that state a result: "the count comes out to 41", "this gives 41", "дорівнює 41"

@@ -7,6 +7,8 @@ Everything here is linear-time string work on already length-capped text; no sym
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 from dataclasses import dataclass
 
 import regex
@@ -46,6 +48,9 @@ _PERCENT_WORD_RE = regex.compile(r"(?<=[0-9}.])[ ]*(?:percent(?:age)?|pct)\.?$",
 _GLUED_UNITS = (r"(?:ft|feet|foot|in|inch(?:es)?|cm|mm|km|kg|mg|lbs?|oz|mph|kph|sec|secs|min|mins|hrs?|hours?|"
                 r"days?|units?|dollars?|cents?|meters?|metres?|miles?|yards?|degrees?|rad|radians?|pounds?)")
 _MAGNITUDE = r"(?:hundred|thousand|million|billion|trillion|dozen|and|or)s?\b"
+_SCALE_WORDS = {"hundred": 100, "thousand": 10**3, "million": 10**6, "billion": 10**9, "trillion": 10**12}
+_SCALED_RE = regex.compile(r"([-+]?[0-9]{1,15}(?:,[0-9]{3})*(?:\.[0-9]{1,15})?)\s*(?:\\[,;! ]\s*)*"
+                           r"(?:\\(?:text|mathrm|mbox|textrm)\s*\{\s*)?(hundred|thousand|million|billion|trillion)\s*\}?")
 # \text{i} / \mathrm{e} are the imaginary unit and Euler's number, never a unit
 _TRAILING_UNIT_RE = regex.compile(
     r"(?<=[0-9}])\s*\\(?:text|mbox|mathrm|textrm|textbf|textit|textnormal)\s*\{\s*"
@@ -191,6 +196,9 @@ def normalize_answer(text: str) -> NormalizedAnswer:
     if "\\" not in s:
         s = _sympy_text(s)
     unit = ""
+    if m := _SCALED_RE.fullmatch(s.strip(), timeout=REGEX_TIMEOUT_S):  # 42\text{ million} is 42000000
+        scaled = Decimal(m[1].replace(",", "")) * _SCALE_WORDS[m[2].lower()]
+        s = format(scaled.normalize(), "f") if scaled == scaled.to_integral() else format(scaled, "f").rstrip("0")
     m = _TRAILING_UNIT_RE.search(s, timeout=REGEX_TIMEOUT_S)
     if m and unit_words(m[1]):
         unit, s = m[1].lower(), s[:m.start()]

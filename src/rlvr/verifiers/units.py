@@ -31,14 +31,17 @@ def _unit_symbol(word: str) -> bool:
 
 
 def unit_word(word: str, open_class: bool = False) -> bool:
-    """A unit symbol or word; ``open_class``: also any count noun ("Trinkets", "apples", "pommes") that
-    is no word of the language and no operation or magnitude ("squared", "thousand", "most")."""
+    """A unit symbol or word; ``open_class``: also any plural count noun ("Trinkets", "apples", "pommes")
+    that is no word of the language and no operation or magnitude ("squared", "thousands", "tops")."""
     w = word.strip(".")
     if w in _SYMBOLS or w.lower() in _WORD_UNITS:
         return True
     lowered = w.lower()
-    return open_class and len(w) >= 3 and w.isalpha() and lowered not in FUNCTION_WORDS \
-        and lowered not in OPERATION_WORDS and lowered.rstrip("s") not in OPERATION_WORDS
+    # a count noun is plural ("apples", "Trinkets"); a singular word after a number modifies it as
+    # often as it counts ("42 minimum", "42 roughly", "42 negated"); fractions words count parts ("billionths")
+    return open_class and len(w) >= 4 and w.isalpha() and lowered.endswith("s") and not lowered.endswith("ths") \
+        and lowered not in FUNCTION_WORDS and lowered not in OPERATION_WORDS and lowered[:-1] not in OPERATION_WORDS \
+        and not lowered.endswith(("ss", "ous", "ics"))
 
 
 def unit_words(text: str) -> bool:
