@@ -110,6 +110,9 @@ _TURN_END_RE = regex.compile(
 def cut_at_turn_end(text: str) -> str:
     """The response up to its first end-of-turn token (a model that runs on invents the next turn)."""
     for m in _TURN_END_RE.finditer(text, timeout=REGEX_TIMEOUT_S):
+        bos = len(text) - len(text.lstrip()) + 3 if text.lstrip().startswith("<s>") else 0  # Llama's "<s>" opening
+        if m[0] == "</s>" and text.count("<s>", bos, m.start()) > text.count("</s>", 0, m.start()):
+            continue  # the close of an HTML strike-through "<s>41</s>", not Llama's end of sequence
         if text[:m.start()].strip():  # a template's opening tokens before any text are not an end
             return text[:m.start()]
     return text

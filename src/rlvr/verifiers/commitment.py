@@ -139,8 +139,17 @@ def check_final(doc: Document, all_slots: list[Slot], final: Slot, answer: str, 
     distinct = list(dict.fromkeys(values))
     if len({_key(v) for v in distinct}) > 1:
         shown = ", ".join(repr(clean(v)) for v in distinct[:4])
+        for g in together:  # "\boxed{3} works; \boxed{2} fails": one of them is no answer, so they are no list
+            g_start, g_end = statement_of(doc, g, timeout)
+            inner = min(g, key=lambda s: s.value[1] - s.value[0])
+            stance = _stance(doc.view[g_start:g_end], inner.start - g_start, inner.end - g_start, strict, timeout)
+            if stance:
+                return Finding(STANCE, f"several final answers stated together ({shown}), and "
+                               f"{clean(_value_of(g))!r} is not asserted: {stance}")
+        # the values, for a list gold to read them as one answer, when each is a box of its own
+        list_like = all(any(s.kind == "boxed" for s in g) for g in together)
         return Finding(ALTERNATIVES, f"several different final answers stated together: {shown}",
-                       tuple(clean(v) for v in distinct if _key(v) != _key(answer)))
+                       tuple(clean(v) for v in distinct if _key(v) != _key(answer)) if list_like else ())
     if final.kind == "boxed" or any(s.kind == "boxed" for s in groups[index]):
         box = min((s for s in groups[index] if s.kind == "boxed"), key=lambda s: s.value[1] - s.value[0])
         partial = box_context(doc, box.start, box.end, timeout, choice=choice_letter(answer) is not None)

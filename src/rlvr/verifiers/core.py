@@ -25,8 +25,7 @@ from rlvr.verifiers.limits import REGEX_TIMEOUT_S
 from rlvr.verifiers.cache import TOTAL_BYTES, ByteLRU, byte_cache
 from rlvr.verifiers.config import VerifierConfig
 from rlvr.verifiers.commitment import ALTERNATIVES
-from rlvr.verifiers.later import LATER_STATEMENT
-from rlvr.verifiers.extraction import FINAL, Extraction, extract_answer
+from rlvr.verifiers.extraction import Extraction, extract_answer
 from rlvr.verifiers.lossless import unread_part
 from rlvr.verifiers.guards import malformed_reason, unsafe_reason
 from rlvr.verifiers.normalize import gold_answer, normalize_answer, value_key
@@ -192,11 +191,13 @@ def verify_batch(
                 gold = "" if gold is None else str(gold)
             gold_texts[i] = _gold_text(gold)
             ex = extract_answer(completion, config)
-            if ex.source == "boxed" and len(ex.values) > 1 and ex.status in ("ok", "multiple") \
-                    and ex.rule in (FINAL, ALTERNATIVES, LATER_STATEMENT) and is_list_gold(gold_texts[i]):
-                # "find all solutions": one box per solution is one answer, compared as a whole with the list gold
-                ex = Extraction("ok", ", ".join(ex.values), "several boxes read as one list answer", ex.source,
-                                rule=LIST_ANSWER, values=ex.values)
+            if ex.source == "boxed" and ex.status == "multiple" and ex.rule == ALTERNATIVES \
+                    and len(ex.candidates) > 1 and is_list_gold(gold_texts[i]):
+                # "find all solutions": boxes stated together ("\boxed{2} and \boxed{3}") are one answer,
+                # compared as a whole with the list gold; boxes of other statements are earlier work
+                together = tuple(dict.fromkeys(ex.candidates))
+                ex = Extraction("ok", ", ".join(together), "the boxes stated together read as one list answer",
+                                ex.source, rule=LIST_ANSWER, values=together)
             extractions[i] = ex
         except TypeError as exc:
             verdicts[i] = Verdict("error", None, str(exc), time.perf_counter() - t0, method="extraction", rule=READ_ERROR)

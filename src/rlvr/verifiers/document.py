@@ -179,6 +179,7 @@ _MAX_ARG = 200  # a macro's brace argument starts at most this far after it ("\c
 _ENV_NAME_RE = regex.compile(r"\{([^{}]*)\}")
 _PERCENT_RE = regex.compile(r"(?<!\\)%")
 _IF_FI_RE = regex.compile(r"\\(if[A-Za-z]*|fi)(?![A-Za-z])")
+_BLANK_LINE_RE = regex.compile(r"\n[ \t]*\n")
 _COLOUR_MODEL_RE = regex.compile(r"\s*\[\s*([A-Za-z]{1,12})\s*\]")
 _TAG_NAME_RE = regex.compile(r"</?([A-Za-z][A-Za-z0-9_-]*)")
 _OPEN_ATTR_RE = regex.compile(r"(?i)\bopen\b")
@@ -514,8 +515,8 @@ class _Reader:
         text, start, end, run = self.text, m.start(), m.end(), m[0]
         if run == "~~":
             opened = open_marks.pop("~~", None)
-            if opened is not None and "\n" not in text[opened[0]:start]:
-                self.hide(opened[0] - 2, end, "struck-through text (~~)")
+            if opened is not None and not _BLANK_LINE_RE.search(text, opened[0], start, timeout=self.timeout):
+                self.hide(opened[0] - 2, end, "struck-through text (~~)")  # a paragraph's lines, not across one
             else:
                 open_marks["~~"] = (end, 0)
             return

@@ -68,6 +68,8 @@ _CJK_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四"
 _CJK_SCALES = {"十": 10, "百": 100, "千": 1000}
 _EVALUATION = words_pattern(NEGATIVE_EVALUATIONS)
 _WITHDRAWAL = words_pattern(WITHDRAWAL_CUES)
+_APPROVAL = words_pattern(("right", "correct", "the correct one", "the right one", "true", "accurate", "the answer",
+                           "the real answer", "the actual answer", "valid", "what i meant", "intended"))
 _REFERENCE = words_pattern(ANSWER_REFERENCES)
 _LABEL_LINE_RE = regex.compile(r"^\s*(?:[-*+]\s+|\d{1,2}[.)]\s+)?[\p{L}][\p{L} '’-]{0,40}\s*[:：]\s")
 _LABELLED_VALUE_RE = regex.compile(r"[A-Za-z](?:_\{?[A-Za-z0-9]+\}?)?\s*=\s*$")
@@ -185,10 +187,10 @@ class _Reader:
     def other(self, values: list[str]) -> list[str]:
         return [v for v in values if _key(v) not in self.own]
 
-    def values(self, text: str) -> list[str]:
-        """Stated values of ``text``, labelled ones ("x = 2") left out."""
+    def values(self, text: str, roles: bool = True) -> list[str]:
+        """Stated values of ``text`` (all its values without ``roles``), labelled ones ("x = 2") left out."""
         out = []
-        for v in stated_values(_fold_digits(text), self.timeout):
+        for v in stated_values(_fold_digits(text), self.timeout, roles):
             at = text.find(v)
             if at > 0 and _LABELLED_VALUE_RE.search(text[max(0, at - 20):at], timeout=self.timeout):
                 continue
@@ -222,9 +224,18 @@ class _Reader:
         cue = _RETRACTION.search(folded, timeout=t)
         if first and not values and _WITHDRAWAL.search(folded, timeout=t):
             return Finding(DENIAL, f"the final answer {answer!r} is withdrawn right after it ({shown!r})")
+        mentioned = self.other(self.values(sentence, roles=False))
+        if mentioned and _ALTERNATIVE.search(folded, timeout=t):  # "…, unless it is 41": supposed, still offered
+            return Finding(HEDGED_LATER, f"after the final answer {answer!r} the completion offers {clean(mentioned[-1])!r} "
+                           f"too ({shown!r})", (clean(mentioned[-1]),))
         if not others:
             return None
         value = others[-1]
+        for v in others:  # "but really 41 is right"
+            at = folded.find(v)
+            if at >= 0 and _APPROVAL.search(folded, at + len(v), at + len(v) + 40, timeout=t):
+                return Finding(LATER_STATEMENT, f"the final answer {answer!r} is followed by {clean(v)!r} called "
+                               f"right ({shown!r})", (clean(v),))
         approximate = _APPROXIMATE_RE.search(folded, timeout=t) is not None
         if approximate and all(_agrees_approximately(v, self.answer) for v in others):
             return None
@@ -283,9 +294,20 @@ def choice_letter(answer: str) -> str | None:
     return m[1].upper() if m else None
 
 
+_ORDINAL_OPTION_RE = regex.compile(
+    r"(?i)\b(first|second|third|fourth|fifth|last|second[- ]to[- ]last|penultimate|final|next|previous|other)"
+    r"\s+(?:answer\s+)?(?:option|choice|alternative)s?\b")
+_ORDINAL_LETTERS = {"first": "A", "second": "B", "third": "C", "fourth": "D", "fifth": "E"}
+
+
 def other_choices(text: str, choice: str, timeout: float) -> str | None:
-    """Another choice letter offered in ``text`` (any case, fullwidth folded): "or (D)", "(d)", "; D is close"."""
+    """Another choice offered in ``text``: a letter (any case, fullwidth folded: "or (D)", "(d)", "; D is
+    close") or an option named by its place ("the fourth option", "the second-to-last choice")."""
     folded = unicodedata.normalize("NFKC", text)
+    for m in _ORDINAL_OPTION_RE.finditer(folded, timeout=timeout):
+        letter = _ORDINAL_LETTERS.get(m[1].lower())
+        if letter != choice:
+            return letter or m[0]
     for m in _CHOICE_RE.finditer(folded, timeout=timeout):
         letter = next(g for g in m.groups() if g).upper()
         if letter == choice:

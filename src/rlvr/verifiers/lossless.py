@@ -87,8 +87,33 @@ def unread_part(clean: str) -> str | None:
         if category.startswith("L") and unicodedata.name(c, "").startswith("GREEK"):
             continue  # a Greek letter is a variable
         return f"the answer holds {c!r} ({unicodedata.name(c, 'an unknown character').lower()}), which the math parser does not read"
+    if shape := _misshapen(bare):
+        return shape
     for m in _WORD_RE.finditer(_MACRO_RE.sub(" ", bare, timeout=REGEX_TIMEOUT_S), timeout=0.5):
         word = m[0].lower()
         if word in _PROSE_WORDS and word not in _FUNCTION_WORDS:
             return f"the answer holds the word {m[0]!r}: prose, which the math parser would read as variables"
+    return None
+
+
+# operators that need their parts: the parser reads "\\lim 7" as 7 and "x \\in 7" or "\\emptyset 7" as 7 times
+# something; what they say is not what it grades
+_LIM_RE = regex.compile(r"\\lim(?![A-Za-z])(?!\s*(?:\\limits\s*)?_)")
+_BIG_OPERATOR_RE = regex.compile(r"\\(?:sum|prod|int|iint)(?![A-Za-z])\s*(?:[_^]\s*(?:\{[^{}]*\}|\S)\s*){0,2}$")
+_IN_RE = regex.compile(r"\\(?:in|notin)(?![A-Za-z])(?!\s*(?:\\\{|\\mathbb|\\mathbf|[(\[]|\\emptyset|\\varnothing|[A-Z](?![A-Za-z])))")
+_EMPTY_RE = regex.compile(r"\\(?:emptyset|varnothing)(?![A-Za-z])")
+_VALUE_CHAR_RE = regex.compile(r"[0-9A-Za-z]")
+
+
+def _misshapen(bare: str) -> str | None:
+    if _LIM_RE.search(bare, timeout=REGEX_TIMEOUT_S):
+        return "the answer has \\lim without its limit (\\lim_{x \\to a}): the math parser would drop it"
+    if _BIG_OPERATOR_RE.search(bare, timeout=REGEX_TIMEOUT_S):
+        return "the answer ends in a sum, product or integral with nothing to apply it to"
+    if _IN_RE.search(bare, timeout=REGEX_TIMEOUT_S):
+        return "the answer says a value is an element of something that is no set"
+    if _EMPTY_RE.search(bare, timeout=REGEX_TIMEOUT_S) and "," not in bare and "\\cup" not in bare \
+            and _VALUE_CHAR_RE.search(_EMPTY_RE.sub("", bare.replace("\\{", "").replace("\\}", ""),
+                                                    timeout=REGEX_TIMEOUT_S), timeout=REGEX_TIMEOUT_S):
+        return "the answer puts the empty set beside a value"
     return None

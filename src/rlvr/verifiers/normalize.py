@@ -73,7 +73,7 @@ _ASSIGNMENT_RE = regex.compile(r"[A-Za-z](?:_\{?[A-Za-z0-9]+\}?)?\s*=\s*([^=<>]+
 # a choice letter: A-E, or (a)-(e) in parentheses; a bare lowercase e is Euler's number, not choice E
 _CHOICE_RE = regex.compile(r"\(?([A-E])\)?|\(([a-e])\)")
 # a choice followed by its option's text: "(C) 42", "C. x = 42", "B: 7" answer with the letter
-_CHOICE_WITH_TEXT_RE = regex.compile(r"(?s)(?:\(([A-Ea-e])\)|([A-E])[).:])\s+\S.*")
+_CHOICE_WITH_TEXT_RE = regex.compile(r"(?s)(?:\(([A-Ea-e])\)|([A-E])[).:])\s+(?!\(?[A-Ea-e][).:]?(?:\s|$))\S.*")
 # digits separated by blanks: a mixed number (3 1/2), digit groups of three (10 000), else several numbers
 _MIXED_SPACED_RE = regex.compile(r"(?<![0-9.])([0-9]+)\s+([0-9]+)/([0-9]+)(?![0-9.])")
 _SPACE_GROUPS_RE = regex.compile(r"(?<![0-9.,])[0-9]{1,3}(?:[ ][0-9]{3})+(?![0-9])")

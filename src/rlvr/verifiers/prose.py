@@ -231,9 +231,9 @@ def sentence_value(sentence: str, timeout: float) -> tuple[str, int] | None:
     return values[-1][0], len(sentence)
 
 
-def stated_values(sentence: str, timeout: float) -> list[str]:
-    """The values ``sentence`` states (roles applied: no bounds, rejected, supposed or denied ones)."""
-    return list(dict.fromkeys(content for content, _s, _e in _sentence_values(sentence, 0, timeout)))
+def stated_values(sentence: str, timeout: float, roles: bool = True) -> list[str]:
+    """The values ``sentence`` states (with ``roles``: no bounds, rejected, supposed or denied ones)."""
+    return list(dict.fromkeys(content for content, _s, _e in _sentence_values(sentence, 0, timeout, roles)))
 
 
 def statement_claim(sentence: str, timeout: float, bold: tuple[tuple[int, int], ...] = ()) -> tuple[str, str] | None:
