@@ -31,7 +31,7 @@ from rlvr.verifiers.guards import malformed_reason, unsafe_reason
 from rlvr.verifiers.normalize import gold_answer, normalize_answer, value_key
 from rlvr.verifiers.rules import TEXT_GROUP_RE, fast_decision, gold_info, is_list_gold, numbers_hidden_in_text, sandbox_texts
 from rlvr.verifiers.sandbox import RETRY_FACTOR, get_pool
-from rlvr.verifiers.statements import exact_part
+from rlvr.verifiers.statements import exact_part, quantity_rhs
 from rlvr.verifiers.trace import Decision, rule
 from rlvr.verifiers.verdict import Verdict
 
@@ -285,6 +285,9 @@ def _decide_locally(answer_text: str, gold_text: str, config: VerifierConfig) ->
     if bad_gold:
         return bad_gold
     answer = exact_part(normalize_answer(answer_text))
+    if "=" in answer.clean and "=" not in gold.norm.clean and not _RELATION_CHARS_RE.search(answer.clean) \
+            and (rhs := quantity_rhs(answer.clean)) is not None:
+        answer = exact_part(normalize_answer(rhs))  # "m + n = 12", "E[X] = 3": the value stated for the asked quantity
     if not answer.key:
         return Decision("no_answer", "the final answer is empty after normalisation", "extraction", EMPTY_ANSWER)
     fast = fast_decision(answer, gold, config)
@@ -304,6 +307,7 @@ def _decide_locally(answer_text: str, gold_text: str, config: VerifierConfig) ->
     return None
 
 
+_RELATION_CHARS_RE = regex.compile(r"[<>≤≥≠]|\\(?:[lg]eq?|neq?|[lg]t)(?![A-Za-z])")
 _PROSE_GOLD_RE = regex.compile(r"####|(?i:\banswer\b)|(?<![\\A-Za-z])[A-Za-z]{2,}\s+[A-Za-z]{2,}\s+\S")
 _GOLD_CONFIG = VerifierConfig(multiple_answers="last", detect_retraction=False)
 _WORDS_RE = regex.compile(r"(?<![\\A-Za-z])[A-Za-z]{2,}")

@@ -175,7 +175,10 @@ def _strip_math_delimiters(s: str) -> str:
 
 def _unwrap(s: str) -> str:
     for _ in range(5):  # nested wrappers such as \text{\textbf{5}}
-        new = _WRAPPER_RE.sub(r"\1", s, timeout=REGEX_TIMEOUT_S)
+        text = s
+        # "\cdot\text{m}": a space keeps the macro's name from running into the content ("\cdotm")
+        new = _WRAPPER_RE.sub(lambda m: (" " if m.start() and text[m.start() - 1].isalpha() else "") + m[1], s,
+                              timeout=REGEX_TIMEOUT_S)
         if new == s:
             break
         s = new
@@ -193,6 +196,8 @@ def normalize_answer(text: str) -> NormalizedAnswer:
     s = _column_vector(s)
     s = _ANGLE_VECTOR_RE.sub(r"(\1)", s, timeout=REGEX_TIMEOUT_S)  # \langle 1, 2 \rangle is the vector (1, 2)
     s = _french_interval(s)
+    if (repeating := _repeating_decimal(s.strip())) is not None:
+        s = repeating  # 0.333\ldots, 0.\overline{3} is \frac{1}{3}
     if "\\" not in s:
         s = _sympy_text(s)
     unit = ""
@@ -215,7 +220,7 @@ def normalize_answer(text: str) -> NormalizedAnswer:
     s = _python_syntax(s)
     s = _modular(s)
     s = _unwrap(s)
-    s = s.replace("{,}", ",").replace("\\%", "%")
+    s = s.replace("{,}", ",").replace("{:}", ":").replace("\\%", "%")
     s = s.strip().rstrip(".").rstrip("\\").strip()
     if (time_of_day := clock_time(s)) is not None:
         s = time_of_day  # 20:34:00 and 8:34 pm are 20:34
@@ -240,6 +245,11 @@ def normalize_answer(text: str) -> NormalizedAnswer:
         s, unit = m[1], ("" if m[2] == "10" else f"base {int(m[2])}")  # 2516_8: the numeral 2516 in base 8
     if (words := number_from_words(s)) is not None:
         s = str(words)  # "forty-two" is 42
+    s = _CURRENCY_CODE_RE.sub("", s, count=1, timeout=REGEX_TIMEOUT_S)  # USD 12.50 is 12.50
+    if (m := _SCIENTIFIC_RE.fullmatch(s.strip(), timeout=REGEX_TIMEOUT_S)) and abs(int(m[2])) <= 30:
+        value = Decimal(m[1]).scaleb(int(m[2]))  # 1e6 is 1000000, 2.5E-3 is 0.0025
+        s = format(value.normalize(), "f")
+
     if _THOUSANDS_RE.fullmatch(s, timeout=REGEX_TIMEOUT_S):
         s = s.replace(",", "")
     choice = _CHOICE_RE.fullmatch(s, timeout=REGEX_TIMEOUT_S) or _CHOICE_WITH_TEXT_RE.fullmatch(s, timeout=REGEX_TIMEOUT_S)
@@ -251,6 +261,28 @@ def normalize_answer(text: str) -> NormalizedAnswer:
     s = _SPACE_GROUPS_RE.sub(lambda m: m[0].replace(" ", ""), s, timeout=REGEX_TIMEOUT_S)  # 10 000 is ten thousand
     s = _SPACED_DIGITS_RE.sub(", ", s, timeout=REGEX_TIMEOUT_S)  # 3 4 is two numbers, never 34
     return NormalizedAnswer(clean=s, key=s.replace(" ", ""), percent=percent, unit=unit)
+
+
+_CURRENCY_CODE_RE = regex.compile(r"^\s*(?:USD|US\$|EUR|GBP|INR|CAD|AUD|JPY|CNY|RMB|CHF|Rs\.?)\s*(?=[-+]?[0-9.])")
+_SCIENTIFIC_RE = regex.compile(r"([-+]?[0-9]{1,15}(?:\.[0-9]{1,15})?)[eE]([-+]?[0-9]{1,3})")
+_DOTS = r"(?:\\ldots|\\dots|\\cdots|\.\.\.|…)"
+_REPEATING_DOTS_RE = regex.compile(r"([-+]?)([0-9]{1,12})\.([0-9]{0,12}?)([0-9]{1,6}?)\4+\s*" + _DOTS)
+_OVERLINE_RE = regex.compile(r"([-+]?)([0-9]{1,12})\.([0-9]{0,12})\\(?:overline|bar|dot)\s*\{?([0-9]{1,12})\}?")
+
+
+def _repeating_decimal(s: str) -> str | None:
+    """``0.333\\ldots`` and ``0.1\\overline{6}`` as the fraction they denote (``\\frac{1}{3}``, ``\\frac{1}{6}``).
+    With dots the digits must repeat at least twice ("0.142857142857…"); a single digit before dots
+    is read as repeating only when written three times or more ("0.333…")."""
+    m = _REPEATING_DOTS_RE.fullmatch(s, timeout=REGEX_TIMEOUT_S) or _OVERLINE_RE.fullmatch(s, timeout=REGEX_TIMEOUT_S)
+    if not m:
+        return None
+    sign, whole, fixed, period = m[1], m[2], m[3], m[4]
+    if m.re is _REPEATING_DOTS_RE and len(period) == 1 and not s.count(period * 3):
+        return None
+    value = (Fraction(int(whole + fixed + period) - int(whole + fixed or "0"), (10 ** len(period) - 1) * 10 ** len(fixed)))
+    text = str(value.numerator) if value.denominator == 1 else f"\\frac{{{value.numerator}}}{{{value.denominator}}}"
+    return "-" + text if sign == "-" else text
 
 
 def _python_syntax(s: str) -> str:
@@ -288,13 +320,69 @@ _ANGLE_VECTOR_RE = regex.compile(r"^\s*\\(?:left)?\\?langle\s*(.*?)\s*\\(?:right
 _ROW_VECTOR_RE = regex.compile(r"\\begin\{([pb])matrix\}((?:(?!\\begin|\\end|\\\\).)*&(?:(?!\\begin|\\end|\\\\).)*)\\end\{\1matrix\}",
                                regex.DOTALL)
 # sympy's and Python's spelling of constants and functions in plain-text golds: 13*pi*R^2, ln(a)*a^x
-_SYMPY_CONSTANT_RE = regex.compile(r"(?<![A-Za-z\\])pi(?![A-Za-z])")
-_SYMPY_FUNCTION_RE = regex.compile(r"(?<![A-Za-z\\])(ln|log|sqrt|sin|cos|tan|exp)(?=\()")
+
+
+_SYMPY_CALL_RE = regex.compile(r"(?<![A-Za-z\\])(sqrt|log|ln|exp|sin|cos|tan|asin|acos|atan|Abs|Rational|Interval|"
+                               r"FiniteSet|Integer|Float)\(")
+# E is Euler's number only inside an expression ("E**2", "2*E"); alone it is a choice letter
+_SYMPY_NAME_RE = regex.compile(r"(?<![A-Za-z\\])(?:(oo|pi)(?![A-Za-z(])|(?<![0-9.])(E)(?=\s*(?:\*\*|\^|[-+*/]))|(?<=[-+*/]\s*)(E)(?![A-Za-z(]))")
+_SYMPY_NAMES = {"oo": "\\infty", "E": "e", "pi": "\\pi"}
+_SYMPY_LATEX = {"sqrt": "\\sqrt{%s}", "log": "\\ln\\left(%s\\right)", "ln": "\\ln\\left(%s\\right)",
+                "exp": "e^{%s}", "sin": "\\sin\\left(%s\\right)", "cos": "\\cos\\left(%s\\right)",
+                "tan": "\\tan\\left(%s\\right)", "asin": "\\arcsin\\left(%s\\right)",
+                "acos": "\\arccos\\left(%s\\right)", "atan": "\\arctan\\left(%s\\right)", "Abs": "\\left|%s\\right|",
+                "Integer": "%s", "Float": "%s", "FiniteSet": "\\{%s\\}"}
 
 
 def _sympy_text(s: str) -> str:
-    s = _SYMPY_CONSTANT_RE.sub(r"\\pi ", s, timeout=REGEX_TIMEOUT_S)
-    return _SYMPY_FUNCTION_RE.sub(r"\\\1", s, timeout=REGEX_TIMEOUT_S)
+    """A value written as sympy prints it (``sqrt(2)/2``, ``log(2)``, ``Rational(1, 3)``, ``oo``,
+    ``Interval(0, 1)``, ``FiniteSet(1, 2)``, ``E**2``) in LaTeX, read by text alone, never evaluated.
+    sympy's ``log`` is the natural logarithm."""
+    if len(s) > 2000:
+        return s
+    s = _SYMPY_NAME_RE.sub(lambda m: _SYMPY_NAMES[m[1] or m[2] or m[3]] + " ", s, timeout=REGEX_TIMEOUT_S)
+    for _ in range(50):  # innermost call first, so arguments are already LaTeX
+        calls = list(_SYMPY_CALL_RE.finditer(s, timeout=REGEX_TIMEOUT_S))
+        if not calls:
+            break
+        done = False
+        for m in reversed(calls):
+            close = _matching_paren(s, m.end() - 1)
+            if close is None:
+                continue
+            inner = s[m.end():close]
+            if _SYMPY_CALL_RE.search(inner, timeout=REGEX_TIMEOUT_S):
+                continue
+            s = s[:m.start()] + _sympy_call(m[1], inner) + s[close + 1:]
+            done = True
+            break
+        if not done:
+            break
+    return s
+
+
+def _matching_paren(s: str, open_at: int) -> int | None:
+    depth = 0
+    for i in range(open_at, min(len(s), open_at + 2000)):
+        depth += (s[i] == "(") - (s[i] == ")")
+        if depth == 0:
+            return i
+    return None
+
+
+def _sympy_call(name: str, inner: str) -> str:
+    args = [a.strip() for a in split_top_level(inner, ",")]
+    if name == "Rational" and len(args) == 2:
+        return f"\\frac{{{args[0]}}}{{{args[1]}}}"
+    if name == "Interval" and len(args) >= 2:
+        left_open = any(a.replace(" ", "") in ("True", "left_open=True") for a in args[2:3])
+        right_open = any(a.replace(" ", "") in ("True", "right_open=True") for a in args[3:4])
+        return f"{'(' if left_open else '['}{args[0]}, {args[1]}{')' if right_open else ']'}"
+    if name == "log" and len(args) == 2:
+        return f"\\log_{{{args[1]}}}\\left({args[0]}\\right)"
+    if name == "FiniteSet":
+        return "\\{" + ", ".join(args) + "\\}"
+    return _SYMPY_LATEX[name] % inner
 
 
 def _column_vector(s: str) -> str:

@@ -32,6 +32,8 @@ NUMBER = rule("compare.number", "both are exact numbers: equal, or within the to
 FLOAT_PRECISION = rule("compare.float_precision", "a decimal of 15+ significant digits is the rational it rounds")
 INTEGER_ANSWERS = rule("compare.integer_answers", "an integer gold needs a plain number (integer_answers)")
 CHOICE = rule("compare.choice", "two choice letters")
+WORDS = rule("compare.words", "answers in words compare as words (case, articles and a final period aside), and the "
+             "empty set, all reals and infinity in any of their spellings")
 RELATION = rule("compare.relation", "an answer that opens with a relation states a bound, not a value")
 APPROXIMATION = rule("compare.approximation", "an exact value and an approximation that disagree are two answers")
 EQUATION_SIDE = rule("compare.equation_side", "only a name on the left of '=' states the value (3y = 7 does not state 7)")
@@ -85,7 +87,7 @@ def is_list_gold(gold: str) -> bool:
 
     Tuples and intervals (``(1, 2)``, ``[0, 1)``) are one answer, not a list.
     """
-    s = normalize_answer(gold).clean
+    s = list_text(normalize_answer(gold).clean)
     for open_, close in (("\\{", "\\}"), ("{", "}")):
         if s.startswith(open_) and s.endswith(close) and s.count(open_) == 1:
             s = s[len(open_):-len(close)]
@@ -101,12 +103,34 @@ def is_list_gold(gold: str) -> bool:
     return False
 
 
+_TEXT_NUMERAL_RE = regex.compile(r"\\(?:text|mathrm)\s*\{\s*([0-9A-Z]{1,64})\s*\}(?=_)")
+_AND_OR_RE = regex.compile(r"\s+(?:and|or)\s+|\s*,\s*(?:and|or)\s+")
+_PLUS_MINUS_RE = regex.compile(r"(?:([A-Za-z])\s*=\s*)?([^=,]*?)\s*\\pm\s*([^=,]+)")
+
+
+@byte_cache(0.02)
+def list_text(clean: str) -> str:
+    """A gold's list written with words or ±, as a comma list: ``2 and 3`` -> ``2, 3``,
+    ``x=2 or x=3`` -> ``x=2, x=3``, ``\\pm 2`` -> ``2, -2``, ``1 \\pm \\sqrt{2}`` -> ``1+\\sqrt{2}, 1-\\sqrt{2}``."""
+    if "\\pm" in clean and clean.count("\\pm") == 1 and "," not in clean:
+        m = _PLUS_MINUS_RE.fullmatch(clean.strip(), timeout=REGEX_TIMEOUT_S)
+        if m:
+            a, b = m[2].strip(), m[3].strip()
+            return f"{b}, -{b}" if not a else f"{a}+{b}, {a}-{b}"
+    if " and " in clean or " or " in clean:
+        parts = _AND_OR_RE.split(clean, timeout=REGEX_TIMEOUT_S)
+        if len(parts) > 1 and all(p.strip() for p in parts):
+            return ", ".join(p.strip() for p in parts)
+    return clean
+
+
 def numbers_hidden_in_text(raw: str) -> bool:
     """``41\\text{ (or 42)}``, ``\\text{3}\\text{4}``: digits inside ``\\text{}`` next to other digits.
 
     A whole answer in ``\\text{17}`` or a unit such as ``5\\text{ cm}`` is fine; prose with numbers
     beside a number is a second answer that math parsers silently drop or merge.
     """
+    raw = _TEXT_NUMERAL_RE.sub(r"\1", raw, timeout=REGEX_TIMEOUT_S)  # \text{1011}_2: a numeral and its base
     groups = [m for m in TEXT_GROUP_RE.finditer(raw, timeout=REGEX_TIMEOUT_S) if any(c.isdigit() for c in m[1])]
     if not groups:
         return False
@@ -126,6 +150,13 @@ def fast_decision(answer: NormalizedAnswer, gold: Gold, config: VerifierConfig) 
         return Decision("incorrect", f"{which} (percent policy 'strict')", "number", PERCENT)
     if answer.key == g.key and answer.percent == g.percent:
         return Decision("correct", f"{answer.clean!r} matches gold {gold.raw!r} after normalisation", "string", STRING)
+    a_word, g_word = word_answer(answer.clean), word_answer(g.clean)
+    if a_word and g_word:
+        same = a_word == g_word
+        return Decision("correct" if same else "incorrect", f"{answer.clean!r} {'says' if same else 'does not say'} "
+                        f"what gold {gold.raw!r} says", "string", WORDS)
+    if (a_word and gold.number is not None) or (g_word and parse_number(answer.key, config.max_digits) is not None):
+        return Decision("incorrect", f"{answer.clean!r} and gold {gold.raw!r}: a word against a number", "string", WORDS)
     a_num = parse_number(answer.key, config.max_digits)
     if a_num is None and gold.number is not None:
         rhs = assignment_rhs(answer.clean)
@@ -179,6 +210,35 @@ def fast_decision(answer: NormalizedAnswer, gold: Gold, config: VerifierConfig) 
     return None
 
 
+_WORD_ANSWER_RE = regex.compile(r"[A-Za-z][A-Za-z '\-]{1,60}")
+_ARTICLES_RE = regex.compile(r"^(?:the|a|an)\s+")
+_SAME_AS = {  # spellings of one answer
+    "∅": ("\\emptyset", "\\varnothing", "\\{\\}", "{}", "no solution", "no solutions", "no real solution",
+          "no real solutions", "none", "empty set", "the empty set", "there is no solution", "no such number"),
+    "ℝ": ("\\mathbb{R}", "\\mathbb R", "(-\\infty,\\infty)", "(-\\infty, \\infty)", "all real numbers", "all reals",
+          "every real number"),
+    "∞": ("\\infty", "+\\infty", "infinity", "infinite", "oo"),
+    "yes": ("yes", "true"),
+    "no": ("no", "false"),
+}
+_SPELLINGS = {spelling.replace(" ", "").lower(): key for key, spellings in _SAME_AS.items() for spelling in spellings}
+
+
+@byte_cache(0.02)
+def word_answer(clean: str) -> str | None:
+    """The words an answer says, folded (``\\text{East}`` -> ``east``, ``The empty set`` -> ``∅``), or ``None``
+    when the answer is not words (a single letter is a variable or a choice, never a word)."""
+    key = clean.replace(" ", "").lower().rstrip(".")
+    if key in _SPELLINGS and len(key) > 1:
+        return _SPELLINGS[key]
+    if not _WORD_ANSWER_RE.fullmatch(clean.strip().rstrip("."), timeout=REGEX_TIMEOUT_S):
+        return None
+    words = _ARTICLES_RE.sub("", clean.strip().rstrip(".").lower(), timeout=REGEX_TIMEOUT_S)
+    if len(words.replace(" ", "")) < 2 or " " not in words and len(words) <= 3 and words not in _SPELLINGS:
+        return None  # "ab", "xyz": variables as often as words
+    return _SPELLINGS.get(words.replace(" ", ""), " ".join(words.split()))
+
+
 def _numeral(digits: str, unit: str) -> int | None:
     base = int(unit[5:]) if unit.startswith("base ") else 10
     try:
@@ -214,6 +274,8 @@ def _base_decision(answer: NormalizedAnswer, gold: Gold) -> Decision:
 def sandbox_texts(answer: NormalizedAnswer, gold: Gold, config: VerifierConfig) -> tuple[str, str]:
     """Texts sent to math-verify: percent signs resolved by our policy, not math-verify's."""
     a, g = answer.clean, gold.norm.clean
+    if is_list_gold(gold.raw):
+        g = list_text(g)  # "2 and 3", "\\pm 2": the list the gold states
     if _OR_RE.search(a, timeout=REGEX_TIMEOUT_S) and _SET_GOLD_RE.search(g, timeout=REGEX_TIMEOUT_S) \
             and (intervals := relations_as_intervals(a)):
         a = intervals  # "x \le -1 or x \ge 3" answers the set (-\infty, -1] \cup [3, \infty)

@@ -37,13 +37,43 @@ def is_constant_side(side: str) -> bool:
     return not regex.search(r"[A-Za-df-hj-z]", bare, timeout=REGEX_TIMEOUT_S)  # e and i are constants
 
 
+_BRACKETED_RE = regex.compile(r"_\{[^{}]*\}|_[A-Za-z0-9]|\^\{[^{}]*\}|\([^()]*\)|\[[^\[\]]*\]|\{[^{}]*\}")
+
+
+def _names_a_quantity(side: str) -> bool:
+    """``m + n``, ``E[X]``, ``\\Pr(X=1)``, ``a_1 + a_2``, ``f(2)``: an expression of names that the
+    question asks for (AIME's "find m + n"). A number outside brackets and subscripts (``3y``, ``x + 1``)
+    makes it another quantity than the answer."""
+    if len(side) > 60:
+        return False
+    bare = side
+    for _ in range(3):  # nested brackets, innermost first
+        bare = _BRACKETED_RE.sub(" ", bare, timeout=REGEX_TIMEOUT_S)
+    bare = _COMMAND_OR_TEXT_RE.sub(" x ", bare, timeout=REGEX_TIMEOUT_S)
+    return not regex.search(r"[0-9]", bare, timeout=REGEX_TIMEOUT_S) and bool(regex.search(r"[A-Za-z]", bare, timeout=REGEX_TIMEOUT_S))
+
+
+def quantity_rhs(clean: str) -> str | None:
+    """``m + n = 12`` -> ``12``: the value an equation states for a named quantity; ``None`` otherwise."""
+    sides = split_top_level(clean, "=")
+    if len(sides) != 2 or not sides[1].strip() or not sides[0].strip():
+        return None
+    lhs = sides[0]
+    if is_constant_side(lhs):
+        return None  # "\\sum_{k=1}^{10} k = 56" is a statement to check, not a value to read
+    if NAME_RE.fullmatch(lhs, timeout=REGEX_TIMEOUT_S) or _names_a_quantity(lhs):
+        return sides[1].strip()
+    return None
+
+
 def equation_problem(clean: str) -> str | None:
     """Why an equation answer does not state the value (``3y = 7`` for gold 7), or ``None``."""
     for item in split_top_level(clean, ","):
         for part in _LIST_SPLIT_RE.split(item, timeout=REGEX_TIMEOUT_S) if "=" in item else ():
             sides = split_top_level(part, "=")
             for side in sides[:-1]:
-                if side.strip() and not NAME_RE.fullmatch(side, timeout=REGEX_TIMEOUT_S) and not is_constant_side(side):
+                if side.strip() and not NAME_RE.fullmatch(side, timeout=REGEX_TIMEOUT_S) and not is_constant_side(side) \
+                        and not _names_a_quantity(side):
                     return (f"{clean!r} states the value of {side.strip()!r}, not of the answer; "
                             "only a name (x = …) on the left states the value")
     return None

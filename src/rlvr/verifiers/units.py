@@ -52,9 +52,10 @@ def unit_words(text: str) -> bool:
 _VALUE_UNIT_RE = regex.compile(
     r"(?P<value>[-+]?(?:[0-9]+(?:,[0-9]{3})*(?:\.[0-9]+)?|\.[0-9]+)(?:\s*(?:\\times|\\cdot)\s*10\^\{?-?[0-9]+\}?)?"
     r"|\\frac\{[0-9]+\}\{[0-9]+\})"
-    r"(?P<unit>(?:\s|~|\\[,;: !]|\\(?:text|mathrm|textrm|rm|mbox|operatorname)\s*\{[^{}]{1,40}\}|\\(?:Omega|mu|circ)(?![A-Za-z])"
+    r"(?P<unit>(?:\s|~|\\[,;: !]|\\(?:text|mathrm|textrm|rm|mbox|operatorname)\s*\{(?:[^{}]|\{-?[0-9]\}){1,40}\}|\\(?:Omega|mu|circ)(?![A-Za-z])"
     r"|\^\s*\{?\s*(?:-?[0-9]|\\circ)\s*\}?|[A-Za-zΩμ°]{1,12}|/|\\cdot)+)$")
-_ATOM_RE = regex.compile(r"\\(?:text|mathrm|textrm|rm|mbox|operatorname)\s*\{([^{}]*)\}|\\(Omega|mu|circ)|([A-Za-zΩμ°]+)")
+_ATOM_RE = regex.compile(r"\\(?:cdot|times)(?![A-Za-z])|\\(?:text|mathrm|textrm|rm|mbox|operatorname)\s*\{((?:[^{}]|\{-?[0-9]\})*)\}"
+                      r"|\\(Omega|mu|circ)|([A-Za-zΩμ°]+)")
 
 
 def split_unit(clean: str) -> tuple[str, str] | None:
@@ -64,12 +65,16 @@ def split_unit(clean: str) -> tuple[str, str] | None:
         return None
     words = []
     for atom in _ATOM_RE.finditer(m["unit"], timeout=REGEX_TIMEOUT_S):
-        text = next(g for g in atom.groups() if g is not None)
-        words.extend(w for w in regex.split(r"[\s~/]+|\\,|\\;", text.strip(" ~"), timeout=REGEX_TIMEOUT_S) if w)
+        text = next((g for g in atom.groups() if g is not None), None)
+        if text is None:
+            continue  # \cdot between units ("kg\cdot m^2")
+        words.extend(w for w in _UNIT_SPLIT_RE.split(text.strip(" ~"), timeout=REGEX_TIMEOUT_S) if w)
     if not words or not all(_unit_symbol(w) for w in words):
         return None
     return m["value"], " ".join(words).lower()
 
+
+_UNIT_SPLIT_RE = regex.compile(r"[\s~/]+|\\[,;]|\\cdot|\^\s*\{?-?[0-9]\}?|[·*]")
 
 _ONES = {w: i for i, w in enumerate("zero one two three four five six seven eight nine ten eleven twelve thirteen "
                                     "fourteen fifteen sixteen seventeen eighteen nineteen".split())}
