@@ -285,7 +285,7 @@ def _decide_locally(answer_text: str, gold_text: str, config: VerifierConfig) ->
     if bad_gold:
         return bad_gold
     answer = exact_part(normalize_answer(answer_text))
-    if "=" in answer.clean and "=" not in gold.norm.clean and not _RELATION_CHARS_RE.search(answer.clean) \
+    if "=" in answer.clean and "=" not in gold.norm.clean and not _RELATION_CHARS_RE.search(answer.clean, timeout=REGEX_TIMEOUT_S) \
             and (rhs := quantity_rhs(answer.clean)) is not None:
         answer = exact_part(normalize_answer(rhs))  # "m + n = 12", "E[X] = 3": the value stated for the asked quantity
     if not answer.key:
