@@ -48,6 +48,13 @@ UNITS = {
     "json keys": lambda n: '"answer": 7, ' * n,
     "links": lambda n: "[a](" * n,
     "sentences with boxes": lambda n: "So \\boxed{7}. " * n,
+    "code spans": lambda n: "`a` " * n + "\\boxed{7}",
+    "unmatched code spans": lambda n: "` `` " * n + "\\boxed{7}",
+    "stray closing tags": lambda n: "<b>" * n + "</i>" * n + "\\boxed{7}",
+    "values of one sentence after a box": lambda n: "\\boxed{7}. " + "XL " * n,
+    "suppositions and clauses": lambda n: "\\boxed{7}. If " + "8 and " * n + "9.",
+    "styled elements": lambda n: '<span style="color:#333;font-weight:bold">' * n + "\\boxed{7}",
+    "sympy calls": lambda n: "\\boxed{" + "sqrt(" * n + "2" + ")" * n + "}",
 }
 SMALL = 2_000
 CONFIG = VerifierConfig(max_completion_chars=10_000_000)

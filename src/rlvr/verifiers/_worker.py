@@ -90,6 +90,8 @@ class Comparer:
         gold_parsed = self.gold(gold)
         if not gold_parsed:
             return "unparseable_gold", f"math-verify could not parse the gold answer {gold!r}"
+        if _undefined(gold_parsed[0]):
+            return "unparseable_gold", f"the gold answer {gold!r} is undefined (a division by zero or NaN): fix the data"
         answer_parsed = self.parse(answer)
         if not answer_parsed:
             return "unparseable_answer", f"math-verify could not parse the answer {answer!r}"
@@ -164,6 +166,16 @@ def _imaginary_unit(parsed: list[Any]) -> list[Any]:
 
 
 _COMMAND_RE = None
+
+
+def _undefined(value: Any) -> bool:
+    """sympy's zoo (1/0) or nan, anywhere in a parsed gold."""
+    try:
+        import sympy
+
+        return isinstance(value, sympy.Basic) and (value.has(sympy.zoo) or value.has(sympy.nan))
+    except Exception:
+        return False
 
 
 def _partial_number(value: Any, text: str) -> bool:

@@ -206,6 +206,7 @@ class _Reader:
         self.first_acting = 0
         self.switches: list[tuple[int, str]] = []
         self.reasons_of_tags: dict[int, str] = {}
+        self.open_tags: dict[str, int] = {}  # how many elements of each name are open
 
     def hide(self, start: int, end: int, why: str) -> None:
         """Record a hidden span; the view is blanked once, over merged spans, at the end."""
@@ -236,7 +237,9 @@ class _Reader:
     # -- pass 0: code and comments ----------------------------------------------------------------
     def code_and_comments(self) -> _Spans:
         text, spans, skip = self.text, [], 0
-        for m in _OPAQUE_RE.finditer(text, timeout=self.timeout):
+        breaks = [m.start() for m in _BLANK_LINE_RE.finditer(text, timeout=self.timeout)]  # paragraph ends, found once
+        unclosed: dict[str, int] = {}  # a run of ticks with no partner before its paragraph ends: later ones neither
+        for m in list(_OPAQUE_RE.finditer(text, timeout=self.timeout)):
             if m.start() < skip:
                 continue
             if m["comment"]:
@@ -254,9 +257,13 @@ class _Reader:
                 self.hide(m.start(), end, "a fenced code block")
             else:
                 ticks = m[0]
-                close = text.find(ticks, m.end())
-                paragraph = text.find("\n\n", m.end())
-                if close < 0 or 0 <= paragraph < close:
+                i = bisect.bisect_left(breaks, m.end())
+                paragraph = breaks[i] if i < len(breaks) else len(text)
+                if unclosed.get(ticks, -1) == paragraph:
+                    continue
+                close = text.find(ticks, m.end(), paragraph)
+                if close < 0:
+                    unclosed[ticks] = paragraph
                     continue
                 end = close + len(ticks)
                 _blank(self.chars, m.start(), m.end())  # the content of a code span is shown as it is
@@ -484,9 +491,13 @@ class _Reader:
         if name in _VOID_TAGS or raw.endswith("/>"):
             return
         if closing:
+            if not self.open_tags.get(name):
+                return  # nothing of that name is open: a stray close (checked in O(1), not by a scan)
             for i in range(len(html) - 1, -1, -1):
                 open_name, start, hides = html[i]
                 if open_name == name:
+                    for closed_name, _s, _h in html[i:]:
+                        self.open_tags[closed_name] -= 1
                     del html[i:]
                     if hides:
                         why = "struck-through text" if name in ("del", "s", "strike") else \
@@ -510,6 +521,7 @@ class _Reader:
                 self.hide(d_start, m.start(), "a collapsed <details> block")
             html[-1] = (d_name, m.start(), d_hides)
         html.append((name, m.start(), hides))
+        self.open_tags[name] = self.open_tags.get(name, 0) + 1
 
     def emphasis(self, m: regex.Match, open_marks: dict[str, tuple[int, int]]) -> None:
         text, start, end, run = self.text, m.start(), m.end(), m[0]

@@ -129,6 +129,9 @@ def read_completion(completion: Any, config: Any) -> tuple[Document | None, Extr
         return None, Extraction("no_answer", None, problem, rule=why)
     if len(region) > config.max_completion_chars:
         region = region[-config.max_completion_chars:]
+        cut = region.find("\n\n", 0, len(region) // 5)  # start at a paragraph: no code span or math cut in half
+        if cut >= 0:
+            region = region[cut + 2:]
     region = _ESCAPED_MACRO_RE.sub(r"\\", region, timeout=config.regex_timeout_s)
     doc = read_document(fold_confusables(region), config.regex_timeout_s)  # look-alike letters cannot hide a slot
     if doc.redefinitions:
@@ -185,11 +188,11 @@ def _unboxed(slot: Slot, doc: Document) -> str:
 
 def extract_answer(completion: Any, config: Any) -> Extraction:
     """Find the final answer of ``completion`` under ``config`` (a VerifierConfig)."""
-    doc, early = read_completion(completion, config)
-    if early is not None:
-        return early
     timeout = config.regex_timeout_s
     try:
+        doc, early = read_completion(completion, config)  # the reader's regexes are bounded too
+        if early is not None:
+            return early
         note = grader_note(doc.view, timeout)
         if note:
             return Extraction("multiple", None, note.reason, rule=note.rule)

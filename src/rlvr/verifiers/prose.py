@@ -12,6 +12,7 @@ evaluated with exact fractions, never with ``eval``.
 
 from __future__ import annotations
 
+import bisect
 from fractions import Fraction
 
 import regex
@@ -289,14 +290,37 @@ def _sentence_values(sentence: str, offset: int, timeout: float, roles: bool = T
                 found.append((m[0].replace("−", "-"), offset + m.start(), offset + m.end()))
     if not roles:
         return found
-    roles_of = [value_role(sentence, v[1] - offset, v[2] - offset, timeout) for v in found]
+    index = RoleIndex(sentence, timeout) if len(found) > 1 else None
+    roles_of = [value_role(sentence, v[1] - offset, v[2] - offset, timeout, index) for v in found]
     # "we tried 7, but 7 fails": a value rejected, denied or bounded once is not stated elsewhere in the sentence
     dropped = {v[0].strip() for v, r in zip(found, roles_of) if r in ("rejected", "denied", "bound")}
     return [v for v, r in zip(found, roles_of) if r == "stated" and v[0].strip() not in dropped]
 
 
-def value_role(sentence: str, start: int, end: int, timeout: float) -> str:
-    """What the value at ``[start, end)`` of ``sentence`` is: stated, bound, rejected, supposed or denied."""
+class RoleIndex:
+    """What :func:`value_role` reads of a whole sentence, found once: whether a supposition opens it,
+    where its clauses end, and where its supposition words stand (one pass each, so a sentence of
+    thousands of values costs a pass, not a pass per value)."""
+
+    def __init__(self, sentence: str, timeout: float) -> None:
+        self.opening = _HYPOTHETICAL_RE.starts(sentence.lstrip(" \t*_>-"), timeout) is not None
+        self.clause_ends = [m.end() for m in _CLAUSE_BREAK_RE.finditer(sentence, timeout=timeout)]
+        self.suppositions = [m.start() for m in _HYPOTHETICAL_RE.finditer(sentence, timeout=timeout)]
+        self.supposition_ends = [m.end() for m in _HYPOTHETICAL_RE.finditer(sentence, timeout=timeout)]
+
+    def supposed(self, start: int) -> bool:
+        if self.opening:
+            return True
+        i = bisect.bisect_right(self.clause_ends, start) - 1
+        clause_start = self.clause_ends[i] if i >= 0 else 0
+        j = bisect.bisect_left(self.suppositions, clause_start)
+        return j < len(self.suppositions) and self.supposition_ends[j] <= start
+
+
+def value_role(sentence: str, start: int, end: int, timeout: float, index: RoleIndex | None = None) -> str:
+    """What the value at ``[start, end)`` of ``sentence`` is: stated, bound, rejected, supposed or denied.
+
+    ``index`` (a :class:`RoleIndex` of ``sentence``) makes many calls on one sentence linear."""
     before, after = sentence[max(0, start - 60):start], sentence[end:end + 60]
     if _BOUND.ends(before, timeout) or _BOUND.ends(
             before[:len(before) - len(_BOUND_TAIL_RE.search(before, timeout=timeout)[0])] + " ", timeout):
@@ -306,6 +330,8 @@ def value_role(sentence: str, start: int, end: int, timeout: float) -> str:
         return "rejected"
     if _NEGATES_NEXT_RE.search(before, timeout=timeout) or _NEGATED_BY_NEXT_RE.match(after, timeout=timeout):
         return "denied"
+    if index is not None:
+        return "supposed" if index.supposed(start) else "stated"
     opening = _HYPOTHETICAL_RE.starts(sentence.lstrip(" \t*_>-"), timeout)
     if opening:  # "If it were 7, we would get 9": a conditional supposes all it says
         return "supposed"
