@@ -105,6 +105,18 @@ def test_a_callers_deadline_ends_the_work_and_leaves_no_process_behind():
     assert verify_batch(["\\boxed{(x+1)^2}"], ["x^2+2x+1"])[0].correct
 
 
+def test_rows_not_read_by_the_callers_deadline_are_timeouts_and_the_rest_keep_their_verdicts():
+    completions = [f"The answer is \\boxed{{{i}}}." for i in range(2_000)]
+    golds = [str(i) for i in range(2_000)]
+    with scoring_deadline(0.0):  # already passed: nothing is read
+        late = verify_batch(completions[:50], golds[:50])
+    assert {(v.status, v.rule) for v in late} == {("timeout", "prepare.deadline")}
+    assert all("deadline" in v.reason for v in late)
+    # a clock the batch fits in changes no verdict
+    on_time = verify_batch(completions, golds, deadline=time.monotonic() + 600)
+    assert all(v.correct for v in on_time)
+
+
 def test_nested_deadlines_keep_the_earlier_one():
     with scoring_deadline(5.0) as outer:
         with scoring_deadline(60.0) as inner:

@@ -14,12 +14,12 @@ from dataclasses import fields
 from typing import Any
 
 from rlvr.errors import ConfigError
+from rlvr.verifiers.config import VerifierConfig
 
 __all__ = ["LIMITS", "FIXED", "request_config"]
 
-LIMITS = ("timeout_s", "batch_timeout_s", "max_completion_chars", "max_answer_chars", "max_nesting", "max_digits",
-          "max_factorial", "regex_timeout_s")
-FIXED = ("memory_mb",)
+LIMITS = VerifierConfig.RESOURCE_LIMITS  # a request may lower these, never raise them
+FIXED = VerifierConfig.PROCESS_FIELDS  # the server's pool: a request cannot change it
 
 
 def request_config(server: Any, given: Any) -> Any:

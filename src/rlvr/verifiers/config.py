@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 from rlvr.errors import ConfigError
 
@@ -81,6 +81,14 @@ class VerifierConfig:
     """
 
     sources: tuple[str, ...] = DEFAULT_SOURCES
+    #: fields that bound time or memory of one call: a caller that serves others (``rlvr serve``) lets a
+    #: request lower them, never raise them
+    RESOURCE_LIMITS: ClassVar[tuple[str, ...]] = (
+        "timeout_s", "batch_timeout_s", "max_completion_chars", "max_answer_chars", "max_nesting", "max_digits",
+        "max_factorial", "regex_timeout_s")
+    #: fields of the process, not of a call (the sandbox pool's memory): fixed where the pool is shared
+    PROCESS_FIELDS: ClassVar[tuple[str, ...]] = ("memory_mb",)
+
     think_tags: tuple[str, str] = ("<think>", "</think>")
     think_prefilled: bool = False
     policy: Literal["strict", "lenient"] = "strict"

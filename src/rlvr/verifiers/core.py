@@ -76,6 +76,8 @@ HIDDEN_NUMBERS = rule("integrity.hidden_numbers", "numbers inside \\text{} besid
 LIST_ANSWER = rule("locate.list_answer", "several boxes of a 'find all' answer read as one list against a list gold")
 RESTATED = rule("integrity.restated", "several answers that are equal in different notation are one answer")
 READ_ERROR = rule("prepare.unreadable", "the completion or gold could not be read")
+DEADLINE = rule("prepare.deadline", "the caller's deadline passed before the row was read")
+_DEADLINE_EVERY = 16  # rows read between looks at the caller's clock (a row reads in well under a millisecond)
 
 
 def _from_extraction(extraction: Extraction) -> tuple[str, str] | None:
@@ -184,8 +186,15 @@ def verify_batch(
     groups: dict[tuple, list[int]] = {}
     extractions: list[Extraction | None] = [None] * len(completions)
     gold_texts: list[str] = [""] * len(completions)
+    caller = _DEADLINE.get()
+    until = caller if deadline is None else (deadline if caller is None else min(deadline, caller))
     for i, (completion, gold) in enumerate(zip(completions, golds)):
         t0 = time.perf_counter()
+        if until is not None and i % _DEADLINE_EVERY == 0 and time.monotonic() >= until:
+            for j in range(i, len(completions)):  # reading the rest would outlive the caller's clock
+                verdicts[j] = Verdict("timeout", None, "the caller's deadline passed before this row was read", 0.0,
+                                      method="extraction", rule=DEADLINE)
+            break
         try:
             if not isinstance(gold, str):
                 gold = "" if gold is None else str(gold)
