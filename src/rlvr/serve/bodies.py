@@ -9,13 +9,13 @@ import time
 from typing import Any
 
 from rlvr.jsonl import MAX_DEPTH, JSONError, loads
+from rlvr.rewards.base import TRAINER_KWARGS
 
 __all__ = ["HTTPProblem", "ByteBudget", "read_json", "list_of", "check_text", "check_value"]
 
 # keywords of the scoring call itself and of TRL's trainer, which a row's column may not be named
 # (a row key ``completions`` would be passed twice); function rewards' own parameters are added per set
-RESERVED_COLUMNS = frozenset({"self", "prompts", "completions", "completion_ids", "trainer_state", "log_extra",
-                              "log_metric"})
+RESERVED_COLUMNS = frozenset({"self", "prompts", "completions"}) | TRAINER_KWARGS
 
 
 class HTTPProblem(Exception):
