@@ -250,31 +250,43 @@ BOUNDED_CASES = [
 ]
 
 
+# Linux keeps a process's peak RSS across fork and exec: a child forked straight from this pytest
+# process (hundreds of MB once torch is imported) reports pytest's peak as its own. A small launcher
+# starts with fresh memory, so the peak of the child it forks is the child's.
+_LAUNCHER = """
+import json, os, resource, sys
+resource.setrlimit(resource.RLIMIT_AS, (4 << 30, 4 << 30))
+pid = os.fork()
+if pid == 0:
+    fd = os.open(os.devnull, os.O_RDWR)
+    os.dup2(fd, 0)
+    os.dup2(fd, 1)
+    os.execv(sys.executable, [sys.executable, "-m", "rlvr", *sys.argv[1:]])
+_, status, usage = os.wait4(pid, 0)
+print(json.dumps([os.waitstatus_to_exitcode(status), usage.ru_maxrss]))
+"""
+
+
 def _run_measured(argv: list[str], cwd: Path, timeout_s: float = 120) -> tuple[int, str, float, float]:
-    """Run ``python -m rlvr ARGV``: exit code, stderr, seconds, and the child's peak RSS in MB (wait4)."""
-    import resource
+    """Run ``python -m rlvr ARGV``: exit code, stderr, seconds, and the child's own peak RSS in MB."""
+    import json
+    import signal
     import subprocess
     import sys
-    import threading
     import time
 
-    def cap() -> None:  # a regression must not take the machine down with it
-        resource.setrlimit(resource.RLIMIT_AS, (4 << 30, 4 << 30))
-
-    err_path = cwd / ".stderr"
-    with open(err_path, "w") as err:
-        began = time.monotonic()
-        proc = subprocess.Popen([sys.executable, "-m", "rlvr", *argv], cwd=cwd, stdout=subprocess.DEVNULL,
-                                stderr=err, stdin=subprocess.DEVNULL, preexec_fn=cap)
-        killer = threading.Timer(timeout_s, proc.kill)
-        killer.start()
-        _, status, usage = os.wait4(proc.pid, 0)
-        killer.cancel()
-        proc.returncode = os.waitstatus_to_exitcode(status)
+    began = time.monotonic()
+    proc = subprocess.Popen([sys.executable, "-S", "-c", _LAUNCHER, *argv], cwd=cwd, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True, start_new_session=True)
+    try:
+        out, err = proc.communicate(timeout=timeout_s)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)  # a regression must not take the machine down with it
+        out, err = proc.communicate()
+        return -9, err, time.monotonic() - began, float("inf")
     took = time.monotonic() - began
-    text = err_path.read_text()
-    err_path.unlink()
-    return proc.returncode, text, took, usage.ru_maxrss / 1024
+    code, maxrss_kb = json.loads(out)
+    return code, err, took, maxrss_kb / 1024
 
 
 @pytest.mark.parametrize("name,argv,fragment", BOUNDED_CASES, ids=[c[0] for c in BOUNDED_CASES])
