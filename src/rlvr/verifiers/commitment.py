@@ -86,6 +86,7 @@ _SEPARATORS = words_pattern(("or", "and", "oder", "und", "ou", "et", "或", "和
 _GAP_NOISE_RE = regex.compile(r"\\(?:quad|qquad|text|mathrm|textbf|hspace|,|;|!|:| )|[\\$()\[\]{}.,;:!?&|/\-–—\s~]")
 
 
+_RESTATED_NAME_RE = regex.compile(r"(?<![\p{L}\\])[A-Za-z](?:_\{?[0-9A-Za-z]+\}?)?\s*=\s*(?:\$|\\\(|\\\[)?\s*$")
 _TOGETHER_WORDS = 3  # a gap of at most this many words and no retraction cue joins two answers
 
 
@@ -95,6 +96,7 @@ def _together(gap: str, timeout: float) -> bool:
     Working in between, or a retraction cue ("wait", "actually"), makes the later one supersede the earlier."""
     if len(gap) > 200:
         return False
+    gap = _RESTATED_NAME_RE.sub(" ", gap, timeout=timeout)  # "x = \\boxed{2} and x = \\boxed{3}": the name again
     rest = _GAP_NOISE_RE.sub(" ", _SEPARATORS.sub(" ", gap, timeout=timeout), timeout=timeout)
     if not _WORD_CHAR_RE.search(rest, timeout=timeout):
         return True
@@ -128,11 +130,15 @@ def check_final(doc: Document, all_slots: list[Slot], final: Slot, answer: str, 
     """Alternatives, hedges and partial boxes in the statement that holds the final answer."""
     groups = occurrences(all_slots)
     index = next(i for i, g in enumerate(groups) if final in g)
+    # slots of one kind stated together ("\\boxed{41} or \\boxed{42}"); a label line above a box is earlier work
+    kind = final.kind
     i = index
-    while i > 0 and _together(doc.view[_end(groups[i - 1]):groups[i][0].start], timeout):
+    while i > 0 and any(s.kind == kind for s in groups[i - 1]) \
+            and _together(doc.view[_end(groups[i - 1]):groups[i][0].start], timeout):
         i -= 1
     j = index
-    while j + 1 < len(groups) and _together(doc.view[_end(groups[j]):groups[j + 1][0].start], timeout):
+    while j + 1 < len(groups) and any(s.kind == kind for s in groups[j + 1]) \
+            and _together(doc.view[_end(groups[j]):groups[j + 1][0].start], timeout):
         j += 1
     together = groups[i:j + 1]
     values = [_value_of(g) for g in together]
@@ -213,7 +219,6 @@ def _own_values(answer: str) -> frozenset:
 
 
 _NEAR = 60  # how far from the answer a hedge or an alternative still speaks of it
-_WORDS_NEAR = 3
 
 
 def _offers_another(before: str, after: str, answer: str, timeout: float) -> str | None:
@@ -231,7 +236,10 @@ def _offers_another(before: str, after: str, answer: str, timeout: float) -> str
     for side, text in (("before", before), ("after", after)):
         for m in HEDGE_RE.finditer(text, timeout=timeout):
             gap = text[m.end():] if side == "before" else text[:m.start()]
-            if len(_LONG_WORD_RE.findall(gap, timeout=timeout)) < _WORDS_NEAR:
+            words = _LONG_WORD_RE.findall(gap, timeout=timeout)
+            # "probably \\boxed{7}", "it might be \\boxed{7}": the hedge modifies the answer; in "the most
+            # likely sum is" or "the value f might take is" it modifies a word of the question
+            if len(words) <= 5 and all(w.lower() in _LINKING_WORDS for w in words):
                 return f"{m[0]!r} beside it"
         for m in ALTERNATIVE_RE.finditer(text, timeout=timeout):
             gap = text[m.end():] if side == "before" else text[:m.start()]
@@ -246,6 +254,7 @@ def _offers_another(before: str, after: str, answer: str, timeout: float) -> str
     return None
 
 
+_LINKING_WORDS = frozenset("is be it its it's the answer was would will that this equal equals to".split())
 _HEDGE_GAP_RE = regex.compile(r"(?i)\b(?:maybe|perhaps|possibly|even|just)\b|[\s,;:()$\\]|\\[()\[\]]")
 
 

@@ -35,6 +35,7 @@ from rlvr.verifiers.normalize import value_key
 from rlvr.verifiers.numbers import parse_number
 from rlvr.verifiers.prose import sentences, stated_values
 from rlvr.verifiers.slots import Slot, clean
+from rlvr.verifiers.statements import names_a_quantity
 from rlvr.verifiers.trace import Finding, rule
 from rlvr.verifiers.units import number_from_words
 
@@ -73,6 +74,7 @@ _APPROVAL = words_pattern(("right", "correct", "the correct one", "the right one
 _REFERENCE = words_pattern(ANSWER_REFERENCES)
 _LABEL_LINE_RE = regex.compile(r"^\s*(?:[-*+]\s+|\d{1,2}[.)]\s+)?[\p{L}][\p{L} '’-]{0,40}\s*[:：]\s")
 _LABELLED_VALUE_RE = regex.compile(r"[A-Za-z](?:_\{?[A-Za-z0-9]+\}?)?\s*=\s*$")
+_ANSWER_EQUALS_RE = regex.compile(r"(?i)\b(?:answer|result|solution|total)\s*=\s*$")
 _SPACE_OR_PUNCT_RE = regex.compile(r"[\s\p{P}$]*")
 _WORD_CHAR_RE = regex.compile(r"[\p{L}\p{N}]")
 _WORDS_RE = regex.compile(r"\p{L}{2,}")
@@ -86,9 +88,18 @@ _APPROXIMATE_RE = regex.compile(r"(?i)\b(?:approximately|approx\.?|about|roughly
 _COMMA_RE = regex.compile(r"\s*,\s*")
 _DIGIT_RE = regex.compile(r"[0-9]")
 _LATIN_RE = regex.compile(r"[A-Za-z]")
+_SUBJECT_BEFORE_RE = regex.compile(r"(?i)\b(?:the|its|their|our|his|her)\s+((?:\p{L}+\s+){0,3}?\p{L}+)\s+(?:is|are|was|were|equals?)"
+                                r"\s*\$?\s*(?:[^.;:]{0,30}?(?:,|\band\b)\s*\$?\s*)?$")
+_ANSWER_SUBJECT_RE = regex.compile(r"(?i)\b(?:answer|result|final|solution|total|value|it|this)\b")
+_VALUE_CHAR_RE = regex.compile(r"[0-9A-Za-z]")
+_MACRO_NAME_RE = regex.compile(r"\\[A-Za-z]+")
+_ADJECTIVE_AFTER_RE = regex.compile(r"\$?-\p{L}")
+_ORDINAL_LABEL_RE = regex.compile(
+    r"(?i)\b(?:step|steps|case|part|problem|question|figure|fig\.|table|eq\.|equation|line|row|column|chapter|"
+    r"section|theorem|lemma|item|no\.|number|#|mod|pmod|modulo|round|day|page|option|method|approach)\s*\(?\$?\s*$")
 _LONE_LETTER_RE = regex.compile(r"\s*\\?\(?\s*\p{L}\s*\\?\)?\s*")
 _CONDITION_RE = regex.compile(r"(?i)\b(?:if|when|assuming|unless|provided)\b")
-_ANSWER_LABEL_RE = regex.compile(r"\s*(?:the\s+)?(?:answer|total|result)\s*")
+_ANSWER_LABEL_RE = regex.compile(r"(?i)\s*(?:(?:the|my|our)\s+)?(?:(?:final|correct|true)\s+)?(?:answer|total|result|solution)\s*")
 _NO_OTHER_THAN_RE = regex.compile(r"(?i)\bno\s+other\s+than\s*\$?\s*$")
 _QUESTION_RE = regex.compile(r"[?？]\s*\)?\s*$")
 _MAX_TAIL = 6000  # a final answer followed by more than this is read for its first 6,000 characters
@@ -192,15 +203,21 @@ class _Reader:
         out = []
         for v in stated_values(_fold_digits(text), self.timeout, roles):
             at = text.find(v)
-            if at > 0 and _LABELLED_VALUE_RE.search(text[max(0, at - 20):at], timeout=self.timeout):
-                continue
+            if at > 0 and _LABELLED_VALUE_RE.search(text[max(0, at - 20):at], timeout=self.timeout) \
+                    and not _ANSWER_EQUALS_RE.search(text[max(0, at - 20):at], timeout=self.timeout):
+                continue  # "x = 2" labels another quantity; "Final answer = 8" claims this one
             lhs = v.partition("=")[0]
-            if "=" in v and not _DIGIT_RE.search(lhs, timeout=self.timeout) \
-                    and _LATIN_RE.search(lhs, timeout=self.timeout) \
-                    and not _ANSWER_LABEL_RE.fullmatch(lhs, timeout=self.timeout):
+            if "=" in v and not _ANSWER_LABEL_RE.fullmatch(lhs, timeout=self.timeout) and (
+                    (not _DIGIT_RE.search(lhs, timeout=self.timeout) and _LATIN_RE.search(lhs, timeout=self.timeout))
+                    or names_a_quantity(lhs)):
                 continue  # "$x = 2$", "$xyz(x+y+z) = 1$": another quantity's value, not a claim about this one
             if _LONE_LETTER_RE.fullmatch(v, timeout=self.timeout):
                 continue  # "\\( y \\)-intercepts": a variable named, no value (choice letters are read apart)
+            if not _VALUE_CHAR_RE.search(_MACRO_NAME_RE.sub("", v, timeout=self.timeout), timeout=self.timeout):
+                continue  # "$\\blacksquare$", "$\\checkmark$": a mark, no value
+            if at >= 0 and (_ADJECTIVE_AFTER_RE.match(text, at + len(v), timeout=self.timeout)
+                            or _ORDINAL_LABEL_RE.search(text[max(0, at - 16):at], timeout=self.timeout)):
+                continue  # "6-digit codes", "Step 3", "(mod 1000)": a label or an adjective, no value
             out.append(v)
         return out
 
@@ -251,15 +268,32 @@ class _Reader:
         # 4. a claim of another value
         claims = [c for c in (_CLAIM.search(folded, timeout=t), _QUANTITY_IS_RE.search(folded, timeout=t)) if c]
         claim = min(claims, key=lambda c: c.start()) if claims else None
+        if claim is not None and len(others) < len(values):
+            claim = None  # "Therefore, the product is 6 and the sum is 5": the answer restated beside other quantities
+        if claim is not None and self._recap(folded[claim.end():], others):
+            claim = None
         if claim is not None and self.other(self.values(folded[claim.end():])):
             return Finding(LATER_STATEMENT, f"the final answer {answer!r} is followed by a statement of {clean(value)!r} "
                            f"({shown!r})", (clean(value),))
         if len(others) == 1 and not _LABEL_LINE_RE.match(sentence, timeout=t):
             rest = folded.replace(value, " ", 1) if value in folded else folded
-            if len(_WORDS_RE.findall(rest, timeout=t)) <= _BARE_WORDS:
+            rest = _MACRO_NAME_RE.sub(" ", rest, timeout=t)  # "\\boxed{41}" is 41 on its own too
+            if not _WORDS_RE.findall(rest, timeout=t):  # "41." alone; with a cue word the rules above read it
                 return Finding(LATER_STATEMENT, f"the final answer {answer!r} is followed by {clean(value)!r} on its own "
                                f"({shown!r})", (clean(value),))
         return None
+
+    def _recap(self, after: str, others: list[str]) -> bool:
+        """"So the roots are 2 and 3": after a conclusion word, each other value belongs to a quantity of
+        its own (a subject that is no answer word), so the sentence recaps the work."""
+        for v in others:
+            at = after.find(v)
+            if at < 0:
+                return False
+            subject = _SUBJECT_BEFORE_RE.search(after[max(0, at - 60):at], timeout=self.timeout)
+            if subject is None or _ANSWER_SUBJECT_RE.search(subject[1], timeout=self.timeout):
+                return False
+        return True
 
     def _conditional(self, folded: str, others: list[str]) -> bool:
         """Another value put under a condition right after the answer: "(41 if zero counts)"."""
@@ -285,7 +319,6 @@ class _Reader:
         return None
 
 
-_BARE_WORDS = 3  # a sentence of another value and at most this many words claims it ("Oops, 41.")
 _CHOICE_RE = regex.compile(r"(?i)\(([a-e])\)|(?<![\p{L}\\])([A-E])(?![\p{L}])|(?<![\p{L}\\])([a-e])(?=\s*\))")
 
 
@@ -326,7 +359,7 @@ def check_later(doc: Document, later_slots: list[list[Slot]], final: Slot, answe
     reader = _Reader(answer, timeout)
     for group in later_slots:
         value = min(group, key=lambda s: s.value[1] - s.value[0]).content
-        if _key(value) not in reader.own:
+        if _key(value) not in reader.own and not any(_key(v) in reader.own for v in stated_values(value, timeout)):
             return Finding(LATER_STATEMENT, f"{final.kind} says {clean(answer)!r} but a later {group[0].kind} says "
                            f"{clean(value)!r}", (clean(value),))
     end = final.end

@@ -169,12 +169,20 @@ _PERIOD_RE = regex.compile(r"[.。](?:\s|$)")
 _SENTENCE_VALUE_RE = regex.compile(r"(?i)^(?:[^$]|\$[^$]*\$)*\bis[ \t]+((?:[^$\s]|\$[^$]*\$)(?:[^$]|\$[^$]*\$)*)$")
 
 
+_ABBREVIATION_RE = regex.compile(r"(?i)(?<![\p{L}])(?:i\.e|e\.g|i\.e\.|e\.g\.|approx|resp|cf|viz|etc|vs)\.$")
+# a remark in parentheses after the answer: "42 (i.e. 6 · 7)", "42 (that is, 6 · 7)"
+_REMARK_RE = regex.compile(r"(?i)\s*\((?:i\.\s?e\.?|e\.\s?g\.?|that is|namely|since|because|as)\b[^()]*\)?\s*$")
+
+
 def first_sentence(text: str, timeout: float) -> str:
     """Text up to the first period outside ``$…$`` math (where a period is a decimal point)."""
     for m in _PERIOD_RE.finditer(text, timeout=timeout):
+        if _ABBREVIATION_RE.search(text, max(0, m.start() - 6), m.start() + 1, timeout=timeout):
+            continue  # "i.e.", "e.g.", "approx.": an abbreviation's period ends no sentence
         if (text.count("$", 0, m.start()) - text.count("\\$", 0, m.start())) % 2 == 0:
-            return text[:m.start()]
-    return text
+            answer = text[:m.start()]
+            return _REMARK_RE.sub("", answer, timeout=timeout) or answer
+    return _REMARK_RE.sub("", text, timeout=timeout) or text
 
 
 def _next_lines(view: str, pos: int) -> tuple[int, int] | None:

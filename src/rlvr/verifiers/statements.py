@@ -40,7 +40,7 @@ def is_constant_side(side: str) -> bool:
 _BRACKETED_RE = regex.compile(r"_\{[^{}]*\}|_[A-Za-z0-9]|\^\{[^{}]*\}|\([^()]*\)|\[[^\[\]]*\]|\{[^{}]*\}")
 
 
-def _names_a_quantity(side: str) -> bool:
+def names_a_quantity(side: str) -> bool:
     """``m + n``, ``E[X]``, ``\\Pr(X=1)``, ``a_1 + a_2``, ``f(2)``: an expression of names that the
     question asks for (AIME's "find m + n"). A number outside brackets and subscripts (``3y``, ``x + 1``)
     makes it another quantity than the answer."""
@@ -61,7 +61,7 @@ def quantity_rhs(clean: str) -> str | None:
     lhs = sides[0]
     if is_constant_side(lhs):
         return None  # "\\sum_{k=1}^{10} k = 56" is a statement to check, not a value to read
-    if NAME_RE.fullmatch(lhs, timeout=REGEX_TIMEOUT_S) or _names_a_quantity(lhs):
+    if NAME_RE.fullmatch(lhs, timeout=REGEX_TIMEOUT_S) or names_a_quantity(lhs):
         return sides[1].strip()
     return None
 
@@ -73,7 +73,7 @@ def equation_problem(clean: str) -> str | None:
             sides = split_top_level(part, "=")
             for side in sides[:-1]:
                 if side.strip() and not NAME_RE.fullmatch(side, timeout=REGEX_TIMEOUT_S) and not is_constant_side(side) \
-                        and not _names_a_quantity(side):
+                        and not names_a_quantity(side):
                     return (f"{clean!r} states the value of {side.strip()!r}, not of the answer; "
                             "only a name (x = …) on the left states the value")
     return None
