@@ -16,6 +16,7 @@ from __future__ import annotations
 import regex
 
 from rlvr.verifiers.document import Document
+from rlvr.verifiers.lexicon import APPROVAL_MARKS
 from rlvr.verifiers.limits import REGEX_TIMEOUT_S
 from rlvr.verifiers.units import unit_word as _unit_word
 
@@ -29,6 +30,7 @@ _TOKEN_RE = regex.compile(
 _SPACING = frozenset({"\\,", "\\;", "\\:", "\\!", "\\ ", "\\quad", "\\qquad", "~", "\\displaystyle", "\\textstyle",
                       "\\left.", "\\hfill", "\\nonumber", "\\\\"})
 _OPENERS = frozenset({"$", "$$", "\\(", "\\[", "&"})
+_MARKS = frozenset(APPROVAL_MARKS) | {"\ufe0f", "\\checkmark"}  # "✅ \\boxed{42} ✔️": decoration beside the box
 _CLOSERS = frozenset({"$", "\\)", "\\]", ".", ",", ";", ":", "!", "?", "。", "，", "；", "！", "？", "、"})
 _CONNECTORS = frozenset({"=", ":=", "\\approx", "≈", "\\sim", "\\simeq", "\\equiv", "\\cong", "\\Rightarrow", "\\implies",
                          "\\to", "\\rightarrow", "\\longrightarrow", "\\Longrightarrow", "\\therefore", "\\mapsto",
@@ -81,8 +83,12 @@ def box_context(doc: Document, box_start: int, box_end: int, timeout: float, cho
 
 
 def _spaced_dash(text_before: str) -> bool:
-    """A dash with a blank on each side is punctuation ("Final answer - \\boxed{7}"); glued, a minus."""
+    """A dash with a blank on each side ("Final answer - \\boxed{7}"), a doubled dash ("Answer -- \\boxed{7}")
+    or an em dash is punctuation; a single hyphen or en dash glued to the box is a minus."""
     stripped = text_before.rstrip()
+    run = len(stripped) - len(stripped.rstrip("-—–"))
+    if stripped.endswith("—") or run >= 2:
+        return True
     return len(stripped) >= 2 and stripped[-2].isspace() and len(stripped) < len(text_before)
 
 
@@ -90,7 +96,8 @@ def _prefix_problem(before: list[str], after: list[str], in_math: bool, view: st
                     timeout: float, text_before: str = "") -> str | None:
     """Blanks and delimiters, then a connector (or nothing, or prose) before the box."""
     while before:
-        if before[-1].isspace() or before[-1] in _SPACING or before[-1] in _OPENERS and before[-1] != "&":
+        if before[-1].isspace() or before[-1] in _SPACING or before[-1] in _MARKS or (
+                before[-1] in _OPENERS and before[-1] != "&"):
             before.pop()
         elif before[-1] == "}" and len(before) >= 2 and (before[-2] == "{" or before[-2].isspace() and
                                                           len(before) >= 3 and before[-3] == "{"):
@@ -126,7 +133,8 @@ def _suffix_problem(after: list[str], in_math: bool, timeout: float) -> str | No
     """Only blanks, punctuation, closing delimiters, a unit expression or prose after the box."""
     in_unit = False
     for i, token in enumerate(after):
-        if token.isspace() or token in _SPACING or (token in _CLOSERS and not (in_math and token == "!")):
+        if token.isspace() or token in _SPACING or token in _MARKS or (
+                token in _CLOSERS and not (in_math and token == "!")):
             continue  # in math "!" is a factorial
         if token == "\\boxed" or token == "\\fbox":
             return None  # another box right after: stated together, read so elsewhere

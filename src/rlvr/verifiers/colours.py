@@ -59,27 +59,50 @@ def _hsl(h: float, s: float, light: float) -> tuple[float, float, float]:
     return f(0), f(8), f(4)
 
 
-def css_colour_visible(value: str) -> bool:
-    """A CSS colour (name, ``#rgb[a]``, ``#rrggbb[aa]``, ``rgb()/rgba()``, ``hsl()/hsla()``) that reads on white."""
+def _css_rgba(value: str) -> tuple[tuple[float, float, float], float] | None:
+    """A CSS colour (name, ``#rgb[a]``, ``#rrggbb[aa]``, ``rgb()/rgba()``, ``hsl()/hsla()``) as (rgb, alpha)."""
     v = value.strip().lower().replace("!important", "").strip()
     if v in _NAMED:
-        return _visible(_NAMED[v])
+        return _NAMED[v], 1.0
     if m := _HEX_RE.fullmatch(v, timeout=REGEX_TIMEOUT_S):
         digits = m[1] if len(m[1]) > 4 else "".join(c * 2 for c in m[1])
         channels = [int(digits[i:i + 2], 16) / 255 for i in range(0, len(digits), 2)]
-        return _visible((channels[0], channels[1], channels[2]), channels[3] if len(channels) == 4 else 1.0)
+        return (channels[0], channels[1], channels[2]), (channels[3] if len(channels) == 4 else 1.0)
     if m := _FUNCTION_RE.fullmatch(v, timeout=REGEX_TIMEOUT_S):
         tokens = _NUMBER_RE.findall(m[2], timeout=REGEX_TIMEOUT_S)
         if len(tokens) not in (3, 4):
-            return False
+            return None
         try:
             alpha = _channel(tokens[3], 1) if len(tokens) == 4 else 1.0
             if m[1].startswith("rgb"):
-                return _visible((_channel(tokens[0], 255), _channel(tokens[1], 255), _channel(tokens[2], 255)), alpha)
-            return _visible(_hsl(float(tokens[0].rstrip("%")), _channel(tokens[1], 100), _channel(tokens[2], 100)), alpha)
+                return (_channel(tokens[0], 255), _channel(tokens[1], 255), _channel(tokens[2], 255)), alpha
+            return _hsl(float(tokens[0].rstrip("%")), _channel(tokens[1], 100), _channel(tokens[2], 100)), alpha
         except ValueError:
-            return False
-    return False  # a colour we cannot read may be one nobody can see
+            return None
+    return None
+
+
+def css_colour_visible(value: str) -> bool:
+    """A CSS colour that reads on white; one we cannot read may be one nobody can see."""
+    rgba = _css_rgba(value)
+    return rgba is not None and _visible(rgba[0], rgba[1])
+
+
+_WHITE = (1.0, 1.0, 1.0)
+_BLACK = (0.0, 0.0, 0.0)
+_MIN_CONTRAST = 1.0 - _MAX_LUMINANCE  # the luminance gap a visible colour keeps from white
+
+
+def _background(value: str) -> tuple[float, float, float] | None:
+    """The colour a ``background`` shorthand paints (white for none/transparent), ``None`` if unreadable."""
+    v = value.strip().lower().replace("!important", "").strip()
+    if v in ("none", "transparent", "initial", "inherit", "unset", ""):
+        return _WHITE
+    for token in regex.split(r"\s+(?![^()]*\))", v, timeout=REGEX_TIMEOUT_S):  # "black url(x) no-repeat"
+        if (rgba := _css_rgba(token)) is not None:
+            rgb, alpha = rgba
+            return tuple(alpha * c + (1 - alpha) for c in rgb)  # type: ignore[return-value]  # over white
+    return None
 
 
 def _tex_rgb(model: str, spec: str) -> tuple[float, float, float] | None:
@@ -142,10 +165,12 @@ _SAFE_DECORATION = frozenset({"none", "underline", "overline"})
 def style_hides(style: str) -> str | None:
     """Why an inline CSS ``style`` may keep its text from a reader (``None`` when it only formats).
 
-    Colour must be a visible one; ``font-size`` at least 8px (or 0.5em); ``text-decoration`` no
+    Text colour and background must differ in luminance by as much as a visible colour does from white
+    (white on black reads, black on black or white on white does not); ``font-size`` at least 8px (or 0.5em); ``text-decoration`` no
     strike-through; ``display`` a showing value; any property outside the formatting ones (position,
     opacity, transform, clip, overflow, height, text-indent, filter …) hides.
     """
+    colour, background = _BLACK, _WHITE
     for declaration in style.split(";")[:40]:
         if not declaration.strip():
             continue
@@ -154,10 +179,14 @@ def style_hides(style: str) -> str | None:
         if not sep or not name:
             return f"a style we cannot read ({declaration.strip()[:40]!r})"
         if name in ("color",):
-            if not css_colour_visible(value):
+            rgba = _css_rgba(value)
+            if rgba is None or rgba[1] < _MIN_ALPHA:
                 return f"text in a colour that does not show ({value[:30]})"
+            colour = rgba[0]
         elif name in ("background", "background-color"):
-            continue  # a background behind dark text: still read (a white background changes nothing)
+            background = _background(value)
+            if background is None:
+                return f"a background we cannot read ({value[:30]})"
         elif name == "font-size":
             m = regex.fullmatch(r"([0-9]*\.?[0-9]+)\s*(px|pt|em|rem|%)?", value, timeout=REGEX_TIMEOUT_S)
             if not m:
@@ -178,6 +207,8 @@ def style_hides(style: str) -> str | None:
             return f"text moved or squeezed out of sight ({name}: {value[:20]})"
         elif name == "line-height" and regex.fullmatch(r"0*\.?0*(?:px|em|rem|pt|%)?", value, timeout=REGEX_TIMEOUT_S):
             return "text with no line height"
+    if abs(_luminance(colour) - _luminance(background)) < _MIN_CONTRAST:
+        return "text in a colour that does not show on its background"
     return None
 
 

@@ -17,7 +17,7 @@ import regex
 from rlvr.verifiers.limits import REGEX_TIMEOUT_S
 
 __all__ = [
-    "ANSWER_WORDS", "CONCLUSION_WORDS", "RETRACTION_CUES", "HEDGE_WORDS", "NEGATION_WORDS", "UNSURE_PHRASES",
+    "ANSWER_WORDS", "APPROVAL_MARKS", "CONCLUSION_WORDS", "RETRACTION_CUES", "HEDGE_WORDS", "NEGATION_WORDS", "UNSURE_PHRASES",
     "APPROXIMATION_WORDS", "BOUND_WORDS", "REJECTION_WORDS", "HYPOTHETICAL_WORDS", "ALTERNATIVE_WORDS", "LIST_WORDS", "GRADER_WORDS",
     "BOX_MACROS", "HIDING_MACROS", "STRIKING_MACROS", "COLOUR_MACROS", "REDEFINING_MACROS", "TRANSPARENT_MACROS", "FUNCTION_WORDS", "OPERATION_WORDS", "RESULT_VERBS",
     "NEGATIVE_EVALUATIONS", "ANSWER_REFERENCES", "WITHDRAWAL_CUES", "PROSE_DOUBT_WORDS", "TENTATIVE_WORDS", "EXCLUDING_WORDS", "MODIFIERS_AFTER",
@@ -206,6 +206,10 @@ ANSWER_WORDS: tuple[str, ...] = (
 )
 #: labels only (no article): what may stand alone on an answer line, e.g. "**Final Answer**"
 ANSWER_LINE_LABELS: tuple[str, ...] = tuple(w for w in ANSWER_WORDS if w not in ("final", "解", "답", "solution"))
+
+#: marks that approve the value they stand beside ("42 ✅"): decoration, taken off an answer; crosses
+#: (❌, ✗) are not among them, so an answer beside one stays unread and is not paid
+APPROVAL_MARKS: tuple[str, ...] = ("✓", "✔", "✅", "☑", "🎉", "🎯", "✨", "🏆", "⭐", "🌟", "👍", "💯")
 
 # -- how a sentence concludes, retracts, hedges, denies -------------------------------------------
 CONCLUSION_WORDS: tuple[str, ...] = (

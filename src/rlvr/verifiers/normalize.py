@@ -20,7 +20,7 @@ from rlvr.verifiers.cache import byte_cache
 from fractions import Fraction
 
 from rlvr.verifiers.characters import fold_math_unicode
-from rlvr.verifiers.lexicon import UNIT_WORDS
+from rlvr.verifiers.lexicon import ANSWER_WORDS, APPROVAL_MARKS, UNIT_WORDS
 from rlvr.verifiers.numbers import parse_number
 from rlvr.verifiers.units import clock_time, number_from_words, split_unit, unit_words
 
@@ -54,7 +54,8 @@ _SCALED_RE = regex.compile(r"([-+]?[0-9]{1,15}(?:,[0-9]{3})*(?:\.[0-9]{1,15})?)\
 # \text{i} / \mathrm{e} are the imaginary unit and Euler's number, never a unit
 _TRAILING_UNIT_RE = regex.compile(
     r"(?<=[0-9}])\s*\\(?:text|mbox|mathrm|textrm|textbf|textit|textnormal)\s*\{\s*"
-    r"(?!" + _MAGNITUDE + r")([A-Za-z]{2,15}(?:[ ]+[A-Za-z]{2,15})?)\.?\s*\}(?:\^\{?[23]\}?)?\s*$", regex.IGNORECASE)
+    r"(?!" + _MAGNITUDE + r")\(?\s*([A-Za-z]{2,15}(?:[ ]+[A-Za-z]{2,15})?)\.?\s*(?(1)\)?)\s*\}(?:\^\{?[23]\}?)?\s*$",
+    regex.IGNORECASE)  # "42 \\text{ ways}", "42 \\text{ (ways)}"
 # a unit written as plain words after a number: 2 dollars, 30 inches, 12 pommes (only after a number)
 _TRAILING_WORD_UNIT_RE = regex.compile(
     r"(?<=[0-9])(?:\s+(?!" + _MAGNITUDE + r")(\p{L}{2,15}(?:\s+\p{L}{2,15})?)|(" + _GLUED_UNITS + r"))"
@@ -185,6 +186,30 @@ def _unwrap(s: str) -> str:
     return s
 
 
+# "\\boxed{\\text{The answer is } 42}", "\\text{Answer: 42}": the label of an answer line written inside the box
+_LABEL_PREFIX_RE = regex.compile(
+    r"(?i)^\s*(?:\\text\s*\{\s*)?(?:" + "|".join(regex.escape(w) for w in sorted(ANSWER_WORDS, key=len, reverse=True))
+    + r")(?:\s*(?:is|:|：|=)\s*)(?:\}\s*)?")
+_MARKS_RE = regex.compile("[" + "".join(regex.escape(m) for m in APPROVAL_MARKS if len(m) == 1) + "\ufe0f]+|\\\\checkmark(?![A-Za-z])")
+
+
+def _strip_marks_and_label(s: str) -> str:
+    """An answer without approval marks ("42 ✅", "\\checkmark") and without an answer label inside its box.
+    A label is only taken off when what follows it is closed: "\\text{Answer: } 42" or "\\text{Answer: 42}"."""
+    s = _MARKS_RE.sub(" ", s, timeout=REGEX_TIMEOUT_S).strip()
+    s = _strip_math_delimiters(s)  # "$42$ ✅" leaves "$42$"
+    m = _LABEL_PREFIX_RE.match(s, timeout=REGEX_TIMEOUT_S)
+    if m is None or not s[m.end():].strip():
+        return s
+    rest = s[m.end():]
+    opened_text = m[0].lstrip().startswith("\\text") and not m[0].rstrip().endswith("}")
+    if opened_text:  # "\\text{Answer: 42}": the value is the rest of the \\text group
+        if not rest.rstrip().endswith("}") or "{" in rest or rest.count("}") != 1:
+            return s
+        rest = rest.rstrip()[:-1]
+    return rest.strip()
+
+
 @byte_cache(0.15)
 def normalize_answer(text: str) -> NormalizedAnswer:
     """Normalise one extracted answer (already capped in length); pure, so results are cached."""
@@ -192,8 +217,10 @@ def normalize_answer(text: str) -> NormalizedAnswer:
     s = s.replace("\\$", "")  # an escaped dollar is a currency sign, not a math delimiter
     s = _strip_math_delimiters(s)
     s = strip_outer_box(s)
+    s = _strip_marks_and_label(s)
     s = _DIGIT_GROUP_RE.sub("", s, timeout=REGEX_TIMEOUT_S)
     s = _column_vector(s)
+    s = _system_of_values(s)
     s = _ANGLE_VECTOR_RE.sub(r"(\1)", s, timeout=REGEX_TIMEOUT_S)  # \langle 1, 2 \rangle is the vector (1, 2)
     s = _french_interval(s)
     if (repeating := _repeating_decimal(s.strip())) is not None:
@@ -395,6 +422,24 @@ def _column_vector(s: str) -> str:
     rows = [r.strip() for r in m[2].split("\\\\")]
     rows = [r for r in rows if r]
     return "(" + ", ".join(rows) + ")" if len(rows) >= 2 else s
+
+
+_SYSTEM_RE = regex.compile(r"^\s*\\begin\{(cases|aligned|align\*?|gathered|array)\}(?:\{[lcr|]*\})?(.*)\\end\{\1\}\s*$",
+                           regex.DOTALL)
+_ROW_ASSIGNMENT_RE = regex.compile(r"^\s*([A-Za-z](?:_\{?[0-9A-Za-z]+\}?)?)\s*&?\s*=\s*&?\s*([^=&]+?)\s*[,;.]?\s*$")
+
+
+def _system_of_values(s: str) -> str:
+    """``\\begin{cases} x = 1 \\\\ y = 2 \\end{cases}`` is ``x = 1, y = 2``: a system whose every row names
+    one variable's value; any other environment is left for the parser (or the lossless check)."""
+    m = _SYSTEM_RE.match(s, timeout=REGEX_TIMEOUT_S)
+    if m is None:
+        return s
+    rows = [r for r in m[2].split("\\\\") if r.strip()]
+    pairs = [_ROW_ASSIGNMENT_RE.match(r, timeout=REGEX_TIMEOUT_S) for r in rows]
+    if len(rows) < 2 or not all(pairs):
+        return s
+    return ", ".join(f"{p[1]} = {p[2]}" for p in pairs)
 
 
 def gold_answer(gold: str) -> str:

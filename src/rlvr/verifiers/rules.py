@@ -19,6 +19,7 @@ from rlvr.verifiers.cache import byte_cache
 
 from rlvr.verifiers.config import VerifierConfig
 from rlvr.verifiers.guards import unsafe_reason
+from rlvr.verifiers.lexicon import ALTERNATIVE_WORDS, HEDGE_WORDS, NEGATION_WORDS, REJECTION_WORDS
 from rlvr.verifiers.normalize import NormalizedAnswer, assignment_rhs, normalize_answer, split_top_level, value_key
 from rlvr.verifiers.numbers import decimal_comma_value, matches_at_float_precision, numbers_match, parse_number
 from rlvr.verifiers.statements import APPROX, equation_problem, relations_as_intervals
@@ -224,6 +225,16 @@ _SAME_AS = {  # spellings of one answer
 _SPELLINGS = {spelling.replace(" ", "").lower(): key for key, spellings in _SAME_AS.items() for spelling in spellings}
 
 
+_YES_NO_LEAD_RE = regex.compile(r"(?i)\s*(yes|no)\s*[,;:.!\u2014-]\s*([A-Za-z][A-Za-z ',\-]{0,80}?)[.!]?\s*")
+_TEXT_WRAPPER_RE = regex.compile(r"\\(?:text|mathrm|textbf|mbox)\s*\{([^{}]*)\}")
+# words that take back or qualify a leading yes/no: hedges, alternatives, exceptions, the other answer
+_QUALIFYING_WORDS = frozenset(w for group in (HEDGE_WORDS, ALTERNATIVE_WORDS) for w in group if " " not in w) | frozenset(
+    "but however except unless only sometimes".split())
+_CONTRARY_TO_YES = _QUALIFYING_WORDS | frozenset(w for group in (NEGATION_WORDS, REJECTION_WORDS) for w in group
+                                                 if " " not in w) | frozenset("no impossible false wrong".split())
+_CONTRARY_TO_NO = _QUALIFYING_WORDS | frozenset("yes true".split())
+
+
 @byte_cache(0.02)
 def word_answer(clean: str) -> str | None:
     """The words an answer says, folded (``\\text{East}`` -> ``east``, ``The empty set`` -> ``∅``), or ``None``
@@ -231,6 +242,13 @@ def word_answer(clean: str) -> str | None:
     key = clean.replace(" ", "").lower().rstrip(".")
     if key in _SPELLINGS and len(key) > 1:
         return _SPELLINGS[key]
+    if lead := _YES_NO_LEAD_RE.fullmatch(_TEXT_WRAPPER_RE.sub(r"\1", clean, timeout=REGEX_TIMEOUT_S),
+                                         timeout=REGEX_TIMEOUT_S):
+        said = lead[1].lower()
+        rest = set(regex.findall(r"[a-z']+", lead[2].lower(), timeout=REGEX_TIMEOUT_S))
+        contrary = _CONTRARY_TO_YES if said == "yes" else _CONTRARY_TO_NO
+        if not rest & contrary:  # "Yes, it is possible"; "Yes, but not always" says something else
+            return _SPELLINGS[said]
     if not _WORD_ANSWER_RE.fullmatch(clean.strip().rstrip("."), timeout=REGEX_TIMEOUT_S):
         return None
     words = _ARTICLES_RE.sub("", clean.strip().rstrip(".").lower(), timeout=REGEX_TIMEOUT_S)

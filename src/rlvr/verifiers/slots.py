@@ -174,6 +174,9 @@ _ABBREVIATION_RE = regex.compile(r"(?i)(?<![\p{L}])(?:i\.e|e\.g|i\.e\.|e\.g\.|ap
 _REMARK_RE = regex.compile(r"(?i)\s*\((?:i\.\s?e\.?|e\.\s?g\.?|that is|namely|since|because|as)\b[^()]*\)?\s*$")
 
 
+_YES_NO_START_RE = regex.compile(r"(?i)\s*(?:\*\*)?(?:yes|no)\b\s*[,;:\u2014-]")
+
+
 def first_sentence(text: str, timeout: float) -> str:
     """Text up to the first period outside ``$…$`` math (where a period is a decimal point)."""
     for m in _PERIOD_RE.finditer(text, timeout=timeout):
@@ -223,6 +226,9 @@ def answer_line(doc: Document, timeout: float, start: int = 0) -> list[Slot]:
         inner = final_answer_phrase_in(raw, timeout)  # "Final Answer: The final answer is $3$. I hope…"
         if inner:
             answer, length = inner[-1][0], inner[-1][2]
+        elif _YES_NO_START_RE.match(raw, timeout=timeout):
+            answer = first_sentence(raw[:_SENTENCE_SCAN], timeout)  # "Answer: yes, it is possible.": the yes is the value
+            length = len(answer)
         elif " is " in raw[:_SENTENCE_SCAN]:
             sentence = first_sentence(raw[:_SENTENCE_SCAN], timeout)
             value = _SENTENCE_VALUE_RE.match(sentence, timeout=timeout) if len(sentence) < _SENTENCE_SCAN else None
