@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from rlvr.verifiers import verify_batch
+from rlvr.verifiers import clear_cache, verify_batch
 from rlvr.verifiers.trace import RULES
 
 TABLE = Path(__file__).parent / "data" / "verifier_cases.yaml"
@@ -46,3 +46,17 @@ def test_case(verdicts, section, gold, completion, expected, why, rule):
 def test_no_false_positives(verdicts):
     false_positives = [why for (_s, _g, _c, expected, why, _rule) in ROWS if not expected and verdicts[why].correct]
     assert false_positives == []
+
+
+def test_verdicts_do_not_depend_on_what_was_verified_before(verdicts):
+    """Caches share work between equal answers, never a verdict between different ones ("42_7" and
+    "42" normalise to the same digits): the table read backwards, in small batches after the caches
+    are cleared, gets the same verdicts for the same reasons."""
+    clear_cache()
+    rows = ROWS[::-1]
+    again = {}
+    for i in range(0, len(rows), 7):
+        chunk = rows[i:i + 7]
+        again.update(zip((r[4] for r in chunk), verify_batch([r[2] for r in chunk], [r[1] for r in chunk])))
+    changed = [why for why, v in again.items() if (v.status, v.rule) != (verdicts[why].status, verdicts[why].rule)]
+    assert changed == []

@@ -58,9 +58,9 @@ def clear_cache() -> None:
 
 
 def _compare_keys(extraction: Extraction, gold: str, config: VerifierConfig) -> tuple[Any, ...]:
-    norm = normalize_answer(extraction.answer or "")
-    # "1,22" may be a decimal comma, "1, 22" is a list: the space is part of the identity there
-    return (norm.key + ("%" if norm.percent else ""), gold, config, ", " in norm.clean)
+    # the whole normalised answer, never its key alone: "42_7" (unit base 7) and "42" share the key "42" and
+    # must not share a verdict; "1,22" may be a decimal comma, "1, 22" is a list, so spacing counts too
+    return (normalize_answer(extraction.answer or ""), gold, config)
 
 
 EMPTY_GOLD = rule("compare.empty_gold", "the gold answer is empty")

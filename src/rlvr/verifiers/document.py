@@ -167,7 +167,7 @@ _TRANSPARENT = frozenset(TRANSPARENT_MACROS) - set(BOX_MACROS)
 _MACRO_RE = regex.compile(r"\\(?:begin|end)\s*\{(?P<env>comment|hide|invisible)\}|\\(?P<name>[A-Za-z]+)\*?")
 _BRACE_RE = regex.compile(r"\\.|[{}]", regex.DOTALL)
 # emphasis runs; an underscore inside a word or before a brace is a subscript (x_1, \\sum_{k}), never emphasis
-_INLINE_RE = regex.compile(r"(?P<tag></?[A-Za-z][A-Za-z0-9_-]{0,30}(?:\s[^<>\n]{0,400})?/?>)|(?P<strike>~~)"
+_INLINE_RE = regex.compile(r"(?P<tag></?[A-Za-z][A-Za-z0-9_-]{0,30}(?:\s[^<>\n]{0,400})?/?>)|(?P<strike>~~?)"
                            r"|(?P<stars>\*+|(?<![\p{L}\p{N}}\\])_+|_+(?![\p{L}\p{N}{\\]))|(?P<image>!\[)|(?P<link>\]\()")
 _LINE_RE = regex.compile(
     r"(?m)^[ \t]{0,3}(?:(?P<hashes>\#{1,6})(?=[ \t]|$)|(?P<hr>(?:[-*_][ \t]*){3,}$)|(?P<setext>=+[ \t]*$)"
@@ -525,6 +525,17 @@ class _Reader:
 
     def emphasis(self, m: regex.Match, open_marks: dict[str, tuple[int, int]]) -> None:
         text, start, end, run = self.text, m.start(), m.end(), m[0]
+        if run == "~":  # GFM's single-tilde strike-through: "~text~", flanked like emphasis, on one line
+            before = text[start - 1] if start > 0 else " "
+            after = text[end] if end < len(text) else " "
+            opened = open_marks.get("~")
+            if opened is not None and opened[1] == text.count("\n", 0, start) and not before.isspace() \
+                    and not after.isalnum():
+                del open_marks["~"]
+                self.hide(opened[0] - 1, end, "struck-through text (~)")
+            elif not after.isspace() and not before.isalnum():
+                open_marks["~"] = (end, text.count("\n", 0, start))  # "~42": perhaps an opener, perhaps "about"
+            return
         if run == "~~":
             opened = open_marks.pop("~~", None)
             if opened is not None and not _BLANK_LINE_RE.search(text, opened[0], start, timeout=self.timeout):

@@ -281,7 +281,8 @@ def _sentence_values(sentence: str, offset: int, timeout: float, roles: bool = T
     found = []
     for m in _MATH_SPAN_RE.finditer(sentence, timeout=timeout):
         content = next(g for g in m.groups() if g is not None)
-        found.append((content, offset + m.start(), offset + m.end()))
+        if content.strip():  # a span whose content is hidden or struck ("$\\cancel{42}$") states nothing
+            found.append((content, offset + m.start(), offset + m.end()))
     if not found:
         numbers = list(_PROSE_NUMBER_RE.finditer(sentence, timeout=timeout))
         steps = _chain_operands(sentence, numbers, timeout)
