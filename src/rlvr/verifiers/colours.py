@@ -127,26 +127,41 @@ def _tex_rgb(model: str, spec: str) -> tuple[float, float, float] | None:
     return None
 
 
-def tex_colour_visible(spec: str, model: str | None = None) -> bool:
-    """An xcolor colour (``red``, ``red!50``, ``blue!30!black``, ``[rgb]{0,0,1}``, ``[HTML]{1F77B4}``)
-    that reads on white. A mix ``a!p!b`` is p% of a and the rest b (white when b is left out)."""
+def _tex_colour_rgb(spec: str, model: str | None = None) -> tuple[float, float, float] | None:
+    """An xcolor colour (``red``, ``red!50``, ``blue!30!black``, ``[rgb]{0,0,1}``, ``[HTML]{1F77B4}``) as rgb.
+    A mix ``a!p!b`` is p% of a and the rest b (white when b is left out)."""
     s = spec.strip()
     if model is not None:
-        return _visible(_tex_rgb(model.strip(), s))
+        return _tex_rgb(model.strip(), s)
     m = _MIX_RE.fullmatch(s.lower().replace(" ", ""), timeout=REGEX_TIMEOUT_S)
     if not m or m[1] not in _NAMED:
-        return False
+        return None
     rgb = _NAMED[m[1]]
     for step in regex.findall(r"!([0-9.]{1,6})(?:!([a-z]+))?", m[2], timeout=REGEX_TIMEOUT_S):
         try:
             share = min(100.0, max(0.0, float(step[0]))) / 100
         except ValueError:
-            return False
+            return None
         other = _NAMED.get(step[1] or "white")
         if other is None:
-            return False
+            return None
         rgb = tuple(share * a + (1 - share) * b for a, b in zip(rgb, other))  # type: ignore[assignment]
-    return _visible(rgb)
+    return rgb
+
+
+def tex_colour_visible(spec: str, model: str | None = None) -> bool:
+    """An xcolor colour that reads on white; one we cannot read may be one nobody can see."""
+    return _visible(_tex_colour_rgb(spec, model))
+
+
+def tex_background_hides(background: str, text_colour: str | None = None, model: str | None = None) -> bool:
+    """``\\colorbox{black}{42}``: does text in ``text_colour`` (black when ``None``) vanish on this
+    background? A background we cannot read may hide it."""
+    bg = _tex_colour_rgb(background, model)
+    if bg is None and model is None and (css := _css_rgba(background)) is not None:
+        bg = css[0]  # MathJax's \\bbox takes CSS colours too
+    fg = _BLACK if text_colour is None else _tex_colour_rgb(text_colour)
+    return bg is None or fg is None or abs(_luminance(fg) - _luminance(bg)) < _MIN_CONTRAST
 
 
 # properties that only format text a reader still sees; any other property may hide it
@@ -160,6 +175,17 @@ display float clear list-style list-style-type
 _SAFE_DISPLAY = frozenset({"inline", "block", "inline-block", "flex", "inline-flex", "grid", "list-item",
                            "table", "table-cell", "table-row"})
 _SAFE_DECORATION = frozenset({"none", "underline", "overline"})
+
+
+_LENGTH_RE = regex.compile(r"([0-9]*\.?[0-9]+)\s*(px|pt|em|rem|ex|ch|vh|vw|vmin|vmax|%|cm|mm|in|pc)?")
+# how far a formatting length may reach before it moves text out of a reader's sight
+_MAX_LENGTH = {"px": 200, "pt": 150, "em": 12, "rem": 12, "ex": 24, "ch": 24, "vh": 30, "vw": 30, "vmin": 30,
+               "vmax": 30, "%": 300, "cm": 5, "mm": 50, "in": 2, "pc": 12, None: 200}
+
+
+def _far(value: str) -> bool:
+    """A margin, padding, spacing or offset of a page's height or more ("padding-top: 99999px")."""
+    return any(float(m[1]) > _MAX_LENGTH[m[2]] for m in _LENGTH_RE.finditer(value, timeout=REGEX_TIMEOUT_S))
 
 
 def style_hides(style: str) -> str | None:
@@ -205,6 +231,9 @@ def style_hides(style: str) -> str | None:
             return f"a style that can hide text ({name})"
         elif "-" in value and name.startswith(("margin", "padding", "letter", "word")):
             return f"text moved or squeezed out of sight ({name}: {value[:20]})"
+        elif name.startswith(("margin", "padding", "letter", "word", "line-height", "vertical-align")) \
+                and _far(value):
+            return f"text moved out of sight ({name}: {value[:20]})"
         elif name == "line-height" and regex.fullmatch(r"0*\.?0*(?:px|em|rem|pt|%)?", value, timeout=REGEX_TIMEOUT_S):
             return "text with no line height"
     if abs(_luminance(colour) - _luminance(background)) < _MIN_CONTRAST:

@@ -58,11 +58,14 @@ def _key(text: str) -> object:
 
 # -- occurrences and statements --------------------------------------------------------------------
 def occurrences(slots: list[Slot]) -> list[list[Slot]]:
-    """Slots grouped by place: a box inside an answer line or tag is one occurrence with it."""
+    """Slots grouped by place: a box inside an answer line or tag is one occurrence with it. Two slots
+    of one kind side by side inside a larger one ("The answer is \\boxed{41} or \\boxed{42}") are two
+    occurrences, the container staying with the first: a gap read between them is then empty (the
+    container ends after the second), so they are stated together."""
     groups: list[list[Slot]] = []
     end = -1
     for slot in sorted(slots, key=lambda s: (s.start, -s.end)):
-        if groups and slot.start < end:
+        if groups and slot.start < end and not any(s.kind == slot.kind and s.end <= slot.start for s in groups[-1]):
             groups[-1].append(slot)
             end = max(end, slot.end)
         else:

@@ -34,9 +34,9 @@ import regex
 
 from rlvr.verifiers.limits import REGEX_TIMEOUT_S
 
-from rlvr.verifiers.colours import element_hides, tex_colour_visible
+from rlvr.verifiers.colours import element_hides, style_hides, tex_background_hides, tex_colour_visible
 from rlvr.verifiers.lexicon import (
-    BOX_MACROS, COLOUR_MACROS, HIDING_MACROS, REDEFINING_MACROS, STRIKING_MACROS,
+    BOX_MACROS, COLOUR_MACROS, HIDING_MACROS, REDEFINING_MACROS, STRIKING_MACROS, TEX_CONDITIONALS,
     TRANSPARENT_MACROS,
 )
 
@@ -160,7 +160,7 @@ _MATH_SPAN_RE = regex.compile(
     r"|\\begin\s*\{(" + _ENVS + r")\}[^\\]*(?:\\(?!(?:begin|end)\s*\{" + _ENVS + r"\})[^\\]*)*\\end\s*\{\1\}"
     r"|" + _UNESCAPED + r"\$(?![\s$])[^$\n\\]*(?:(?:\\.|\n(?![ \t]*\n))[^$\n\\]*)*(?<![\s\\])\$(?![0-9])")
 _ACTING = sorted(set(BOX_MACROS) | set(HIDING_MACROS) | set(STRIKING_MACROS) | set(COLOUR_MACROS)
-                 | set(REDEFINING_MACROS) | set(TRANSPARENT_MACROS) | {"iffalse"}, key=len, reverse=True)
+                 | set(REDEFINING_MACROS) | set(TRANSPARENT_MACROS) | set(TEX_CONDITIONALS), key=len, reverse=True)
 _ACTING_SET = frozenset(_ACTING)
 _TRANSPARENT = frozenset(TRANSPARENT_MACROS) - set(BOX_MACROS)
 # an environment first: "\\begin" is also a macro name
@@ -178,9 +178,26 @@ _BARE_BOX_RE = regex.compile(r"[ \t]+([^\s${}\\.,;]+)")
 _MAX_ARG = 200  # a macro's brace argument starts at most this far after it ("\colorbox[rgb]{…}{…}")
 _ENV_NAME_RE = regex.compile(r"\{([^{}]*)\}")
 _PERCENT_RE = regex.compile(r"(?<!\\)%")
-_IF_FI_RE = regex.compile(r"\\(if[A-Za-z]*|fi)(?![A-Za-z])")
+_IF_FI_RE = regex.compile(r"\\(if(?!thenelse)[A-Za-z]*|fi|else)(?![A-Za-z])")
 _BLANK_LINE_RE = regex.compile(r"\n[ \t]*\n")
 _COLOUR_MODEL_RE = regex.compile(r"\s*\[\s*([A-Za-z]{1,12})\s*\]")
+_INK_RE = regex.compile(r"\s*\\(?:color|textcolor)\s*\{([^{}]{1,80})\}")  # the text colour a box's content opens with
+_BBOX_OPTIONS_RE = regex.compile(r"\s*\[([^\[\]]{0,200})\]\s*$")
+
+
+def _bbox_hides(options: str) -> str | None:
+    """MathJax's ``\\bbox[black,5px]{42}``: a background colour and a CSS style among its options."""
+    m = _BBOX_OPTIONS_RE.match(options, timeout=REGEX_TIMEOUT_S)
+    if not m:
+        return None
+    for part in m[1].split(","):
+        part = part.strip()
+        if ":" in part:
+            if why := style_hides(part):
+                return why
+        elif part and not part[0].isdigit() and tex_background_hides(part):  # "5px" is padding
+            return f"a box on a background of its text's colour ({part[:30]})"
+    return None
 _TAG_NAME_RE = regex.compile(r"</?([A-Za-z][A-Za-z0-9_-]*)")
 _OPEN_ATTR_RE = regex.compile(r"(?i)\bopen\b")
 _CLOSING_HASHES_RE = regex.compile(r"[ \t]+#+[ \t]*$")
@@ -357,11 +374,26 @@ class _Reader:
                 continue
             if name in REDEFINING_MACROS:
                 self.doc.redefinitions.append(name)
-            elif name == "iffalse":
-                end = self._matching_fi(m.end())
-                self.hide(start, end, "an \\iffalse block")
-                skip = end
+            elif name in TEX_CONDITIONALS and name != "ifthenelse":
+                end, else_at = self._matching_fi(m.end())
+                if name == "iftrue":  # its first branch shows; what follows \\else does not
+                    _blank(self.chars, start, m.end())
+                    if else_at is not None:
+                        self.hide(else_at, end, "the \\else branch of an \\iftrue")
+                    else:
+                        _blank(self.chars, max(start, end - 3), end)
+                else:
+                    self.hide(start, end, f"a \\{name} conditional (its branches depend on TeX's evaluation)")
+                    skip = end
+            elif name == "ifthenelse":
+                arg = self.argument(m.end())
+                for _ in range(2):
+                    arg = self.argument(arg[1] + 1) if arg else None
+                self.hide(start, arg[1] + 1 if arg else len(text), "an \\ifthenelse (its branches depend on its test)")
+                skip = arg[1] + 1 if arg else len(text)
             elif name in BOX_MACROS:
+                if name in ("colorbox", "fcolorbox"):
+                    self.colour(m, name)  # its background may hide what it boxes
                 continue
             elif name in HIDING_MACROS:
                 arg = self.argument(m.end())
@@ -391,6 +423,8 @@ class _Reader:
             arg = self.argument(arg[1] + 1) if arg else None
         if arg is not None:
             self.doc.boxes.append(Box(name, m.start(), arg[1] + 1, (arg[0] + 1, arg[1])))
+            if name == "bbox" and (why := _bbox_hides(self.text[m.end():arg[0]])):
+                self.hide(m.start(), arg[1] + 1, why)
         elif name in ("boxed", "fbox") and (bare := _BARE_BOX_RE.match(self.text, m.end(), timeout=REGEX_TIMEOUT_S)):
             a, b = bare.span(1)  # "\boxed 12": the next token is the box
             self.doc.boxes.append(Box(name, m.start(), b, (a, b)))
@@ -409,8 +443,19 @@ class _Reader:
             if hidden:
                 self.switches.append((m.start(), colour))
             return
-        if name in ("colorbox", "fcolorbox"):
-            return  # a background colour: the box macro itself is read by the box pass
+        if name in ("colorbox", "fcolorbox"):  # a background: the box itself is read by the box pass
+            if name == "fcolorbox":  # \\fcolorbox{frame}{background}{…}
+                first = self.argument(first[1] + 1)
+                if first is None:
+                    return
+                colour = self.text[first[0] + 1:first[1]][:80]
+            content = self.argument(first[1] + 1)
+            if content is not None:
+                inner = self.text[content[0] + 1:content[1]]
+                ink = _INK_RE.match(inner, timeout=self.timeout)
+                if tex_background_hides(colour, ink[1] if ink else None, model[1] if model and name == "colorbox" else None):
+                    self.hide(m.start(), content[1] + 1, f"text on a background of its own colour ({colour})")
+            return
         second = self.argument(first[1] + 1)
         if second is None:
             return
@@ -443,13 +488,19 @@ class _Reader:
         for start, colour in top:
             self.hide(start, len(self.text), f"text in an invisible colour ({colour})")
 
-    def _matching_fi(self, pos: int) -> int:
-        depth = 1
-        for m in _IF_FI_RE.finditer(self.text[pos:], timeout=self.timeout):
+    def _matching_fi(self, pos: int) -> tuple[int, int | None]:
+        """Where the conditional opened before ``pos`` ends (after its ``\\fi``), and where its own
+        ``\\else`` starts (``None`` without one); unclosed, it runs to the end."""
+        depth, else_at = 1, None
+        for m in _IF_FI_RE.finditer(self.text, pos, timeout=self.timeout):
+            if m[1] == "else":
+                if depth == 1 and else_at is None:
+                    else_at = m.start()
+                continue
             depth += 1 if m[1] != "fi" else -1
             if depth == 0:
-                return pos + m.end()
-        return len(self.text)
+                return m.end(), else_at
+        return len(self.text), else_at
 
     # -- pass 3: HTML and inline markdown outside math ---------------------------------------------
     def inline(self, opaque: _Spans, math: _Spans) -> None:

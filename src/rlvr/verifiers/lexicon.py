@@ -19,7 +19,7 @@ from rlvr.verifiers.limits import REGEX_TIMEOUT_S
 __all__ = [
     "ANSWER_WORDS", "APPROVAL_MARKS", "CONCLUSION_WORDS", "RETRACTION_CUES", "HEDGE_WORDS", "NEGATION_WORDS", "UNSURE_PHRASES",
     "APPROXIMATION_WORDS", "BOUND_WORDS", "REJECTION_WORDS", "HYPOTHETICAL_WORDS", "ALTERNATIVE_WORDS", "LIST_WORDS", "GRADER_WORDS",
-    "BOX_MACROS", "HIDING_MACROS", "STRIKING_MACROS", "COLOUR_MACROS", "REDEFINING_MACROS", "TRANSPARENT_MACROS", "FUNCTION_WORDS", "OPERATION_WORDS", "RESULT_VERBS",
+    "BOX_MACROS", "HIDING_MACROS", "TEX_CONDITIONALS", "STRIKING_MACROS", "COLOUR_MACROS", "REDEFINING_MACROS", "TRANSPARENT_MACROS", "FUNCTION_WORDS", "OPERATION_WORDS", "RESULT_VERBS",
     "NEGATIVE_EVALUATIONS", "ANSWER_REFERENCES", "WITHDRAWAL_CUES", "PROSE_DOUBT_WORDS", "TENTATIVE_WORDS", "EXCLUDING_WORDS", "MODIFIERS_AFTER",
     "UNIT_WORDS", "UNIT_SYMBOLS", "ORDINAL_SUFFIXES", "words_pattern", "any_in", "PhraseMatcher",
 ]
@@ -324,6 +324,11 @@ BOX_MACROS: dict[str, int] = {"boxed": 0, "fbox": 0, "framebox": 0, "Boxed": 0, 
 #: macros whose argument is not shown: phantoms take space without ink
 HIDING_MACROS: tuple[str, ...] = ("phantom", "hphantom", "vphantom", "comment", "iffalse", "ignore", "hide",
                                   "invisible", "mathphantom", "hidden", "notshow", "vanish")
+#: TeX's conditionals: what they show depends on an evaluation the verifier does not run, so only
+#: ``\\iftrue``'s first branch is read and every other branch is hidden
+TEX_CONDITIONALS: tuple[str, ...] = ("iftrue", "iffalse", "if", "ifnum", "ifdim", "ifx", "ifdefined", "ifcsname",
+                                     "ifodd", "ifcase", "ifcat", "ifmmode", "ifvmode", "ifhmode", "ifinner", "ifvoid",
+                                     "ifeof", "ifhbox", "ifvbox", "ifincsname", "ifthenelse")
 #: macros that strike their argument out: what is struck is withdrawn
 STRIKING_MACROS: tuple[str, ...] = ("cancel", "bcancel", "xcancel", "cancelto", "sout", "st", "xout", "stkout",
                                     "strikeout", "strike", "soutthick", "hcancel", "stroke")

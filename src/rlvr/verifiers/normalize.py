@@ -20,7 +20,9 @@ from rlvr.verifiers.cache import byte_cache
 from fractions import Fraction
 
 from rlvr.verifiers.characters import fold_math_unicode
-from rlvr.verifiers.lexicon import ANSWER_WORDS, APPROVAL_MARKS, UNIT_WORDS
+from rlvr.verifiers.lexicon import (
+    ALTERNATIVE_WORDS, ANSWER_WORDS, APPROVAL_MARKS, HEDGE_WORDS, LIST_WORDS, UNIT_WORDS,
+)
 from rlvr.verifiers.numbers import parse_number
 from rlvr.verifiers.units import clock_time, number_from_words, split_unit, unit_words
 
@@ -75,6 +77,27 @@ _ASSIGNMENT_RE = regex.compile(r"[A-Za-z](?:_\{?[A-Za-z0-9]+\}?)?\s*=\s*([^=<>]+
 _CHOICE_RE = regex.compile(r"\(?([A-E])\)?|\(([a-e])\)")
 # a choice followed by its option's text: "(C) 42", "C. x = 42", "B: 7" answer with the letter
 _CHOICE_WITH_TEXT_RE = regex.compile(r"(?s)(?:\(([A-Ea-e])\)|([A-E])[).:])\s+(?!\(?[A-Ea-e][).:]?(?:\s|$))\S.*")
+# what an option's text never holds: another option's label, or words that offer several options
+_WRAPPER_NAMES_RE = regex.compile(r"\\[A-Za-z]+")
+_OTHER_CHOICE_RE = regex.compile(r"(?<![A-Za-z\\])\(?[A-Ea-e]\)|(?<![A-Za-z\\])[A-E][.:](?!\d)")
+_SEVERAL_OPTIONS = frozenset(w for group in (ALTERNATIVE_WORDS, LIST_WORDS, HEDGE_WORDS) for w in group if " " not in w) | \
+    frozenset("any all both each every none through also either".split())
+
+
+def _choice_with_text(s: str) -> regex.Match | None:
+    """"(C) 42", "C. x = 42": a choice with its option's text answers with the letter, unless the text
+    names another option or offers several ("(C) or (D)", "(A) through (E)", "(C) 12, (D) 15")."""
+    m = _CHOICE_WITH_TEXT_RE.fullmatch(s, timeout=REGEX_TIMEOUT_S)
+    if m is None:
+        return None
+    text = s[m.end(2) + 1 if m[2] else m.end(1) + 1:]
+    if _OTHER_CHOICE_RE.search(text, timeout=REGEX_TIMEOUT_S):
+        return None
+    words = set(regex.findall(r"\p{L}+", _WRAPPER_NAMES_RE.sub(" ", text, timeout=REGEX_TIMEOUT_S).lower(),
+                              timeout=REGEX_TIMEOUT_S))
+    return None if words & _SEVERAL_OPTIONS else m
+
+
 # digits separated by blanks: a mixed number (3 1/2), digit groups of three (10 000), else several numbers
 _MIXED_SPACED_RE = regex.compile(r"(?<![0-9.])([0-9]+)\s+([0-9]+)/([0-9]+)(?![0-9.])")
 _SPACE_GROUPS_RE = regex.compile(r"(?<![0-9.,])[0-9]{1,3}(?:[ ][0-9]{3})+(?![0-9])")
@@ -279,7 +302,7 @@ def normalize_answer(text: str) -> NormalizedAnswer:
 
     if _THOUSANDS_RE.fullmatch(s, timeout=REGEX_TIMEOUT_S):
         s = s.replace(",", "")
-    choice = _CHOICE_RE.fullmatch(s, timeout=REGEX_TIMEOUT_S) or _CHOICE_WITH_TEXT_RE.fullmatch(s, timeout=REGEX_TIMEOUT_S)
+    choice = _CHOICE_RE.fullmatch(s, timeout=REGEX_TIMEOUT_S) or _choice_with_text(s)
     if choice:
         s = (choice.group(1) or choice.group(2)).upper()
     s = " ".join(s.split())

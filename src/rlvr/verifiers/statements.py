@@ -7,6 +7,8 @@ and which part of an "exact ≈ approximation" answer is the answer.
 
 from __future__ import annotations
 
+import math
+
 from fractions import Fraction
 
 import regex
@@ -85,6 +87,15 @@ _EXACT_THEN_APPROX_RE = regex.compile(r"(.+?)\s*(?:" + APPROX + r")\s*([^=<>]+)"
 _APPROX_ONLY_RE = regex.compile(r"(?:" + NAME_RE.pattern + r")?\s*(?:" + APPROX + r")\s*([^=<>≈]+)")
 
 
+def _rounds_to(exact: Fraction, approx: Fraction, decimals: int) -> bool:
+    """``approx`` is ``exact`` rounded or cut off to ``decimals`` places (2/3 is 0.67 or 0.66, never 0.68;
+    42 is never 43)."""
+    scale = 10 ** min(decimals, 30)
+    shown = approx * scale
+    return shown in (math.floor(exact * scale + Fraction(1, 2)), math.ceil(exact * scale - Fraction(1, 2)),
+                     math.trunc(exact * scale))
+
+
 def exact_part(answer: NormalizedAnswer) -> NormalizedAnswer:
     """``\\frac{\\sqrt2}{2} \\approx 0.707`` answers with its exact value; ``x \\approx 11`` with 11.
 
@@ -103,7 +114,7 @@ def exact_part(answer: NormalizedAnswer) -> NormalizedAnswer:
     e, a = parse_number(exact.key), parse_number(approx.key)
     if e is not None and a is not None:
         decimals = len(approx.key.partition(".")[2]) if "." in approx.key else 0
-        if abs(e - a) > Fraction(1, 10 ** decimals):
+        if not _rounds_to(e, a, decimals):
             return answer
     return exact
 
