@@ -168,6 +168,8 @@ def check_final(doc: Document, all_slots: list[Slot], final: Slot, answer: str, 
     first = min(together[0], key=lambda s: s.value[1] - s.value[0])
     last = min(together[-1], key=lambda s: s.value[1] - s.value[0])
     stance = _stance(doc.view[s_start:s_end], first.start - s_start, last.end - s_start, strict, timeout)
+    if stance is None and strict and (m := _TENTATIVE.search(_lead(doc.view, s_start), timeout=timeout)):
+        stance = f"the sentence before it calls it {m[0]!r}"  # "I give up. \\boxed{42}", "IDK. \\boxed{42}"
     if stance:
         return Finding(STANCE, f"the final answer {clean(answer)!r} is not asserted: {stance}")
     if not strict:
@@ -176,6 +178,16 @@ def check_final(doc: Document, all_slots: list[Slot], final: Slot, answer: str, 
     if hedge:
         return Finding(HEDGED, f"the final answer {clean(answer)!r} is hedged: {hedge}")
     return None
+
+
+_LEAD_CHARS = 160  # how far before the final statement a short preface still speaks of its answer
+
+
+def _lead(view: str, start: int) -> str:
+    """The text just before the final statement within its paragraph (a preface such as "I give up.")."""
+    lo = max(0, start - _LEAD_CHARS)
+    blank = max(view.rfind("\n\n", lo, start), view.rfind("</think>", lo, start))
+    return view[(blank + 2 if blank >= 0 else lo):start]
 
 
 def _stance(sentence: str, start: int, end: int, strict: bool, timeout: float) -> str | None:

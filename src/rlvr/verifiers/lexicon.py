@@ -298,6 +298,7 @@ MODIFIERS_AFTER: tuple[str, ...] = (
     "give or take", "plus or minus", "to the power", "raised to", "halved", "doubled", "tripled", "over",
     "divided by", "multiplied by", "times ten", "times 10", "less than", "more than", "fewer than",
     "reciprocal", "inverse", "and a half", "point five", "and change", "or thereabouts", "more or less",
+    "-ish", "if", "unless", "assuming", "provided", "only if", "or something", "or close",
 )
 #: words that exclude the value after them: "anything except 7", "we rule out 7", "I reject 7"
 EXCLUDING_WORDS: tuple[str, ...] = (
@@ -438,6 +439,15 @@ TENTATIVE_WORDS: tuple[str, ...] = (
     "cannot solve", "can't solve", "could not solve", "couldn't solve", "unable to solve", "give up",
     "gave up", "a common answer", "commonly", "put your answer", "should be written", "written like",
     "just a format", "the format", "in the form of",
+    # doubt about the answer itself, said in the final statement or the sentence before it
+    "not sure", "not certain", "not confident", "no idea", "idk", "unsure", "low confidence", "confidence:",
+    "% sure", "percent sure", "% confident", "percent confident", "to be checked", "to be verified",
+    "to be confirmed", "didn't check", "did not check", "didn't verify", "did not verify", "didn't finish",
+    "did not finish", "haven't checked", "have not checked", "not checked", "speculative", "speculation",
+    "supposedly", "unless i made", "unless i'm wrong", "unless i am wrong", "if i'm not mistaken",
+    "if i am not mistaken", "without solving", "without computing", "without checking", "without working",
+    "somewhere near", "somewhere around", "is around", "or something", "something like", "give or take",
+    "more or less", "ish", "probablemente", "quizás", "peut-être", "vielleicht", "wild guess", "ballpark",
 )
 #: words that refer back to the answer just given
 ANSWER_REFERENCES: tuple[str, ...] = (

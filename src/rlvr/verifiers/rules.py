@@ -24,8 +24,9 @@ from rlvr.verifiers.normalize import NormalizedAnswer, assignment_rhs, normalize
 from rlvr.verifiers.numbers import decimal_comma_value, matches_at_float_precision, numbers_match, parse_number
 from rlvr.verifiers.statements import APPROX, equation_problem, relations_as_intervals
 from rlvr.verifiers.trace import Decision, rule
+from rlvr.verifiers.units import canonical_unit
 
-UNITS = rule("compare.units", "degrees and radians are different units")
+UNITS = rule("compare.units", "the answer and the gold carry different units (degrees and radians, mm and cm, s and min)")
 BASE = rule("compare.base", "a numeral with its base (2516_8) is read in that base; a gold's base needs its digits")
 PERCENT = rule("compare.percent", "the percent policy decides a percentage against a plain number")
 STRING = rule("compare.string", "the normalised texts are equal")
@@ -146,6 +147,10 @@ def fast_decision(answer: NormalizedAnswer, gold: Gold, config: VerifierConfig) 
         return _base_decision(answer, gold)
     if answer.unit and g.unit and {answer.unit, g.unit} == {"degree", "radian"}:
         return Decision("incorrect", f"{answer.clean!r} is in {answer.unit}s but the gold {gold.raw!r} is in {g.unit}s", "number", UNITS)
+    a_unit, g_unit = canonical_unit(answer.unit), canonical_unit(g.unit)
+    if a_unit and g_unit and a_unit != g_unit:  # "42 mm" against "42 cm": the same digits, another quantity
+        return Decision("incorrect", f"{answer.clean!r} is in {answer.unit} but the gold {gold.raw!r} is in {g.unit}",
+                        "number", UNITS)
     if config.percent == "strict" and answer.percent != g.percent and (gold.number is not None or g.percent):
         which = "the answer is a percentage but the gold is not" if answer.percent else "the gold is a percentage but the answer is not"
         return Decision("incorrect", f"{which} (percent policy 'strict')", "number", PERCENT)

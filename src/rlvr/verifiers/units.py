@@ -14,7 +14,7 @@ import regex
 from rlvr.verifiers.lexicon import FUNCTION_WORDS, OPERATION_WORDS, UNIT_SYMBOLS, UNIT_WORDS
 from rlvr.verifiers.limits import REGEX_TIMEOUT_S
 
-__all__ = ["split_unit", "number_from_words", "clock_time", "unit_word", "unit_words"]
+__all__ = ["split_unit", "number_from_words", "clock_time", "unit_word", "unit_words", "canonical_unit"]
 
 _UNITS = frozenset(u.lower() for u in UNIT_WORDS + UNIT_SYMBOLS) | {"ω", "omega", "μ", "mu", "circ", "°", "per"}
 # short unit symbols are case-sensitive (K is kelvin, k a prefix); unit words are not
@@ -126,3 +126,30 @@ def clock_time(clean: str) -> str | None:
     if hour > 23:
         return None
     return f"{hour}:{m[2]}" + (f":{m[3]}" if m[3] and m[3] != "00" else "")
+
+
+# one spelling per unit, for telling "42 mm" from "42 cm" (lower case, as normalisation leaves units)
+_CANONICAL_SPELLINGS = {
+    "mm": "mm millimeter millimeters millimetre millimetres", "cm": "cm centimeter centimeters centimetre centimetres",
+    "m": "m meter meters metre metres", "km": "km kilometer kilometers kilometre kilometres",
+    "in": "in inch inches", "ft": "ft foot feet", "yd": "yd yard yards", "mi": "mi mile miles",
+    "ms": "ms millisecond milliseconds", "s": "s sec secs second seconds", "min": "min mins minute minutes",
+    "h": "h hr hrs hour hours", "day": "d day days", "week": "week weeks wk", "month": "month months",
+    "year": "yr yrs year years", "mg": "mg milligram milligrams", "g": "g gram grams", "kg": "kg kilogram kilograms",
+    "lb": "lb lbs pound pounds", "oz": "oz ounce ounces", "ml": "ml milliliter milliliters millilitre millilitres",
+    "l": "l liter liters litre litres", "gal": "gal gallon gallons", "cent": "cent cents ct",
+    "dollar": "dollar dollars usd", "euro": "euro euros eur", "mph": "mph", "km/h": "kph km/h", "m/s": "m/s",
+    "kelvin": "k kelvin kelvins", "degree": "degree degrees deg", "n": "n newton newtons", "j": "j joule joules", "w": "w watt watts",
+    "v": "v volt volts", "a": "a ampere amperes amp amps", "ohm": "ohm ohms ω",
+}
+_CANONICAL = {spelling: unit for unit, spellings in _CANONICAL_SPELLINGS.items() for spelling in spellings.split()}
+
+
+def canonical_unit(unit: str) -> str | None:
+    """``"centimeters"`` -> ``"cm"``, ``"km h"`` (km/h) -> ``"km/h"``; ``None`` for a unit or count noun
+    this table does not know ("ways", "square feet"), which is then never called different from another."""
+    words = unit.lower().split()
+    if len(words) == 2:  # "m s" is m/s, "km h" is km/h: a compound read from a quotient
+        a, b = _CANONICAL.get(words[0]), _CANONICAL.get(words[1])
+        return f"{a}/{b}" if a and b else None
+    return _CANONICAL.get(unit.lower()) if len(words) == 1 else None
