@@ -27,8 +27,8 @@ import regex
 from rlvr.verifiers.cache import byte_cache
 from rlvr.verifiers.document import Document
 from rlvr.verifiers.lexicon import (
-    ALTERNATIVE_WORDS, ANSWER_REFERENCES, CONCLUSION_WORDS, HEDGE_WORDS, NEGATIVE_EVALUATIONS, RESULT_VERBS,
-    RETRACTION_CUES, WITHDRAWAL_CUES, words_pattern,
+    ALTERNATIVE_WORDS, ANSWER_REFERENCES, CONCLUSION_WORDS, HEDGE_WORDS, META_LABEL_WORDS, NEGATIVE_EVALUATIONS,
+    RESULT_VERBS, RETRACTION_CUES, WITHDRAWAL_CUES, words_pattern,
 )
 from rlvr.verifiers.limits import REGEX_TIMEOUT_S
 from rlvr.verifiers.normalize import value_key
@@ -52,7 +52,8 @@ _ANSWER_NOUNS = ("réponse", "respuesta", "antwort", "risposta", "resposta", "о
                  "svaret", "jibu", "απάντηση", "vastaus", "odpověď", "válasz", "답", "정답", "جواب", "الإجابة", "उत्तर",
                  "cevap", "jawaban", "antwoord", "odpowiedź", "câu trả lời", "đáp án", "答え", "解答")
 _RETRACTION = words_pattern(RETRACTION_CUES)
-_ALTERNATIVE = words_pattern(ALTERNATIVE_WORDS + HEDGE_WORDS + ("also", "unless", "except", "otherwise"))
+_ALTERNATIVE = words_pattern(ALTERNATIVE_WORDS + HEDGE_WORDS + ("also", "unless", "except", "otherwise", "both",
+                                                                  "as well", "too"))
 _CLAIM = words_pattern(("answer", "final answer", "the answer", "result", "the result", "final result", "total",
                         "the total", "turns out to be", "turns out", "comes out as", "it's", "it is", "edit",
                         "typo", "read as", "should read", "read the boxed value as", "boxed value", "the box",
@@ -73,11 +74,13 @@ _APPROVAL = words_pattern(("right", "correct", "the correct one", "the right one
                            "the real answer", "the actual answer", "valid", "what i meant", "intended"))
 _REFERENCE = words_pattern(ANSWER_REFERENCES)
 _LABEL_LINE_RE = regex.compile(r"^\s*(?:[-*+]\s+|\d{1,2}[.)]\s+)?[\p{L}][\p{L} '’-]{0,40}\s*[:：]\s")
-_LABELLED_VALUE_RE = regex.compile(r"[A-Za-z](?:_\{?[A-Za-z0-9]+\}?)?\s*=\s*$")
+_LABELLED_VALUE_RE = regex.compile(r"(?<![A-Za-z\\])[A-Za-z](?:_\{?[A-Za-z0-9]+\}?)?\s*=\s*$")
 _ANSWER_EQUALS_RE = regex.compile(r"(?i)\b(?:answer|result|solution|total)\s*=\s*$")
 _SPACE_OR_PUNCT_RE = regex.compile(r"[\s\p{P}$]*")
 _WORD_CHAR_RE = regex.compile(r"[\p{L}\p{N}]")
 _WORDS_RE = regex.compile(r"\p{L}{2,}")
+_META_TOKEN_RE = regex.compile(r"\p{L}[\p{L}'’-]*")  # words, single letters included ("I", "a")
+_META_WORDS = 8  # at most this many words beside the value
 _NUMBER_WORDS_RE = regex.compile(
     r"(?i)\b(?:(?:minus|negative)[ -])?(?:zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|"
     r"fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|"
@@ -98,6 +101,9 @@ _ORDINAL_LABEL_RE = regex.compile(
     r"(?i)\b(?:step|steps|case|part|problem|question|figure|fig\.|table|eq\.|equation|line|row|column|chapter|"
     r"section|theorem|lemma|item|no\.|number|#|mod|pmod|modulo|round|day|page|option|method|approach)\s*\(?\$?\s*$")
 _LONE_LETTER_RE = regex.compile(r"\s*\\?\(?\s*\p{L}\s*\\?\)?\s*")
+# "If the problem means distinct seats, then 41.": another value offered under a condition
+_OPENS_WITH_CONDITION_RE = regex.compile(r"(?i)[\s(*_>-]*(?:but\s+|and\s+)?(?:if|when|assuming|unless|provided|in case)\b")
+_RESULT_LEAD_RE = regex.compile(r"(?i)(?:\bthen|\bis|\bbe|\bare|\bget|\bgives?|=|:|,)\s*\$?\s*$")
 _CONDITION_RE = regex.compile(r"(?i)\b(?:if|when|assuming|unless|provided)\b")
 _ANSWER_LABEL_RE = regex.compile(r"(?i)\s*(?:(?:the|my|our)\s+)?(?:(?:final|correct|true)\s+)?(?:answer|total|result|solution)\s*")
 _NO_OTHER_THAN_RE = regex.compile(r"(?i)\bno\s+other\s+than\s*\$?\s*$")
@@ -242,7 +248,9 @@ class _Reader:
         if first and not values and _WITHDRAWAL.search(folded, timeout=t):
             return Finding(DENIAL, f"the final answer {answer!r} is withdrawn right after it ({shown!r})")
         mentioned = self.other(self.values(sentence, roles=False))
-        if mentioned and _ALTERNATIVE.search(folded, timeout=t):  # "…, unless it is 41": supposed, still offered
+        # "…, unless it is 41", "If the seats are distinct, then 41": supposed, and still offered
+        if mentioned and (_ALTERNATIVE.search(folded, timeout=t) or (
+                _OPENS_WITH_CONDITION_RE.match(folded, timeout=t) and self._result_under_condition(folded, mentioned))):
             return Finding(HEDGED_LATER, f"after the final answer {answer!r} the completion offers {clean(mentioned[-1])!r} "
                            f"too ({shown!r})", (clean(mentioned[-1]),))
         if not others:
@@ -275,12 +283,17 @@ class _Reader:
         if claim is not None and self.other(self.values(folded[claim.end():])):
             return Finding(LATER_STATEMENT, f"the final answer {answer!r} is followed by a statement of {clean(value)!r} "
                            f"({shown!r})", (clean(value),))
-        if len(others) == 1 and not _LABEL_LINE_RE.match(sentence, timeout=t):
+        if len(others) == 1 and len(values) == 1:
             rest = folded.replace(value, " ", 1) if value in folded else folded
             rest = _MACRO_NAME_RE.sub(" ", rest, timeout=t)  # "\\boxed{41}" is 41 on its own too
-            if not _WORDS_RE.findall(rest, timeout=t):  # "41." alone; with a cue word the rules above read it
+            words = [w.lower() for w in _META_TOKEN_RE.findall(rest, timeout=t)]
+            if not words and not _LABEL_LINE_RE.match(sentence, timeout=t):  # "41." alone
                 return Finding(LATER_STATEMENT, f"the final answer {answer!r} is followed by {clean(value)!r} on its own "
                                f"({shown!r})", (clean(value),))
+            if words and len(words) <= _META_WORDS and all(w in META_LABEL_WORDS for w in words):
+                # "Verdict: 41", "My pick: 41", "TL;DR 41", "41, final.": no quantity named, only the answer
+                return Finding(LATER_STATEMENT, f"the final answer {answer!r} is followed by {clean(value)!r} given as "
+                               f"the answer ({shown!r})", (clean(value),))
         return None
 
     def _recap(self, after: str, others: list[str]) -> bool:
@@ -294,6 +307,15 @@ class _Reader:
             if subject is None or _ANSWER_SUBJECT_RE.search(subject[1], timeout=self.timeout):
                 return False
         return True
+
+    def _result_under_condition(self, folded: str, mentioned: list[str]) -> bool:
+        """"If …, then 41", "if …, it would be 41": a value given as the result of the condition (not an
+        operand of it, as in "we would multiply by 2")."""
+        for v in mentioned:
+            at = folded.find(v)
+            if at > 0 and _RESULT_LEAD_RE.search(folded[max(0, at - 16):at], timeout=self.timeout):
+                return True
+        return False
 
     def _conditional(self, folded: str, others: list[str]) -> bool:
         """Another value put under a condition right after the answer: "(41 if zero counts)"."""

@@ -17,7 +17,7 @@ import regex
 from rlvr.verifiers.limits import REGEX_TIMEOUT_S
 
 __all__ = [
-    "ANSWER_WORDS", "APPROVAL_MARKS", "CONCLUSION_WORDS", "RETRACTION_CUES", "HEDGE_WORDS", "NEGATION_WORDS", "UNSURE_PHRASES",
+    "ANSWER_WORDS", "APPROVAL_MARKS", "META_LABEL_WORDS", "CONCLUSION_WORDS", "RETRACTION_CUES", "HEDGE_WORDS", "NEGATION_WORDS", "UNSURE_PHRASES",
     "APPROXIMATION_WORDS", "BOUND_WORDS", "REJECTION_WORDS", "HYPOTHETICAL_WORDS", "ALTERNATIVE_WORDS", "LIST_WORDS", "GRADER_WORDS",
     "BOX_MACROS", "HIDING_MACROS", "TEX_CONDITIONALS", "STRIKING_MACROS", "COLOUR_MACROS", "REDEFINING_MACROS", "TRANSPARENT_MACROS", "FUNCTION_WORDS", "OPERATION_WORDS", "RESULT_VERBS",
     "NEGATIVE_EVALUATIONS", "ANSWER_REFERENCES", "WITHDRAWAL_CUES", "PROSE_DOUBT_WORDS", "TENTATIVE_WORDS", "EXCLUDING_WORDS", "MODIFIERS_AFTER",
@@ -211,6 +211,17 @@ ANSWER_LINE_LABELS: tuple[str, ...] = tuple(w for w in ANSWER_WORDS if w not in 
 #: (❌, ✗) are not among them, so an answer beside one stays unread and is not paid
 APPROVAL_MARKS: tuple[str, ...] = ("✓", "✔", "✅", "☑", "🎉", "🎯", "✨", "🏆", "⭐", "🌟", "👍", "💯")
 
+#: words that say a value is the answer without naming any quantity of the problem ("Verdict: 41",
+#: "My pick: 41", "TL;DR 41", "41, final."): a sentence of one value and only these words claims it
+META_LABEL_WORDS: frozenset[str] = frozenset("""
+answer answers ans final finally result results solution solutions response reply output verdict conclusion
+conclusions summary summarizing summing bottom line short brief tl dr tldr qed pick picks choice choose chose
+candidate alt alternative alternatively option guess bet gut take call correction corrected update updated
+revised revision edit note ps my the our your second first best other another true real correct official
+overall actual actually instead really rather then so thus hence therefore i i'm i'd i'll going go with on
+say says said would be is it it's that this here goes mine go-to pick final-answer but in short
+""".split())
+
 # -- how a sentence concludes, retracts, hedges, denies -------------------------------------------
 CONCLUSION_WORDS: tuple[str, ...] = (
     "therefore", "thus", "hence", "so", "in conclusion", "finally", "consequently", "overall", "in total",
@@ -252,7 +263,7 @@ APPROXIMATION_WORDS: tuple[str, ...] = (
 #: words that join alternatives between values ("7 or 8", "7 oder 8", "7或8"); one-letter words of
 #: some languages ("o", "y") are left out: they are variables in mathematical text
 ALTERNATIVE_WORDS: tuple[str, ...] = (
-    "or", "nor", "alternatively", "ou", "oder", "oppure", "lub", "albo", "veya", "ya da", "atau", "hoặc",
+    "or", "nor", "alternatively", "vs", "versus", "ou", "oder", "oppure", "lub", "albo", "veya", "ya da", "atau", "hoặc",
     "или", "либо", "或", "或者", "还是", "または", "또는", "أو", "या",
 )
 LIST_WORDS: tuple[str, ...] = ("and", "et", "y", "und", "e", "i", "en", "ve", "dan", "và", "и", "和", "与", "及", "と",
