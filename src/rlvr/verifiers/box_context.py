@@ -20,7 +20,7 @@ from rlvr.verifiers.lexicon import APPROVAL_MARKS
 from rlvr.verifiers.limits import REGEX_TIMEOUT_S
 from rlvr.verifiers.units import unit_word as _unit_word
 
-__all__ = ["box_context"]
+__all__ = ["box_context", "restated_after_box", "APPROX_MARK"]
 
 _TOKEN_RE = regex.compile(
     r"\\(?:text|mathrm|textrm|mbox|textnormal|textit|textbf|operatorname)\s*\{[^{}]*\}"
@@ -160,3 +160,24 @@ def _suffix_problem(after: list[str], in_math: bool, timeout: float) -> str | No
 def _next_is_unit(tokens: list[str]) -> bool:
     rest = [t for t in tokens if not t.isspace() and t not in _SPACING]
     return bool(rest) and _is_unit(rest[0])
+
+
+#: how a restatement that only approximates the answer is marked for the reconciler ("\\approx 0.333")
+APPROX_MARK = "\\approx "
+_RESTATED_RE = regex.compile(r"\s*(=|\\approx(?![A-Za-z])|≈|\\simeq(?![A-Za-z])|\\doteq(?![A-Za-z]))\s*([^=<>≈]{1,80}?)\s*[.,;]?\s*$")
+_MATH_CLOSE_RE = regex.compile(r"\s*(?:\$\$|\$|\\\]|\\\))\s*[.,;]?\s*$")
+
+
+def restated_after_box(doc: Document, box_end: int, timeout: float) -> str | None:
+    """``\\boxed{\\frac{3}{8}} = 0.375``, ``\\boxed{\\frac13} \\approx 0.333``: the box's math goes on to
+    restate its value. Returns the restatement (marked with :data:`APPROX_MARK` when it only
+    approximates), for the reconciler to check against the box; ``None`` when the math says more."""
+    span = doc.math_span(box_end - 1)
+    if span is None:
+        return None
+    tail = doc.view[box_end:span[1]]
+    tail = _MATH_CLOSE_RE.sub("", tail, count=1, timeout=timeout)
+    m = _RESTATED_RE.fullmatch(tail, timeout=timeout)
+    if m is None or not m[2].strip():
+        return None
+    return (APPROX_MARK if m[1] != "=" else "") + m[2].strip()

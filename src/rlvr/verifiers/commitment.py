@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import regex
 
-from rlvr.verifiers.box_context import box_context
+from rlvr.verifiers.box_context import APPROX_MARK, box_context, restated_after_box
 from rlvr.verifiers.cache import byte_cache
 from rlvr.verifiers.document import Document
 from rlvr.verifiers.lexicon import (
@@ -162,11 +162,16 @@ def check_final(doc: Document, all_slots: list[Slot], final: Slot, answer: str, 
     if final.kind == "boxed" or any(s.kind == "boxed" for s in groups[index]):
         box = min((s for s in groups[index] if s.kind == "boxed"), key=lambda s: s.value[1] - s.value[0])
         partial = box_context(doc, box.start, box.end, timeout, choice=choice_letter(answer) is not None)
-        if partial:
-            return Finding(PARTIAL_BOX, partial)
+        if partial:  # unless the math only restates the box, which the reconciler checks ("\\boxed{2^{10}} = 1024")
+            restated = restated_after_box(doc, box.end, timeout)
+            return Finding(PARTIAL_BOX, partial, (restated,) if restated else ())
     s_start, s_end = statement_of(doc, groups[index], timeout)
     first = min(together[0], key=lambda s: s.value[1] - s.value[0])
     last = min(together[-1], key=lambda s: s.value[1] - s.value[0])
+    approximation = _approximation_after(doc.view[last.end:s_end], timeout)
+    if approximation:  # "\\boxed{\\frac13}, approximately 0.333": the reconciler checks that it rounds to the box
+        return Finding(HEDGED, f"the final answer {clean(answer)!r} is followed by the approximation "
+                       f"{approximation!r}", (APPROX_MARK + approximation,))
     stance = _stance(doc.view[s_start:s_end], first.start - s_start, last.end - s_start, strict, timeout)
     if stance is None and strict and (m := _TENTATIVE.search(_lead(doc.view, s_start), timeout=timeout)):
         stance = f"the sentence before it calls it {m[0]!r}"  # "I give up. \\boxed{42}", "IDK. \\boxed{42}"
@@ -175,8 +180,8 @@ def check_final(doc: Document, all_slots: list[Slot], final: Slot, answer: str, 
     if not strict:
         return None
     hedge = _offers_another(doc.view[s_start:first.start], doc.view[last.end:s_end], answer, timeout)
-    if hedge:
-        return Finding(HEDGED, f"the final answer {clean(answer)!r} is hedged: {hedge}")
+    if hedge:  # "\\boxed{\\frac38}, or 37.5\\%": an "or" that names an equal value restates it (reconciled later)
+        return Finding(HEDGED, f"the final answer {clean(answer)!r} is hedged: {hedge[0]}", hedge[1])
     return None
 
 
@@ -236,7 +241,7 @@ def _own_values(answer: str) -> frozenset:
 _NEAR = 60  # how far from the answer a hedge or an alternative still speaks of it
 
 
-def _offers_another(before: str, after: str, answer: str, timeout: float) -> str | None:
+def _offers_another(before: str, after: str, answer: str, timeout: float) -> tuple[str, tuple[str, ...]] | None:
     """Doubt, or another value offered as an alternative, right beside the final answer.
 
     ``before``/``after`` are the text of the answer's sentence on either side of it. Only what
@@ -255,7 +260,7 @@ def _offers_another(before: str, after: str, answer: str, timeout: float) -> str
             # "probably \\boxed{7}", "it might be \\boxed{7}": the hedge modifies the answer; in "the most
             # likely sum is" or "the value f might take is" it modifies a word of the question
             if len(words) <= 5 and all(w.lower() in _LINKING_WORDS for w in words):
-                return f"{m[0]!r} beside it"
+                return f"{m[0]!r} beside it", ()
         for m in ALTERNATIVE_RE.finditer(text, timeout=timeout):
             gap = text[m.end():] if side == "before" else text[:m.start()]
             if _WORD_CHAR_RE.search(_HEDGE_GAP_RE.sub("", gap, timeout=timeout), timeout=timeout):
@@ -265,8 +270,25 @@ def _offers_another(before: str, after: str, answer: str, timeout: float) -> str
             nearby = values[-1:] if side == "before" else values[:1]
             others = [v for v in nearby if _key(v) not in own]
             if others:
-                return f"{m[0]!r} names {others[0]!r} too"
+                approximate = side == "after" and _APPROX_WORD_RE.search(other[:other.find(others[0])], timeout=timeout)
+                return f"{m[0]!r} names {others[0]!r} too", ((APPROX_MARK if approximate else "") + others[0],)
     return None
+
+
+_APPROX_WORD_RE = regex.compile(r"(?i)\b(?:approximately|approx\.?|roughly|about|around|nearly)\b|≈|\\approx(?![A-Za-z])")
+# right after the answer: an approximation of it, then nothing but its unit or punctuation
+_APPROXIMATION_AFTER_RE = regex.compile(
+    r"(?i)[\s$)\]}*_]*(?:,|;|\(|—|–|-)?\s*(?:which\s+is\s+|that\s+is\s+|i\.e\.,?\s*|or\s+)?"
+    r"(?:approximately|approx\.?|roughly|about|nearly|≈|\$?\\approx)\s*")
+
+
+def _approximation_after(after: str, timeout: float) -> str | None:
+    """``, approximately $0.333$`` after the answer: the value it approximates it with, else ``None``."""
+    m = _APPROXIMATION_AFTER_RE.match(after, timeout=timeout)
+    if m is None:
+        return None
+    values = stated_values(after[m.end():], timeout, roles=False)
+    return values[0] if len(values) == 1 else None
 
 
 _LINKING_WORDS = frozenset("is be it its it's the answer was would will that this equal equals to".split())

@@ -10,6 +10,8 @@ workers in parallel.
 
 from __future__ import annotations
 
+import dataclasses
+
 import asyncio
 import logging
 import time
@@ -22,6 +24,7 @@ import regex
 
 from rlvr.verifiers.limits import REGEX_TIMEOUT_S
 
+from rlvr.verifiers.box_context import APPROX_MARK
 from rlvr.verifiers.cache import TOTAL_BYTES, ByteLRU, byte_cache
 from rlvr.verifiers.config import VerifierConfig
 from rlvr.verifiers.commitment import ALTERNATIVES
@@ -132,13 +135,25 @@ def _sandbox_run(tasks: list[dict[str, Any]], config: VerifierConfig, until: flo
     return get_pool(config.memory_mb).run(tasks, config.timeout_s, deadline_s=budget, until=until)
 
 
+def _restatement(candidate: str) -> tuple[str, float]:
+    """A candidate and the tolerance it is held to: exact, or for an approximation ("\\approx 0.333", marked
+    by the integrity stage) just under one unit of its last decimal place (0.333 and 0.334 both approximate
+    1/3; 43 never approximates 42)."""
+    if not candidate.startswith(APPROX_MARK):
+        return candidate, 0.0
+    value = candidate[len(APPROX_MARK):]
+    norm = normalize_answer(value)
+    decimals = len(norm.key.partition(".")[2]) if "." in norm.key else 0
+    return value, 0.999 * 10.0 ** -min(decimals, 15) / (100 if norm.percent else 1)
+
+
 def _reconcile(extractions: list[Extraction | None], config: VerifierConfig) -> None:
     """Several boxes (or slots) whose values are equal in different notation are one answer.
 
     ``\\boxed{\\frac{\\sqrt2}{2}}`` then ``\\boxed{\\sqrt{2}/2}`` restates the answer; only values that
     differ are several answers. Decided like any comparison (cascade, then the sandbox).
     """
-    pending: list[tuple[int, str, str]] = []
+    pending: list[tuple[int, str, str, float]] = []
     verdict_of: dict[int, list[str]] = {}
     for i, ex in enumerate(extractions):
         if ex is None or ex.status != "multiple" or len(ex.candidates) < 2 or len(ex.candidates) > 4:
@@ -146,17 +161,18 @@ def _reconcile(extractions: list[Extraction | None], config: VerifierConfig) -> 
         last = ex.candidates[-1]
         verdict_of[i] = []
         for other in ex.candidates[:-1]:
-            outcome = _decide_locally(other, last, config)
+            other, tol = _restatement(other)
+            outcome = _decide_locally(other, last, dataclasses.replace(config, abs_tol=tol, rel_tol=0.0))
             if outcome is None:
-                pending.append((i, other, last))
+                pending.append((i, other, last, tol))
             else:
                 verdict_of[i].append(outcome.status)
     if pending:
         tasks = []
-        for _i, other, last in pending:
+        for _i, other, last, tol in pending:
             a, g = sandbox_texts(exact_part(normalize_answer(other)), gold_info(last, config), config)
-            tasks.append({"answer": a, "gold": g, "abs_tol": 0.0, "rel_tol": 0.0})
-        for (i, _other, _last), result in zip(pending, _sandbox_run(tasks, config)):
+            tasks.append({"answer": a, "gold": g, "abs_tol": tol, "rel_tol": 0.0})
+        for (i, _other, _last, _tol), result in zip(pending, _sandbox_run(tasks, config)):
             verdict_of[i].append(result["status"])
     for i, statuses in verdict_of.items():
         if statuses and all(st == "correct" for st in statuses):
