@@ -33,7 +33,7 @@ from rlvr.verifiers.lexicon import (
 from rlvr.verifiers.limits import REGEX_TIMEOUT_S
 from rlvr.verifiers.normalize import value_key
 from rlvr.verifiers.numbers import parse_number
-from rlvr.verifiers.prose import sentences, stated_values
+from rlvr.verifiers.prose import sentences, stated_values, value_role
 from rlvr.verifiers.slots import Slot, clean
 from rlvr.verifiers.statements import names_a_quantity
 from rlvr.verifiers.trace import Finding, rule
@@ -86,7 +86,8 @@ _NUMBER_WORDS_RE = regex.compile(
     r"fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|"
     r"hundred|thousand|million)(?:[ -](?:and[ -])?(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
     r"thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|"
-    r"ninety|hundred|thousand|million))*\b")
+    r"ninety|hundred|thousand|million))*\b"
+    r"(?![ \t]+(?!(?:and|or|but|then|so|is|was|instead|ways)\b)\p{L})")  # "two tables", "no two guests": a count, no value
 _APPROXIMATE_RE = regex.compile(r"(?i)\b(?:approximately|approx\.?|about|roughly|around|nearly|almost)\b|≈|\\approx|\\sim")
 _COMMA_RE = regex.compile(r"\s*,\s*")
 _DIGIT_RE = regex.compile(r"[0-9]")
@@ -247,7 +248,8 @@ class _Reader:
         cue = _RETRACTION.search(folded, timeout=t)
         if first and not values and _WITHDRAWAL.search(folded, timeout=t):
             return Finding(DENIAL, f"the final answer {answer!r} is withdrawn right after it ({shown!r})")
-        mentioned = self.other(self.values(sentence, roles=False))
+        # every other value, supposed ones too ("unless it is 41"), but not one the sentence denies ("not 41")
+        mentioned = [v for v in self.other(self.values(sentence, roles=False)) if not self._denied(sentence, v)]
         # "…, unless it is 41", "If the seats are distinct, then 41": supposed, and still offered
         if mentioned and (_ALTERNATIVE.search(folded, timeout=t) or (
                 _OPENS_WITH_CONDITION_RE.match(folded, timeout=t) and self._result_under_condition(folded, mentioned))):
@@ -307,6 +309,10 @@ class _Reader:
             if subject is None or _ANSWER_SUBJECT_RE.search(subject[1], timeout=self.timeout):
                 return False
         return True
+
+    def _denied(self, sentence: str, value: str) -> bool:
+        at = sentence.find(value)
+        return at >= 0 and value_role(sentence, at, at + len(value), self.timeout) in ("denied", "rejected")
 
     def _result_under_condition(self, folded: str, mentioned: list[str]) -> bool:
         """"If …, then 41", "if …, it would be 41": a value given as the result of the condition (not an
