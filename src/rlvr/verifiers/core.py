@@ -31,7 +31,7 @@ from rlvr.verifiers.commitment import ALTERNATIVES
 from rlvr.verifiers.extraction import Extraction, extract_answer
 from rlvr.verifiers.lossless import unread_part
 from rlvr.verifiers.guards import malformed_reason, unsafe_reason
-from rlvr.verifiers.normalize import gold_answer, normalize_answer, value_key
+from rlvr.verifiers.normalize import choice_option_text, gold_answer, normalize_answer, value_key
 from rlvr.verifiers.rules import TEXT_GROUP_RE, fast_decision, gold_info, is_list_gold, numbers_hidden_in_text, sandbox_texts
 from rlvr.verifiers.sandbox import RETRY_FACTOR, get_pool
 from rlvr.verifiers.statements import exact_part, quantity_rhs
@@ -80,6 +80,7 @@ LIST_ANSWER = rule("locate.list_answer", "boxes stated together (each asserted) 
 RESTATED = rule("integrity.restated", "several answers that are equal in different notation are one answer")
 READ_ERROR = rule("prepare.unreadable", "the completion or gold could not be read")
 DEADLINE = rule("prepare.deadline", "the caller's deadline passed before the row was read")
+_LETTERS = frozenset("ABCDE")
 _DEADLINE_EVERY = 16  # rows read between looks at the caller's clock (a row reads in well under a millisecond)
 
 
@@ -250,6 +251,8 @@ def verify_batch(
             if early:
                 verdicts[i] = Verdict(early[0], ex.answer, early[1], extract_time[i], ex.source, "extraction", rule=why)
                 continue
+            if (option := choice_option_text(gold)) is not None and normalize_answer(ex.answer or "").key not in _LETTERS:
+                gold = gold_texts[i] = option  # gold "(B) 12", answer "12": the option's text is what it states
             groups.setdefault(_compare_keys(ex, gold, config), []).append(i)
         except Exception as exc:
             verdicts[i] = Verdict("error", ex.answer, f"reading this row raised {type(exc).__name__}: {str(exc)[:200]}",

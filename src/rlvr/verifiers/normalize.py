@@ -98,6 +98,17 @@ def _choice_with_text(s: str) -> regex.Match | None:
     return None if words & _SEVERAL_OPTIONS else m
 
 
+def choice_option_text(gold: str) -> str | None:
+    """``\\textbf{(B)}\\ 12`` -> ``12``: a gold that names a choice and its option's text, whose text an
+    answer without the letter may state instead; ``None`` for any other gold."""
+    s = _unwrap(_strip_math_delimiters(fold_math_unicode(gold))).replace("\\ ", " ").replace("~", " ").strip()
+    m = _CHOICE_WITH_TEXT_RE.fullmatch(s, timeout=REGEX_TIMEOUT_S)
+    if m is None or _choice_with_text(s) is None:
+        return None
+    text = s[m.end(2) + 1 if m[2] else m.end(1) + 1:].strip()
+    return text or None
+
+
 # digits separated by blanks: a mixed number (3 1/2), digit groups of three (10 000), else several numbers
 _MIXED_SPACED_RE = regex.compile(r"(?<![0-9.])([0-9]+)\s+([0-9]+)/([0-9]+)(?![0-9.])")
 _SPACE_GROUPS_RE = regex.compile(r"(?<![0-9.,])[0-9]{1,3}(?:[ ][0-9]{3})+(?![0-9])")
