@@ -35,8 +35,9 @@ _CLOSERS = frozenset({"$", "\\)", "\\]", ".", ",", ";", ":", "!", "?", "。", "�
 _CONNECTORS = frozenset({"=", ":=", "\\approx", "≈", "\\sim", "\\simeq", "\\equiv", "\\cong", "\\Rightarrow", "\\implies",
                          "\\to", "\\rightarrow", "\\longrightarrow", "\\Longrightarrow", "\\therefore", "\\mapsto",
                          "->", "=>", ":", "：", "\\colon", "→", "⇒", "∴", "\\iff", "\\Leftrightarrow", "\\coloneqq",
-                         "\\triangleq", "&"})
+                         "\\triangleq", "&", "\\in", "∈"})
 _TEXT_RE = regex.compile(r"\\[A-Za-z]+\s*\{([^{}]*)\}")
+_SET_OPENING_RE = regex.compile(r"\s*(?:[\[(]|\\\{|\\left|\\mathbb|\\emptyset|\\varnothing|\\varnothing|\\R\b|ℝ)")
 _WORDS_RE = regex.compile(r"\p{L}{2,}")
 
 
@@ -57,10 +58,12 @@ def _is_unit(token: str) -> bool:
     return _unit_word(token)
 
 
-def box_context(doc: Document, box_start: int, box_end: int, timeout: float, choice: bool = False) -> str | None:
+def box_context(doc: Document, box_start: int, box_end: int, timeout: float, choice: bool = False,
+                suffix: bool = True) -> str | None:
     """Why the box at ``[box_start, box_end)`` is only part of the stated result, or ``None``.
 
-    ``choice``: the box holds a choice letter, which its option's text may follow.
+    ``choice``: the box holds a choice letter, which its option's text may follow. ``suffix=False``
+    looks only at what precedes the box.
     """
     view = doc.view
     span = doc.math_span(box_start)
@@ -79,7 +82,7 @@ def box_context(doc: Document, box_start: int, box_end: int, timeout: float, cho
     if choice and after and after[0].isspace() and len(after) > 1 and after[1] not in ("^", "_", "!", "*", "/"):
         after = []  # a choice box followed by its option's text: "\\boxed{\\text{(B)}} 3(1 + r/10)^x"
     return _prefix_problem(before, after, in_math, view, box_start, timeout, text_before) or \
-        _suffix_problem(after, in_math, timeout)
+        (_suffix_problem(after, in_math, timeout) if suffix else None)
 
 
 def _spaced_dash(text_before: str) -> bool:
@@ -95,23 +98,29 @@ def _spaced_dash(text_before: str) -> bool:
 def _prefix_problem(before: list[str], after: list[str], in_math: bool, view: str, box_start: int,
                     timeout: float, text_before: str = "") -> str | None:
     """Blanks and delimiters, then a connector (or nothing, or prose) before the box."""
-    while before:
-        if before[-1].isspace() or before[-1] in _SPACING or before[-1] in _MARKS or (
-                before[-1] in _OPENERS and before[-1] != "&"):
-            before.pop()
-        elif before[-1] == "}" and len(before) >= 2 and (before[-2] == "{" or before[-2].isspace() and
-                                                          len(before) >= 3 and before[-3] == "{"):
-            del before[-3 if before[-2].isspace() else -2:]  # an empty group: what it held is hidden
-        else:
+    while True:
+        while before:
+            if before[-1].isspace() or before[-1] in _SPACING or before[-1] in _MARKS or (
+                    before[-1] in _OPENERS and before[-1] != "&"):
+                before.pop()
+            elif before[-1] == "}" and len(before) >= 2 and (before[-2] == "{" or before[-2].isspace() and
+                                                              len(before) >= 3 and before[-3] == "{"):
+                del before[-3 if before[-2].isspace() else -2:]  # an empty group: what it held is hidden
+            else:
+                break
+        if not (before and before[-1] in ("(", "\\left(", "{") and after):
             break
-    if before and before[-1] in ("(", "\\left(") and after:
         rest = [t for t in after if not t.isspace()]
-        if rest and rest[0] in (")", "\\right)"):  # "(\boxed{7})": the parentheses hold just the box
-            before.pop()
-            del after[:after.index(rest[0]) + 1]
+        closing = ("}",) if before[-1] == "{" else (")", "\\right)")
+        if not (rest and rest[0] in closing):
+            break
+        before.pop()  # "(\\boxed{7})", "\\color{red}{\\boxed{7}}": a group holding just the box
+        del after[:after.index(rest[0]) + 1]
     if not before:
         return None
     last = before[-1]
+    if last in ("\\in", "∈") and not _SET_OPENING_RE.match(view, view.find("{", box_start) + 1, timeout=timeout):
+        return f"the box is preceded by {last!r} but holds no set"  # "x \\in \\boxed{7}"
     if last in _CONNECTORS or (last in _CLOSERS and last not in ("$", "!")):
         return None
     if last == "+" and "=" in before[-4:-1]:
@@ -164,20 +173,24 @@ def _next_is_unit(tokens: list[str]) -> bool:
 
 #: how a restatement that only approximates the answer is marked for the reconciler ("\\approx 0.333")
 APPROX_MARK = "\\approx "
-_RESTATED_RE = regex.compile(r"\s*(=|\\approx(?![A-Za-z])|≈|\\simeq(?![A-Za-z])|\\doteq(?![A-Za-z]))\s*([^=<>≈]{1,80}?)\s*[.,;]?\s*$")
+_RELATION = r"(?:=|\\approx(?![A-Za-z])|≈|\\simeq(?![A-Za-z])|\\doteq(?![A-Za-z]))"
+_RESTATED_RE = regex.compile(r"\s*(" + _RELATION + r")\s*([^=<>≈]{1,80}?)\s*[.,;]?\s*(?=$|" + _RELATION + r")")
 _MATH_CLOSE_RE = regex.compile(r"\s*(?:\$\$|\$|\\\]|\\\))\s*[.,;]?\s*$")
 
 
-def restated_after_box(doc: Document, box_end: int, timeout: float) -> str | None:
-    """``\\boxed{\\frac{3}{8}} = 0.375``, ``\\boxed{\\frac13} \\approx 0.333``: the box's math goes on to
-    restate its value. Returns the restatement (marked with :data:`APPROX_MARK` when it only
-    approximates), for the reconciler to check against the box; ``None`` when the math says more."""
+def restated_after_box(doc: Document, box_end: int, timeout: float) -> tuple[str, ...]:
+    """``\\boxed{\\frac{3}{8}} = 0.375 = 37.5\\%``, ``\\boxed{\\frac13} \\approx 0.333``: the box's math goes on
+    to restate its value. Returns each restatement (marked with :data:`APPROX_MARK` when it only
+    approximates) for the reconciler to check against the box; empty when the math says more."""
     span = doc.math_span(box_end - 1)
     if span is None:
-        return None
-    tail = doc.view[box_end:span[1]]
-    tail = _MATH_CLOSE_RE.sub("", tail, count=1, timeout=timeout)
-    m = _RESTATED_RE.fullmatch(tail, timeout=timeout)
-    if m is None or not m[2].strip():
-        return None
-    return (APPROX_MARK if m[1] != "=" else "") + m[2].strip()
+        return ()
+    tail = _MATH_CLOSE_RE.sub("", doc.view[box_end:span[1]], count=1, timeout=timeout)
+    parts, pos = [], 0
+    while pos < len(tail.rstrip()):
+        m = _RESTATED_RE.match(tail, pos, timeout=timeout)
+        if m is None or not m[2].strip() or m.end() == pos or len(parts) >= 3:
+            return ()
+        parts.append((APPROX_MARK if m[1] != "=" else "") + m[2].strip())
+        pos = m.end()
+    return tuple(parts)

@@ -29,6 +29,32 @@ _NAMED: dict[str, tuple[float, float, float]] = {
     "midnightblue": (0.1, 0.1, 0.44), "darkorange": (1, 0.55, 0), "lightgray": (0.75, 0.75, 0.75),
     "lightgrey": (0.75, 0.75, 0.75), "silver": (0.75, 0.75, 0.75),
 }
+# xcolor's dvipsnames (NavyBlue, OliveGreen, BrickRed …) from their CMYK definitions, lower-cased;
+# a CSS name of the same spelling keeps its CSS value
+_DVIPS_CMYK = {
+    "apricot": (0, .32, .52, 0), "aquamarine": (.82, 0, .3, 0), "bittersweet": (0, .75, 1, .24),
+    "bluegreen": (.85, 0, .33, 0), "blueviolet": (.86, .91, 0, .04), "brickred": (0, .89, .94, .28),
+    "brown": (0, .81, 1, .6), "burntorange": (0, .51, 1, 0), "cadetblue": (.62, .57, .23, 0),
+    "carnationpink": (0, .63, 0, 0), "cerulean": (.94, .11, 0, 0), "cornflowerblue": (.65, .13, 0, 0),
+    "dandelion": (0, .29, .84, 0), "darkorchid": (.4, .8, .2, 0), "emerald": (1, 0, .5, 0),
+    "forestgreen": (.91, 0, .88, .12), "fuchsia": (.47, .91, 0, .08), "goldenrod": (0, .1, .84, 0),
+    "greenyellow": (.15, 0, .69, 0), "junglegreen": (.99, 0, .52, 0), "lavender": (0, .48, 0, 0),
+    "limegreen": (.5, 0, 1, 0), "mahogany": (0, .85, .87, .35), "melon": (0, .46, .5, 0),
+    "midnightblue": (.98, .13, 0, .43), "mulberry": (.34, .9, 0, .02), "navyblue": (.94, .54, 0, 0),
+    "olivegreen": (.64, 0, .95, .4), "orangered": (0, 1, .5, 0), "orchid": (.32, .64, 0, 0),
+    "peach": (0, .5, .7, 0), "periwinkle": (.57, .55, 0, 0), "pinegreen": (.92, 0, .59, .25),
+    "plum": (.5, 1, 0, 0), "processblue": (.96, 0, 0, 0), "rawsienna": (0, .72, 1, .45),
+    "redorange": (0, .77, .87, 0), "redviolet": (.07, .9, 0, .34), "rhodamine": (0, .82, 0, 0),
+    "royalblue": (1, .5, 0, 0), "royalpurple": (.75, .9, 0, 0), "rubinered": (0, 1, .13, 0),
+    "salmon": (0, .53, .38, 0), "seagreen": (.69, 0, .5, 0), "sepia": (0, .83, 1, .7), "skyblue": (.62, 0, .12, 0),
+    "springgreen": (.26, 0, .76, 0), "tan": (.14, .42, .56, 0), "tealblue": (.86, 0, .34, .02),
+    "thistle": (.12, .59, 0, 0), "turquoise": (.85, 0, .2, 0), "violet": (.79, .88, 0, 0),
+    "violetred": (0, .81, 0, 0), "wildstrawberry": (0, .96, .39, 0), "yelloworange": (0, .42, 1, 0),
+    "yellowgreen": (.44, 0, .74, 0),
+}
+for _name, (_c, _m, _y, _k) in _DVIPS_CMYK.items():
+    _NAMED.setdefault(_name, ((1 - _c) * (1 - _k), (1 - _m) * (1 - _k), (1 - _y) * (1 - _k)))
+
 # how light a colour may be and still be read on white (relative luminance), and how transparent
 _MAX_LUMINANCE = 0.7
 _MIN_ALPHA = 0.5

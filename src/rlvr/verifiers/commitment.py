@@ -159,30 +159,41 @@ def check_final(doc: Document, all_slots: list[Slot], final: Slot, answer: str, 
         list_like = all(any(s.kind == "boxed" for s in g) for g in together)
         return Finding(ALTERNATIVES, f"several different final answers stated together: {shown}",
                        tuple(clean(v) for v in distinct if _key(v) != _key(answer)) if list_like else ())
+    # restatements of the answer ("\\boxed{2^{10}} = 1024", ", approximately 0.333", ", or 37.5\\%") are held,
+    # not returned: every other check still runs, and the reconciler compares them with the box at the end
+    restatements: list[Finding] = []
     if final.kind == "boxed" or any(s.kind == "boxed" for s in groups[index]):
         box = min((s for s in groups[index] if s.kind == "boxed"), key=lambda s: s.value[1] - s.value[0])
-        partial = box_context(doc, box.start, box.end, timeout, choice=choice_letter(answer) is not None)
-        if partial:  # unless the math only restates the box, which the reconciler checks ("\\boxed{2^{10}} = 1024")
+        choice = choice_letter(answer) is not None
+        partial = box_context(doc, box.start, box.end, timeout, choice=choice)
+        if partial:
             restated = restated_after_box(doc, box.end, timeout)
-            return Finding(PARTIAL_BOX, partial, (restated,) if restated else ())
+            if not restated or box_context(doc, box.start, box.end, timeout, choice=choice, suffix=False):
+                return Finding(PARTIAL_BOX, partial)  # "10 - \\boxed{3} = 3": what precedes the box changes it
+            restatements.append(Finding(PARTIAL_BOX, partial, restated))
     s_start, s_end = statement_of(doc, groups[index], timeout)
     first = min(together[0], key=lambda s: s.value[1] - s.value[0])
     last = min(together[-1], key=lambda s: s.value[1] - s.value[0])
     approximation = _approximation_after(doc.view[last.end:s_end], timeout)
     if approximation:  # "\\boxed{\\frac13}, approximately 0.333": the reconciler checks that it rounds to the box
-        return Finding(HEDGED, f"the final answer {clean(answer)!r} is followed by the approximation "
-                       f"{approximation!r}", (APPROX_MARK + approximation,))
-    stance = _stance(doc.view[s_start:s_end], first.start - s_start, last.end - s_start, strict, timeout)
+        restatements.append(Finding(HEDGED, f"the final answer {clean(answer)!r} is followed by the approximation "
+                                    f"{approximation!r}", (APPROX_MARK + approximation,)))
+    stance = _stance(doc.view[s_start:s_end], first.start - s_start, last.end - s_start, strict, timeout,
+                     approximated=approximation is not None)
     if stance is None and strict and (m := _TENTATIVE.search(_lead(doc.view, s_start), timeout=timeout)):
         stance = f"the sentence before it calls it {m[0]!r}"  # "I give up. \\boxed{42}", "IDK. \\boxed{42}"
     if stance:
         return Finding(STANCE, f"the final answer {clean(answer)!r} is not asserted: {stance}")
-    if not strict:
+    if strict:
+        hedge = _offers_another(doc.view[s_start:first.start], doc.view[last.end:s_end], answer, timeout)
+        if hedge and not hedge[1]:
+            return Finding(HEDGED, f"the final answer {clean(answer)!r} is hedged: {hedge[0]}")
+        if hedge:  # "\\boxed{\\frac38}, or 37.5\\%": an "or" naming an equal value restates it
+            restatements.append(Finding(HEDGED, f"the final answer {clean(answer)!r} is hedged: {hedge[0]}", hedge[1]))
+    if not restatements:
         return None
-    hedge = _offers_another(doc.view[s_start:first.start], doc.view[last.end:s_end], answer, timeout)
-    if hedge:  # "\\boxed{\\frac38}, or 37.5\\%": an "or" that names an equal value restates it (reconciled later)
-        return Finding(HEDGED, f"the final answer {clean(answer)!r} is hedged: {hedge[0]}", hedge[1])
-    return None
+    others = tuple(dict.fromkeys(v for f in restatements for v in f.others))
+    return Finding(restatements[0].rule, restatements[0].reason, others)
 
 
 _LEAD_CHARS = 160  # how far before the final statement a short preface still speaks of its answer
@@ -195,7 +206,7 @@ def _lead(view: str, start: int) -> str:
     return view[(blank + 2 if blank >= 0 else lo):start]
 
 
-def _stance(sentence: str, start: int, end: int, strict: bool, timeout: float) -> str | None:
+def _stance(sentence: str, start: int, end: int, strict: bool, timeout: float, approximated: bool = False) -> str | None:
     """How the final statement holds its answer at ``[start, end)``, when it is not a claim.
 
     Both policies: a question ("Is it \\boxed{42}?"), a bound ("at least \\boxed{42}"), a rejection
@@ -206,8 +217,8 @@ def _stance(sentence: str, start: int, end: int, strict: bool, timeout: float) -
     if _QUESTION_END_RE.search(sentence[end:], timeout=timeout):
         return "the statement is a question"
     after = _CLOSING_RE.sub("", sentence[end:end + 80], count=1, timeout=timeout)
-    if m := _MODIFIER.starts(after, timeout=timeout):
-        return f"the words after it change it ({m[0]!r})"
+    if not approximated and (m := _MODIFIER.starts(after, timeout=timeout)):
+        return f"the words after it change it ({m[0]!r})"  # (an approximation that follows is reconciled instead)
     role = value_role(sentence, start, end, timeout)
     if role in ("bound", "rejected", "denied"):
         return {"bound": "it is given as a bound", "rejected": "it is rejected", "denied": "it is denied"}[role]

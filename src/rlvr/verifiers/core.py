@@ -81,6 +81,10 @@ RESTATED = rule("integrity.restated", "several answers that are equal in differe
 READ_ERROR = rule("prepare.unreadable", "the completion or gold could not be read")
 DEADLINE = rule("prepare.deadline", "the caller's deadline passed before the row was read")
 _LETTERS = frozenset("ABCDE")
+# an approximation's digits: "0.333", "1.2 \\times 10^{5}", "1.23 million" (decimals, power of ten, scale word)
+_MANTISSA_RE = regex.compile(r"\s*[-+]?[0-9]*(?:\.([0-9]+))?\s*(?:(?:\\times|\\cdot|×)\s*10\^\{?([-+]?[0-9]{1,3})\}?)?"
+                             r"\s*(?:\\text\{\s*)?(thousand|million|billion)?")
+_SCALE_EXPONENTS = {"thousand": 3, "million": 6, "billion": 9}
 _DEADLINE_EVERY = 16  # rows read between looks at the caller's clock (a row reads in well under a millisecond)
 
 
@@ -143,9 +147,13 @@ def _restatement(candidate: str) -> tuple[str, float]:
     if not candidate.startswith(APPROX_MARK):
         return candidate, 0.0
     value = candidate[len(APPROX_MARK):]
-    norm = normalize_answer(value)
-    decimals = len(norm.key.partition(".")[2]) if "." in norm.key else 0
-    return value, 0.999 * 10.0 ** -min(decimals, 15) / (100 if norm.percent else 1)
+    m = _MANTISSA_RE.match(value)
+    decimals, exponent = (len(m[1] or ""), int(m[2] or 0)) if m else (0, 0)
+    if m and m[3]:
+        exponent += _SCALE_EXPONENTS[m[3].lower()]
+    unit = 10.0 ** (min(max(exponent, -30), 30) - min(decimals, 15)) / (100 if normalize_answer(value).percent else 1)
+    # to one decimal place or none, a rounding ("1/3 ≈ 0.3", never 0.4); finer, a cut-off too ("2/3 ≈ 0.66")
+    return value, (0.5 + 1e-9 if decimals <= 1 else 0.999) * unit
 
 
 def _reconcile(extractions: list[Extraction | None], config: VerifierConfig) -> None:

@@ -22,7 +22,7 @@ import regex
 
 from rlvr.chat import completion_text
 from rlvr.verifiers.characters import cut_at_turn_end, fold_confusables, remove_invisible
-from rlvr.verifiers.commitment import check_final, grader_note, later_groups
+from rlvr.verifiers.commitment import ALTERNATIVES, check_final, grader_note, later_groups
 from rlvr.verifiers.later import check_later
 from rlvr.verifiers.document import Document, read_document
 from rlvr.verifiers.lexicon import BOX_MACROS
@@ -249,8 +249,15 @@ def _locate(doc: Document, config: Any, timeout: float) -> Extraction:
              or kind == final_kind or kind in _CUSTOM for s in ss]
     strict = getattr(config, "policy", "strict") == "strict"
     finding = check_final(doc, slots, final, answer, strict, timeout)
-    if finding is None and strict and config.detect_retraction:
-        finding = check_later(doc, later_groups(doc, slots, final, timeout), final, answer, timeout)
+    if strict and config.detect_retraction and (finding is None or (finding.others and finding.rule != ALTERNATIVES)):
+        # a restatement beside the answer (reconciled later) does not excuse what follows the answer
+        later = check_later(doc, later_groups(doc, slots, final, timeout), final, answer, timeout)
+        if later is not None:
+            # both: the answer's own statement is named first; the reconciler may clear the row only
+            # when every value either one states is the answer in another form
+            finding = later if finding is None else Finding(
+                finding.rule, f"{finding.reason}; and {later.reason}",
+                tuple(dict.fromkeys(finding.others + later.others)) if later.others else ())
     if finding is not None:
         return _refused(finding, answer, final_kind, values)
     return Extraction("ok", answer, f"{final_kind} answer", final_kind, rule=FINAL, values=values)

@@ -208,7 +208,7 @@ class _Reader:
     def values(self, text: str, roles: bool = True) -> list[str]:
         """Stated values of ``text`` (all its values without ``roles``), labelled ones ("x = 2") left out."""
         out = []
-        for v in stated_values(_fold_digits(text), self.timeout, roles):
+        for v in stated_values(_fold_digits(text), self.timeout, roles, numbers_too=True):
             at = text.find(v)
             if at > 0 and _LABELLED_VALUE_RE.search(text[max(0, at - 20):at], timeout=self.timeout) \
                     and not _ANSWER_EQUALS_RE.search(text[max(0, at - 20):at], timeout=self.timeout):
@@ -269,22 +269,23 @@ class _Reader:
         # 2. a retraction naming another value
         if cue and self.other(self.values(folded[cue.end():])):
             return Finding(RETRACTION, f"the final answer {answer!r} is followed by a retraction naming {clean(value)!r} "
-                           f"({shown!r})", (clean(value),))
+                           f"({shown!r})", _all(others))
         # 3. another value offered as an alternative, in a question, or under a condition
         if _ALTERNATIVE.search(folded, timeout=t) or _QUESTION_RE.search(folded, timeout=t) or (
                 first and self._conditional(folded, others)):
             return Finding(HEDGED_LATER, f"after the final answer {answer!r} the completion offers {clean(value)!r} "
-                           f"too ({shown!r})", (clean(value),))
+                           f"too ({shown!r})", _all(others))
         # 4. a claim of another value
         claims = [c for c in (_CLAIM.search(folded, timeout=t), _QUANTITY_IS_RE.search(folded, timeout=t)) if c]
         claim = min(claims, key=lambda c: c.start()) if claims else None
-        if claim is not None and len(others) < len(values):
+        claimed = self.values(folded[claim.end():]) if claim is not None else []
+        if claim is not None and len(others) < len(values) and claimed and not self.other(claimed[:1]):
             claim = None  # "Therefore, the product is 6 and the sum is 5": the answer restated beside other quantities
         if claim is not None and self._recap(folded[claim.end():], others):
             claim = None
         if claim is not None and self.other(self.values(folded[claim.end():])):
             return Finding(LATER_STATEMENT, f"the final answer {answer!r} is followed by a statement of {clean(value)!r} "
-                           f"({shown!r})", (clean(value),))
+                           f"({shown!r})", _all(others))
         if len(others) == 1 and len(values) == 1:
             rest = folded.replace(value, " ", 1) if value in folded else folded
             rest = _MACRO_NAME_RE.sub(" ", rest, timeout=t)  # "\\boxed{41}" is 41 on its own too
@@ -347,7 +348,10 @@ class _Reader:
         return None
 
 
-_CHOICE_RE = regex.compile(r"(?i)\(([a-e])\)|(?<![\p{L}\\])([A-E])(?![\p{L}])|(?<![\p{L}\\])([a-e])(?=\s*\))")
+# "(d)", "D" (a capital on its own, not "E[X]" or "C_1"), a lone "b"-"d", "option a", "d)"; a lone "a" is
+# an article and a lone "e" Euler's number
+_CHOICE_RE = regex.compile(r"\(([a-eA-E])\)|(?<![\p{L}\\])([A-E]|[b-d])(?![\p{L}\[(_^=])(?!\s*=)"
+                        r"|(?i:(?:option|choice|answer)\s+)([a-e])\b|(?<![\p{L}\\(])([a-e])(?=\s*\))")
 
 
 def choice_letter(answer: str) -> str | None:
@@ -357,7 +361,10 @@ def choice_letter(answer: str) -> str | None:
 
 _ORDINAL_OPTION_RE = regex.compile(
     r"(?i)\b(first|second|third|fourth|fifth|last|second[- ]to[- ]last|penultimate|final|next|previous|other)"
-    r"\s+(?:answer\s+)?(?:option|choice|alternative)s?\b")
+    r"\s+(?:listed\s+)?(?:answer\s+)?(?:option|choice|alternative|one|entry|value)s?\b"
+    # "the option after it", "the one right below it": an option named by where it stands
+    r"|\b(?:option|choice|one|entry)\s+(?:right\s+|just\s+|directly\s+|immediately\s+)?"
+    r"(?:after|before|below|above|under|beneath|next\s+to|beside)\s+(?:it|this|that|the\s+answer)\b")
 _ORDINAL_LETTERS = {"first": "A", "second": "B", "third": "C", "fourth": "D", "fifth": "E"}
 
 
@@ -414,3 +421,9 @@ def check_later(doc: Document, later_slots: list[list[Slot]], final: Slot, answe
             if finding:
                 return finding
     return None
+
+
+def _all(values: list[str]) -> tuple[str, ...]:
+    """Every other value a sentence states, for the reconciler: each must equal the answer for the
+    sentence to be a restatement ("the answer is 41, while earlier I had 84/2" is not one)."""
+    return tuple(dict.fromkeys(clean(v) for v in values))  # more than the reconciler takes: refused

@@ -220,6 +220,8 @@ candidate alt alternative alternatively option guess bet gut take call correctio
 revised revision edit note ps my the our your second first best other another true real correct official
 overall actual actually instead really rather then so thus hence therefore i i'm i'd i'll going go with on
 say says said would be is it it's that this here goes mine go-to pick final-answer but in short
+ultimately ergo accordingly end upshot told long story put simply simple which leaves leave left us with net all
+to sum up thus consequently conclude concluding wrap wrapping altogether
 """.split())
 
 # -- how a sentence concludes, retracts, hedges, denies -------------------------------------------
@@ -459,6 +461,11 @@ TENTATIVE_WORDS: tuple[str, ...] = (
     "if i am not mistaken", "without solving", "without computing", "without checking", "without working",
     "somewhere near", "somewhere around", "is around", "or something", "something like", "give or take",
     "more or less", "ish", "probablemente", "quizás", "peut-être", "vielleicht", "wild guess", "ballpark",
+    "best estimate", "my estimate", "an estimate", "odds are", "chances are", "i suspect", "suspect", "hopefully",
+    "hunch", "lean towards", "lean toward", "leaning towards", "leaning toward", "out on a limb",
+    "if memory serves", "shot in the dark", "ran out of time", "out of time", "not 100%", "low certainty",
+    "unconfirmed", "wager", "my bet", "i bet", "best bet", "not entirely sure", "not completely sure",
+    "not fully sure", "not totally sure", "not quite sure", "not 100% sure", "if i recall", "guesstimate",
 )
 #: words that refer back to the answer just given
 ANSWER_REFERENCES: tuple[str, ...] = (

@@ -232,9 +232,11 @@ def sentence_value(sentence: str, timeout: float) -> tuple[str, int] | None:
     return values[-1][0], len(sentence)
 
 
-def stated_values(sentence: str, timeout: float, roles: bool = True) -> list[str]:
-    """The values ``sentence`` states (with ``roles``: no bounds, rejected, supposed or denied ones)."""
-    return list(dict.fromkeys(content for content, _s, _e in _sentence_values(sentence, 0, timeout, roles)))
+def stated_values(sentence: str, timeout: float, roles: bool = True, numbers_too: bool = False) -> list[str]:
+    """The values ``sentence`` states (with ``roles``: no bounds, rejected, supposed or denied ones).
+    ``numbers_too``: plain numbers outside its math spans count as well ("the answer is 41, while I had
+    $\\frac{84}{2}$"); by default a sentence with math states only its math."""
+    return list(dict.fromkeys(content for content, _s, _e in _sentence_values(sentence, 0, timeout, roles, numbers_too)))
 
 
 def statement_claim(sentence: str, timeout: float, bold: tuple[tuple[int, int], ...] = ()) -> tuple[str, str] | None:
@@ -272,7 +274,8 @@ def statement_claim(sentence: str, timeout: float, bold: tuple[tuple[int, int], 
 _BARE_CLAIM_WORDS = 3
 
 
-def _sentence_values(sentence: str, offset: int, timeout: float, roles: bool = True) -> list[Candidate]:
+def _sentence_values(sentence: str, offset: int, timeout: float, roles: bool = True,
+                     numbers_too: bool = False) -> list[Candidate]:
     """The values a prose sentence states: its math spans, or without any, its numbers.
 
     With ``roles`` (the default) values that are bounds, rejected candidates, suppositions or denied
@@ -283,12 +286,20 @@ def _sentence_values(sentence: str, offset: int, timeout: float, roles: bool = T
         content = next(g for g in m.groups() if g is not None)
         if content.strip():  # a span whose content is hidden or struck ("$\\cancel{42}$") states nothing
             found.append((content, offset + m.start(), offset + m.end()))
-    if not found:
-        numbers = list(_PROSE_NUMBER_RE.finditer(sentence, timeout=timeout))
+    if not found or numbers_too:
+        starts, ends = [a - offset for _c, a, _b in found], [b - offset for _c, _a, b in found]
+
+        def in_math(pos: int) -> bool:  # spans are sorted and disjoint: one bisection per number
+            i = bisect.bisect_right(starts, pos) - 1
+            return i >= 0 and pos < ends[i]
+
+        numbers = [m for m in _PROSE_NUMBER_RE.finditer(sentence, timeout=timeout) if not in_math(m.start())]
         steps = _chain_operands(sentence, numbers, timeout)
         for i, m in enumerate(numbers):
             if i not in steps:  # "3 + 10 = 13": 3 and 10 are worked steps, 13 is the stated value
                 found.append((m[0].replace("−", "-"), offset + m.start(), offset + m.end()))
+        if numbers_too:
+            found.sort(key=lambda v: v[1])
     if not roles:
         return found
     index = RoleIndex(sentence, timeout) if len(found) > 1 else None

@@ -69,9 +69,9 @@ def filled_box(doc: Document, span: tuple[int, int], by_start: dict) -> tuple[in
     """``\\boxed{\\boxed{7}}`` is a box drawn twice: the span inside boxes that fill their box."""
     while True:
         a, b = span
-        while a < b and doc.view[a].isspace():
+        while a < b and (doc.view[a].isspace() or doc.view[a] == "$"):  # "\\colorbox{yellow}{$\\boxed{42}$}"
             a += 1
-        while b > a and doc.view[b - 1].isspace():
+        while b > a and (doc.view[b - 1].isspace() or doc.view[b - 1] == "$"):
             b -= 1
         inner = by_start.get(a)
         if inner is None or inner.end != b:

@@ -141,6 +141,13 @@ _CANONICAL_SPELLINGS = {
     "dollar": "dollar dollars usd", "euro": "euro euros eur", "mph": "mph", "km/h": "kph km/h", "m/s": "m/s",
     "kelvin": "k kelvin kelvins", "degree": "degree degrees deg", "n": "n newton newtons", "j": "j joule joules", "w": "w watt watts",
     "v": "v volt volts", "a": "a ampere amperes amp amps", "ohm": "ohm ohms ω",
+    # prefixed units whose lower-case spelling is unambiguous (mA and MA, mW and MW are not)
+    "nm": "nm nanometer nanometers nanometre nanometres", "um": "um μm µm micrometer micrometers micron microns",
+    "kj": "kj kilojoule kilojoules", "kw": "kw kilowatt kilowatts", "kwh": "kwh", "pa": "pa pascal pascals",
+    "kpa": "kpa kilopascal kilopascals", "atm": "atm atmosphere atmospheres", "cal": "cal calorie calories",
+    "kcal": "kcal kilocalorie kilocalories", "hz": "hz hertz", "khz": "khz kilohertz", "ghz": "ghz gigahertz",
+    "ev": "ev electronvolt electronvolts", "mol": "mol mole moles", "furlong": "furlong furlongs",
+    "acre": "acre acres", "hectare": "ha hectare hectares",
 }
 _CANONICAL = {spelling: unit for unit, spellings in _CANONICAL_SPELLINGS.items() for spelling in spellings.split()}
 
