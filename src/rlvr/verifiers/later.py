@@ -30,6 +30,7 @@ from rlvr.verifiers.lexicon import (
     ALTERNATIVE_WORDS, ANSWER_REFERENCES, CONCLUSION_WORDS, HEDGE_WORDS, META_LABEL_WORDS, NEGATIVE_EVALUATIONS,
     RESULT_VERBS, RETRACTION_CUES, WITHDRAWAL_CUES, words_pattern,
 )
+from rlvr.verifiers.box_context import APPROX_MARK
 from rlvr.verifiers.limits import REGEX_TIMEOUT_S
 from rlvr.verifiers.normalize import value_key
 from rlvr.verifiers.numbers import parse_number
@@ -274,7 +275,7 @@ class _Reader:
         if _ALTERNATIVE.search(folded, timeout=t) or _QUESTION_RE.search(folded, timeout=t) or (
                 first and self._conditional(folded, others)):
             return Finding(HEDGED_LATER, f"after the final answer {answer!r} the completion offers {clean(value)!r} "
-                           f"too ({shown!r})", _all(others))
+                           f"too ({shown!r})", _all(others, folded))
         # 4. a claim of another value
         claims = [c for c in (_CLAIM.search(folded, timeout=t), _QUANTITY_IS_RE.search(folded, timeout=t)) if c]
         claim = min(claims, key=lambda c: c.start()) if claims else None
@@ -423,7 +424,9 @@ def check_later(doc: Document, later_slots: list[list[Slot]], final: Slot, answe
     return None
 
 
-def _all(values: list[str]) -> tuple[str, ...]:
+def _all(values: list[str], sentence: str = "") -> tuple[str, ...]:
     """Every other value a sentence states, for the reconciler: each must equal the answer for the
-    sentence to be a restatement ("the answer is 41, while earlier I had 84/2" is not one)."""
-    return tuple(dict.fromkeys(clean(v) for v in values))  # more than the reconciler takes: refused
+    sentence to be a restatement ("the answer is 41, while earlier I had 84/2" is not one); in a
+    sentence that approximates ("roughly 0.67, or 67%") each is held to its own precision."""
+    mark = APPROX_MARK if sentence and _APPROXIMATE_RE.search(sentence, timeout=REGEX_TIMEOUT_S) else ""
+    return tuple(dict.fromkeys(mark + clean(v) for v in values))  # more than the reconciler takes: refused

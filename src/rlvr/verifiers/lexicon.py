@@ -466,6 +466,8 @@ TENTATIVE_WORDS: tuple[str, ...] = (
     "if memory serves", "shot in the dark", "ran out of time", "out of time", "not 100%", "low certainty",
     "unconfirmed", "wager", "my bet", "i bet", "best bet", "not entirely sure", "not completely sure",
     "not fully sure", "not totally sure", "not quite sure", "not 100% sure", "if i recall", "guesstimate",
+    "can't be certain", "cannot be certain", "can't be sure", "cannot be sure", "haven't finished", "have not finished",
+    "doubtful", "i doubt", "not convinced", "unconvinced",
 )
 #: words that refer back to the answer just given
 ANSWER_REFERENCES: tuple[str, ...] = (
