@@ -147,7 +147,7 @@ def _restatement(candidate: str) -> tuple[str, float]:
     if not candidate.startswith(APPROX_MARK):
         return candidate, 0.0
     value = candidate[len(APPROX_MARK):]
-    m = _MANTISSA_RE.match(value)
+    m = _MANTISSA_RE.match(value, timeout=REGEX_TIMEOUT_S)
     decimals, exponent = (len(m[1] or ""), int(m[2] or 0)) if m else (0, 0)
     if m and m[3]:
         exponent += _SCALE_EXPONENTS[m[3].lower()]
