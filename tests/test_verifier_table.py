@@ -15,10 +15,7 @@ TABLE = Path(__file__).parent / "data" / "verifier_cases.yaml"
 ROWS = [(section, *row[:4], row[4] if len(row) > 4 else None)
         for section, rows in yaml.safe_load(TABLE.read_text()).items() for row in rows]
 # Known false negatives (rlvr rejects a right answer), by 'why'; a fixed one fails until removed here.
-KNOWN_FALSE_NEGATIVES: set[str] = {
-    # a letter cannot be reconciled with the value it stands for, so the strict policy reads a second value
-    "the option's value restated after a choice box",
-}
+KNOWN_FALSE_NEGATIVES: set[str] = set()
 
 
 def test_table_is_large_and_well_formed():

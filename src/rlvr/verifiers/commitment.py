@@ -93,6 +93,15 @@ _RESTATED_NAME_RE = regex.compile(r"(?<![\p{L}\\])[A-Za-z](?:_\{?[0-9A-Za-z]+\}?
 _TOGETHER_WORDS = 3  # a gap of at most this many words and no retraction cue joins two answers
 
 
+_WORKING_VALUE_RE = regex.compile(r"[×*+/=·]|\\(?:times|cdot|div)(?![A-Za-z])|\s-\s|\p{L}{3,}\s+\p{L}{3,}")
+
+
+def _plain_value(value: str, timeout: float) -> bool:
+    """"41", "\\frac{1}{2}": a value, which another kind of slot just before the final one offers as a
+    second answer ("Answer: 41" then "\\boxed{42}"); "6 rows × 7 columns" is working, not an answer."""
+    return not _WORKING_VALUE_RE.search(clean(value), timeout=timeout)
+
+
 def _together(gap: str, timeout: float) -> bool:
     """Two slots are stated together when nothing but separators, or a few words that revise nothing,
     stand between them ("\\boxed{41} or \\boxed{42}", "First: <answer>42</answer> Second: <answer>43</answer>").
@@ -136,7 +145,7 @@ def check_final(doc: Document, all_slots: list[Slot], final: Slot, answer: str, 
     # slots of one kind stated together ("\\boxed{41} or \\boxed{42}"); a label line above a box is earlier work
     kind = final.kind
     i = index
-    while i > 0 and any(s.kind == kind for s in groups[i - 1]) \
+    while i > 0 and (any(s.kind == kind for s in groups[i - 1]) or _plain_value(_value_of(groups[i - 1]), timeout)) \
             and _together(doc.view[_end(groups[i - 1]):groups[i][0].start], timeout):
         i -= 1
     j = index

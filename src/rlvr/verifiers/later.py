@@ -28,7 +28,7 @@ from rlvr.verifiers.cache import byte_cache
 from rlvr.verifiers.document import Document
 from rlvr.verifiers.lexicon import (
     ALTERNATIVE_WORDS, ANSWER_REFERENCES, CONCLUSION_WORDS, HEDGE_WORDS, META_LABEL_WORDS, NEGATIVE_EVALUATIONS,
-    RESULT_VERBS, RETRACTION_CUES, WITHDRAWAL_CUES, words_pattern,
+    REJECTION_WORDS, RESULT_VERBS, RETRACTION_CUES, WITHDRAWAL_CUES, words_pattern,
 )
 from rlvr.verifiers.box_context import APPROX_MARK
 from rlvr.verifiers.limits import REGEX_TIMEOUT_S
@@ -53,8 +53,7 @@ _ANSWER_NOUNS = ("réponse", "respuesta", "antwort", "risposta", "resposta", "о
                  "svaret", "jibu", "απάντηση", "vastaus", "odpověď", "válasz", "답", "정답", "جواب", "الإجابة", "उत्तर",
                  "cevap", "jawaban", "antwoord", "odpowiedź", "câu trả lời", "đáp án", "答え", "解答")
 _RETRACTION = words_pattern(RETRACTION_CUES)
-_ALTERNATIVE = words_pattern(ALTERNATIVE_WORDS + HEDGE_WORDS + ("also", "unless", "except", "otherwise", "both",
-                                                                  "as well", "too"))
+_ALTERNATIVE = words_pattern(ALTERNATIVE_WORDS + HEDGE_WORDS + ("also", "unless", "except", "both", "as well", "too"))
 _CLAIM = words_pattern(("answer", "final answer", "the answer", "result", "the result", "final result", "total",
                         "the total", "turns out to be", "turns out", "comes out as", "it's", "it is", "edit",
                         "typo", "read as", "should read", "read the boxed value as", "boxed value", "the box",
@@ -80,7 +79,9 @@ _ANSWER_EQUALS_RE = regex.compile(r"(?i)\b(?:answer|result|solution|total)\s*=\s
 _SPACE_OR_PUNCT_RE = regex.compile(r"[\s\p{P}$]*")
 _WORD_CHAR_RE = regex.compile(r"[\p{L}\p{N}]")
 _WORDS_RE = regex.compile(r"\p{L}{2,}")
+_HEADING_WORD_RE = regex.compile(r"\p{L}{2,}")
 _META_TOKEN_RE = regex.compile(r"\p{L}[\p{L}'’-]*")  # words, single letters included ("I", "a")
+_OFFER_BEFORE, _OFFER_AFTER = 15, 10  # how close an alternative word stands to the value it offers
 _META_WORDS = 8  # at most this many words beside the value
 _NUMBER_WORDS_RE = regex.compile(
     r"(?i)\b(?:(?:minus|negative)[ -])?(?:zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|"
@@ -98,6 +99,7 @@ _SUBJECT_BEFORE_RE = regex.compile(r"(?i)\b(?:the|its|their|our|his|her)\s+((?:\
 _ANSWER_SUBJECT_RE = regex.compile(r"(?i)\b(?:answer|result|final|solution|total|value|it|this)\b")
 _VALUE_CHAR_RE = regex.compile(r"[0-9A-Za-z]")
 _MACRO_NAME_RE = regex.compile(r"\\[A-Za-z]+")
+_ORDINAL_SUFFIX_RE = regex.compile(r"(?:st|nd|rd|th)\b|\^\{?\\?(?:text\{)?(?:st|nd|rd|th)")  # "the 5th triangular number"
 _ADJECTIVE_AFTER_RE = regex.compile(r"\$?-\p{L}")
 _ORDINAL_LABEL_RE = regex.compile(
     r"(?i)\b(?:step|steps|case|part|problem|question|figure|fig\.|table|eq\.|equation|line|row|column|chapter|"
@@ -202,8 +204,11 @@ class _Reader:
         self.answer, self.timeout = answer, timeout
         self.key = _key(answer)
         self.own = {self.key} | {_key(v) for v in _COMMA_RE.split(clean(answer), timeout=timeout) if v.strip()}
+        self.choice = choice_letter(answer) is not None
 
     def other(self, values: list[str]) -> list[str]:
+        if self.choice:  # against a choice letter only other letters are other answers ("B, the value 12")
+            return []
         return [v for v in values if _key(v) not in self.own]
 
     def values(self, text: str, roles: bool = True) -> list[str]:
@@ -224,6 +229,7 @@ class _Reader:
             if not _VALUE_CHAR_RE.search(_MACRO_NAME_RE.sub("", v, timeout=self.timeout), timeout=self.timeout):
                 continue  # "$\\blacksquare$", "$\\checkmark$": a mark, no value
             if at >= 0 and (_ADJECTIVE_AFTER_RE.match(text, at + len(v), timeout=self.timeout)
+                            or _ORDINAL_SUFFIX_RE.match(text, at + len(v), timeout=self.timeout)
                             or _ORDINAL_LABEL_RE.search(text[max(0, at - 16):at], timeout=self.timeout)):
                 continue  # "6-digit codes", "Step 3", "(mod 1000)": a label or an adjective, no value
             out.append(v)
@@ -252,7 +258,7 @@ class _Reader:
         # every other value, supposed ones too ("unless it is 41"), but not one the sentence denies ("not 41")
         mentioned = [v for v in self.other(self.values(sentence, roles=False)) if not self._denied(sentence, v)]
         # "…, unless it is 41", "If the seats are distinct, then 41": supposed, and still offered
-        if mentioned and (_ALTERNATIVE.search(folded, timeout=t) or (
+        if mentioned and (self._offered(folded, mentioned) or (
                 _OPENS_WITH_CONDITION_RE.match(folded, timeout=t) and self._result_under_condition(folded, mentioned))):
             return Finding(HEDGED_LATER, f"after the final answer {answer!r} the completion offers {clean(mentioned[-1])!r} "
                            f"too ({shown!r})", (clean(mentioned[-1]),))
@@ -272,7 +278,7 @@ class _Reader:
             return Finding(RETRACTION, f"the final answer {answer!r} is followed by a retraction naming {clean(value)!r} "
                            f"({shown!r})", _all(others))
         # 3. another value offered as an alternative, in a question, or under a condition
-        if _ALTERNATIVE.search(folded, timeout=t) or _QUESTION_RE.search(folded, timeout=t) or (
+        if self._offered(folded, others) or _QUESTION_RE.search(folded, timeout=t) or (
                 first and self._conditional(folded, others)):
             return Finding(HEDGED_LATER, f"after the final answer {answer!r} the completion offers {clean(value)!r} "
                            f"too ({shown!r})", _all(others, folded))
@@ -311,6 +317,30 @@ class _Reader:
             if subject is None or _ANSWER_SUBJECT_RE.search(subject[1], timeout=self.timeout):
                 return False
         return True
+
+    def _offered(self, folded: str, values: list[str]) -> bool:
+        """An alternative or hedge word beside one of ``values`` ("or 41", "41 is also possible", "maybe
+        41"); "both" only when the answer is named with them ("Both 42 and 41 work", not "both 6 and 8
+        divide it"). Far from every value ("each of the 6 elements is either in or out") it offers none."""
+        matches = list(_ALTERNATIVE.finditer(folded, timeout=self.timeout))
+        if not matches or not values:
+            return False
+        if len(values) * len(matches) > 4096:
+            return True  # thousands of values and alternatives in one sentence: offered, and bounded
+        named = None
+        for m in matches:
+            if m[0].lower() == "both":
+                if named is None:
+                    named = self.key in {_key(v) for v in self.values(folded, roles=False)}
+                if not named:
+                    continue
+            for v in values:
+                at, seen = folded.find(v), 0
+                while at >= 0 and seen < 8:
+                    if at - _OFFER_BEFORE <= m.end() <= at or at + len(v) <= m.start() <= at + len(v) + _OFFER_AFTER:
+                        return True
+                    at, seen = folded.find(v, at + 1), seen + 1
+        return False
 
     def _denied(self, sentence: str, value: str) -> bool:
         at = sentence.find(value)
@@ -366,6 +396,8 @@ _ORDINAL_OPTION_RE = regex.compile(
     # "the option after it", "the one right below it": an option named by where it stands
     r"|\b(?:option|choice|one|entry)\s+(?:right\s+|just\s+|directly\s+|immediately\s+)?"
     r"(?:after|before|below|above|under|beneath|next\s+to|beside)\s+(?:it|this|that|the\s+answer)\b")
+_RULED_OUT = words_pattern(REJECTION_WORDS + NEGATIVE_EVALUATIONS + ("fail", "eliminating", "ruling out", "excluded",
+                                                                  "exclude", "wrong", "incorrect"))
 _ORDINAL_LETTERS = {"first": "A", "second": "B", "third": "C", "fourth": "D", "fifth": "E"}
 
 
@@ -377,6 +409,8 @@ def other_choices(text: str, choice: str, timeout: float) -> str | None:
         letter = _ORDINAL_LETTERS.get(m[1].lower())
         if letter != choice:
             return letter or m[0]
+    if _RULED_OUT.search(folded, timeout=timeout):
+        return None  # "Options A through D all fail", "We eliminated A and B": letters ruled out, not offered
     for m in _CHOICE_RE.finditer(folded, timeout=timeout):
         letter = next(g for g in m.groups() if g).upper()
         if letter == choice:
@@ -395,6 +429,8 @@ def check_later(doc: Document, later_slots: list[list[Slot]], final: Slot, answe
     reader = _Reader(answer, timeout)
     for group in later_slots:
         value = min(group, key=lambda s: s.value[1] - s.value[0]).content
+        if reader.choice and choice_letter(value) is None:
+            continue  # "\\boxed{C}" then "The result is 3/4, choice (C)": the option's value, not another option
         if _key(value) not in reader.own and not any(_key(v) in reader.own for v in stated_values(value, timeout)):
             return Finding(LATER_STATEMENT, f"{final.kind} says {clean(answer)!r} but a later {group[0].kind} says "
                            f"{clean(value)!r}", (clean(value),))
@@ -410,8 +446,9 @@ def check_later(doc: Document, later_slots: list[list[Slot]], final: Slot, answe
         if not _WORD_CHAR_RE.search(text, timeout=timeout):
             continue
         for index, (a, b) in enumerate(sentences(text, timeout)):
-            if offset is not None and any(ha <= a and b <= hb + 1 for ha, hb in headings):
-                continue  # a heading names a section; it claims nothing
+            if offset is not None and any(ha <= a and b <= hb + 1 for ha, hb in headings) \
+                    and _HEADING_WORD_RE.search(text, a, b, timeout=timeout):
+                continue  # a heading names a section ("### Final Answer"); one of a bare value ("#### 41") states it
             sentence = text[a:b]
             if choice:
                 letter = other_choices(sentence, choice, timeout)
