@@ -82,7 +82,24 @@ def box_context(doc: Document, box_start: int, box_end: int, timeout: float, cho
     if choice and after and after[0].isspace() and len(after) > 1 and after[1] not in ("^", "_", "!", "*", "/"):
         after = []  # a choice box followed by its option's text: "\\boxed{\\text{(B)}} 3(1 + r/10)^x"
     return _prefix_problem(before, after, in_math, view, box_start, timeout, text_before) or \
-        (_suffix_problem(after, in_math, timeout) if suffix else None)
+        (_suffix_problem(after, in_math, timeout) if suffix else None) or \
+        (_outside_problem(view, span, suffix, timeout) if span is not None else None)
+
+
+# "1/$\\boxed{42}$", "$\\boxed{42}$ - 1 = 41", "$\\boxed{42}$^2": arithmetic glued to the math span that holds the box
+_GLUED_BEFORE_RE = regex.compile(r"(?:[0-9)\]}]\s*[-+*/^×÷·]|(?<!\s)[-*/^×÷·])\s*$")
+_GLUED_AFTER_RE = regex.compile(r"^(?:\s*[-+*/×÷·]\s*[0-9(\\$]|\s*=\s*[-+]?[0-9(\\$]|\^|_)")
+
+
+def _outside_problem(view: str, span: tuple[int, int], suffix: bool, timeout: float) -> str | None:
+    line_start = view.rfind("\n", 0, span[0]) + 1
+    before = view[max(line_start, span[0] - 12):span[0]]
+    if _GLUED_BEFORE_RE.search(before, timeout=timeout):
+        return f"the box's math is preceded by {before.strip()[-3:]!r}: it holds only part of the stated result"
+    after = view[span[1]:span[1] + 12]
+    if suffix and _GLUED_AFTER_RE.match(after, timeout=timeout):
+        return f"the box's math is followed by {after.strip()[:6]!r}: it holds only part of the stated result"
+    return None
 
 
 def _spaced_dash(text_before: str) -> bool:

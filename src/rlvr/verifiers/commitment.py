@@ -226,8 +226,8 @@ def _stance(sentence: str, start: int, end: int, strict: bool, timeout: float, a
     if _QUESTION_END_RE.search(sentence[end:], timeout=timeout):
         return "the statement is a question"
     after = _CLOSING_RE.sub("", sentence[end:end + 80], count=1, timeout=timeout)
-    if not approximated and (m := _MODIFIER.starts(after, timeout=timeout)):
-        return f"the words after it change it ({m[0]!r})"  # (an approximation that follows is reconciled instead)
+    if not approximated and (m := _MODIFIER.starts(after, timeout=timeout) or _PAREN_OPERATION_RE.match(after, timeout=timeout)):
+        return f"the words after it change it ({m[0].strip()!r})"  # (an approximation that follows is reconciled instead)
     role = value_role(sentence, start, end, timeout)
     if role in ("bound", "rejected", "denied"):
         return {"bound": "it is given as a bound", "rejected": "it is rejected", "denied": "it is denied"}[role]
@@ -245,6 +245,10 @@ def _stance(sentence: str, start: int, end: int, strict: bool, timeout: float, a
 _QUESTION_END_RE = regex.compile(r"^[^.!\n]{0,40}[?？]")
 _TENTATIVE = words_pattern(TENTATIVE_WORDS)
 _MODIFIER = words_pattern(MODIFIERS_AFTER)
+# "\\boxed{42} (times two)": an operation in words, in parentheses, applied to the box
+_PAREN_OPERATION_RE = regex.compile(
+    r"(?i)[\s,]*\(\s*(?:times|less|plus|minus|squared|cubed|reversed|backwards|negated|halved|doubled|tripled|"
+    r"divided|multiplied|inverted|written backwards)\b")
 _CLOSING_RE = regex.compile(r"^(?:\s|\$|\\\)|\\\]|\*|_|\})*")
 _SUPPOSING = words_pattern(tuple(w for w in HYPOTHETICAL_WORDS if w not in (
     "would", "were", "would be", "would have been", "like", "say", "such as", "for example", "e.g.", "for instance"))

@@ -312,6 +312,8 @@ MODIFIERS_AFTER: tuple[str, ...] = (
     "divided by", "multiplied by", "times ten", "times 10", "less than", "more than", "fewer than",
     "reciprocal", "inverse", "and a half", "point five", "and change", "or thereabouts", "more or less",
     "-ish", "if", "unless", "assuming", "provided", "only if", "or something", "or close",
+    "less", "less one", "times", "times two", "reversed", "backwards", "written backwards", "then negate",
+    "then subtract", "then add", "then divide", "then multiply", "negate", "then halve", "then double",
 )
 #: words that exclude the value after them: "anything except 7", "we rule out 7", "I reject 7"
 EXCLUDING_WORDS: tuple[str, ...] = (

@@ -105,7 +105,15 @@ _EMPTY_RE = regex.compile(r"\\(?:emptyset|varnothing)(?![A-Za-z])")
 _VALUE_CHAR_RE = regex.compile(r"[0-9A-Za-z]")
 
 
+_NUMBER_SUBSCRIPT_RE = regex.compile(r"(?<![A-Za-z\\])[0-9.]+\s*_")  # "42_{41}", "42_{(41)}" (base numerals were read before)
+_EVALUATION_BAR_RE = regex.compile(r"\\(?:big|Big|bigg|Bigg|right)\s*\|\s*_|\|\s*_\s*\{|\\Big[lr]?\|\s*_|\\vert\s*_")
+
+
 def _misshapen(bare: str) -> str | None:
+    if _NUMBER_SUBSCRIPT_RE.search(bare, timeout=REGEX_TIMEOUT_S):
+        return "the answer puts a subscript on a number, which the math parser would drop"
+    if _EVALUATION_BAR_RE.search(bare, timeout=REGEX_TIMEOUT_S):
+        return "the answer has an evaluation bar (|_{…}), which the math parser would drop"
     if _LIM_RE.search(bare, timeout=REGEX_TIMEOUT_S):
         return "the answer has \\lim without its limit (\\lim_{x \\to a}): the math parser would drop it"
     if _BIG_OPERATOR_RE.search(bare, timeout=REGEX_TIMEOUT_S):
