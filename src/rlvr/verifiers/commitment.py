@@ -102,6 +102,12 @@ def _plain_value(value: str, timeout: float) -> bool:
     return not _WORKING_VALUE_RE.search(clean(value), timeout=timeout)
 
 
+def _joins(group: list[Slot], kind: str, timeout: float) -> bool:
+    """Whether a neighbouring occurrence can be stated together with a final answer of ``kind``: one of
+    its kind, or a plain value of another kind ("Answer: 41" beside "\\boxed{42}")."""
+    return any(s.kind == kind for s in group) or _plain_value(_value_of(group), timeout)
+
+
 def _together(gap: str, timeout: float) -> bool:
     """Two slots are stated together when nothing but separators, or a few words that revise nothing,
     stand between them ("\\boxed{41} or \\boxed{42}", "First: <answer>42</answer> Second: <answer>43</answer>").
@@ -145,13 +151,13 @@ def check_final(doc: Document, all_slots: list[Slot], final: Slot, answer: str, 
     # slots of one kind stated together ("\\boxed{41} or \\boxed{42}"); a label line above a box is earlier work
     kind = final.kind
     i = index
-    while i > 0 and (any(s.kind == kind for s in groups[i - 1]) or _plain_value(_value_of(groups[i - 1]), timeout)) \
+    while i > 0 and _joins(groups[i - 1], kind, timeout) \
             and _together(doc.view[_end(groups[i - 1]):groups[i][0].start], timeout):
         i -= 1
     j = index
     while j + 1 < len(groups) and any(s.kind == kind for s in groups[j + 1]) \
             and _together(doc.view[_end(groups[j]):groups[j + 1][0].start], timeout):
-        j += 1
+        j += 1  # after the final answer, another kind of slot is a later statement (check_later)
     together = groups[i:j + 1]
     values = [_value_of(g) for g in together]
     distinct = list(dict.fromkeys(values))
@@ -344,6 +350,7 @@ def later_groups(doc: Document, all_slots: list[Slot], final: Slot, timeout: flo
     groups = occurrences(all_slots)
     index = next(i for i, g in enumerate(groups) if final in g)
     j = index
-    while j + 1 < len(groups) and _together(doc.view[_end(groups[j]):groups[j + 1][0].start], timeout):
-        j += 1
+    while j + 1 < len(groups) and any(s.kind == final.kind for s in groups[j + 1]) \
+            and _together(doc.view[_end(groups[j]):groups[j + 1][0].start], timeout):
+        j += 1  # the same neighbours check_final reads as stated together; every other later slot is read here
     return groups[j + 1:]

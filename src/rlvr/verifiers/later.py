@@ -93,6 +93,7 @@ _NUMBER_WORDS_RE = regex.compile(
 _APPROXIMATE_RE = regex.compile(r"(?i)\b(?:approximately|approx\.?|about|roughly|around|nearly|almost)\b|≈|\\approx|\\sim")
 _COMMA_RE = regex.compile(r"\s*,\s*")
 _DIGIT_RE = regex.compile(r"[0-9]")
+_VALUE_LIKE_RE = regex.compile(r"[0-9$\\]|\b(?:zero|one|two|three|four|five|six|seven|eight|nine|ten)\s*[.!]?\s*$", regex.I)
 _LATIN_RE = regex.compile(r"[A-Za-z]")
 _SUBJECT_BEFORE_RE = regex.compile(r"(?i)\b(?:the|its|their|our|his|her)\s+((?:\p{L}+\s+){0,3}?\p{L}+)\s+(?:is|are|was|were|equals?)"
                                 r"\s*\$?\s*(?:[^.;:]{0,30}?(?:,|\band\b)\s*\$?\s*)?$")
@@ -431,6 +432,8 @@ def check_later(doc: Document, later_slots: list[list[Slot]], final: Slot, answe
         value = min(group, key=lambda s: s.value[1] - s.value[0]).content
         if reader.choice and choice_letter(value) is None:
             continue  # "\\boxed{C}" then "The result is 3/4, choice (C)": the option's value, not another option
+        if _DIGIT_RE.search(answer, timeout=timeout) and not _VALUE_LIKE_RE.search(value, timeout=timeout):
+            continue  # "The answer is the same for either table": words, no value, against a numeric answer
         if _key(value) not in reader.own and not any(_key(v) in reader.own for v in stated_values(value, timeout)):
             return Finding(LATER_STATEMENT, f"{final.kind} says {clean(answer)!r} but a later {group[0].kind} says "
                            f"{clean(value)!r}", (clean(value),))

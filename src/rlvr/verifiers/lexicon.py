@@ -69,7 +69,7 @@ class PhraseMatcher:
             p = phrase.lower().strip()
             if not p:
                 continue
-            if regex.search(r"[\p{Han}\p{Hiragana}\p{Katakana}]", p, timeout=REGEX_TIMEOUT_S):
+            if regex.search(r"[\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}]", p, timeout=REGEX_TIMEOUT_S):
                 self._literal.append(p)
                 continue
             words = tuple(p.split())
@@ -203,6 +203,9 @@ ANSWER_WORDS: tuple[str, ...] = (
     "окончательный ответ", "答案", "最终答案", "最后答案", "答", "解答", "結果", "答え", "解", "정답", "답",
     "उत्तर", "अंतिम उत्तर", "الإجابة", "الجواب", "الإجابة النهائية", "відповідь", "svar", "svaret", "απάντηση",
     "vastaus", "jibu", "odpověď", "válasz", "răspuns", "svaret er", "jawapan", "คำตอบ", "תשובה", "پاسخ",
+    "итого", "итог", "результат", "ergebnis", "solución", "la solución", "solución correcta", "resultado",
+    "resultado final", "risultato", "risultato finale", "kết quả", "sonuç", "wynik", "ostateczny wynik",
+    "odpowiedź końcowa", "résultat", "résultat final", "결과", "最终结果", "结果",
 )
 #: labels only (no article): what may stand alone on an answer line, e.g. "**Final Answer**"
 ANSWER_LINE_LABELS: tuple[str, ...] = tuple(w for w in ANSWER_WORDS if w not in ("final", "解", "답", "solution"))
