@@ -225,6 +225,9 @@ overall actual actually instead really rather then so thus hence therefore i i'm
 say says said would be is it it's that this here goes mine go-to pick final-answer but in short
 ultimately ergo accordingly end upshot told long story put simply simple which leaves leave left us with net all
 to sum up thus consequently conclude concluding wrap wrapping altogether
+should say box please grade record read as mark count for this one enter system eh better fits fit honestly
+seems seem more likely lean leaning towards toward feels feel safer safe prefer preferred use write put take
+instead choose
 """.split())
 
 # -- how a sentence concludes, retracts, hedges, denies -------------------------------------------
