@@ -93,6 +93,8 @@ _NUMBER_WORDS_RE = regex.compile(
 _APPROXIMATE_RE = regex.compile(r"(?i)\b(?:approximately|approx\.?|about|roughly|around|nearly|almost)\b|≈|\\approx|\\sim")
 _COMMA_RE = regex.compile(r"\s*,\s*")
 _DIGIT_RE = regex.compile(r"[0-9]")
+_OTHER_BASE_RE = regex.compile(r"(?i)\bin\s+(?:base[ -]?[0-9]{1,2}|binary|octal|hexadecimal|hex|decimal)\b")
+_DESCRIBED_MISTAKE_RE = regex.compile(r"(?i)\b(?:common|typical|frequent|classic|popular|tempting|easy)\s*$")
 _VALUE_LIKE_RE = regex.compile(r"[0-9$\\]|\b(?:zero|one|two|three|four|five|six|seven|eight|nine|ten)\s*[.!]?\s*$", regex.I)
 _LATIN_RE = regex.compile(r"[A-Za-z]")
 _SUBJECT_BEFORE_RE = regex.compile(r"(?i)\b(?:the|its|their|our|his|her)\s+((?:\p{L}+\s+){0,3}?\p{L}+)\s+(?:is|are|was|were|equals?)"
@@ -274,6 +276,10 @@ class _Reader:
         approximate = _APPROXIMATE_RE.search(folded, timeout=t) is not None
         if approximate and all(_agrees_approximately(v, self.answer) for v in others):
             return None
+        if _OTHER_BASE_RE.search(folded, timeout=t):
+            return None  # "In base 2 this is 1111", "in binary": the answer in another notation, not another value
+        if cue and _DESCRIBED_MISTAKE_RE.search(folded, max(0, cue.start() - 12), cue.start(), timeout=t):
+            cue = None  # "the common mistake is to get 16": a wrong answer described, the answer not retracted
         # 2. a retraction naming another value
         if cue and self.other(self.values(folded[cue.end():])):
             return Finding(RETRACTION, f"the final answer {answer!r} is followed by a retraction naming {clean(value)!r} "

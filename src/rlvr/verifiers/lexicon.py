@@ -231,11 +231,12 @@ instead choose
 """.split())
 
 # -- how a sentence concludes, retracts, hedges, denies -------------------------------------------
+# (not German "also": read in English it adds and concludes nothing; "daher", "somit", "folglich" remain)
 CONCLUSION_WORDS: tuple[str, ...] = (
     "therefore", "thus", "hence", "so", "in conclusion", "finally", "consequently", "overall", "in total",
     "in summary", "to conclude", "which gives", "giving", "we get", "we obtain", "this gives", "the result is",
     "donc", "ainsi", "en conclusion", "par conséquent", "por lo tanto", "entonces", "así que", "por tanto",
-    "also", "daher", "somit", "folglich", "quindi", "pertanto", "portanto", "logo", "więc", "zatem", "dus",
+    "daher", "somit", "folglich", "quindi", "pertanto", "portanto", "logo", "więc", "zatem", "dus",
     "bu yüzden", "dolayısıyla", "jadi", "vậy", "поэтому", "итак", "следовательно", "значит", "所以", "因此",
     "因而", "综上", "故", "于是", "したがって", "よって", "따라서", "그러므로", "لذا", "لذلك", "إذن", "इसलिए", "अतः",
 )
