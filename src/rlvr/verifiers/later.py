@@ -93,6 +93,7 @@ _NUMBER_WORDS_RE = regex.compile(
 _APPROXIMATE_RE = regex.compile(r"(?i)\b(?:approximately|approx\.?|about|roughly|around|nearly|almost)\b|≈|\\approx|\\sim")
 _COMMA_RE = regex.compile(r"\s*,\s*")
 _DIGIT_RE = regex.compile(r"[0-9]")
+_RELATION_IN_VALUE_RE = regex.compile(r"[<>≤≥]|\\(?:le|ge|leq|geq|lt|gt|neq|ne)(?![A-Za-z])")
 _OTHER_BASE_RE = regex.compile(r"(?i)\bin\s+(?:base[ -]?[0-9]{1,2}|binary|octal|hexadecimal|hex|decimal)\b")
 _DESCRIBED_MISTAKE_RE = regex.compile(r"(?i)\b(?:common|typical|frequent|classic|popular|tempting|easy)\s*$")
 _VALUE_LIKE_RE = regex.compile(r"[0-9$\\]|\b(?:zero|one|two|three|four|five|six|seven|eight|nine|ten)\s*[.!]?\s*$", regex.I)
@@ -224,9 +225,11 @@ class _Reader:
                 continue  # "x = 2" labels another quantity; "Final answer = 8" claims this one
             lhs = v.partition("=")[0]
             if "=" in v and not _ANSWER_LABEL_RE.fullmatch(lhs, timeout=self.timeout) and (
-                    (not _DIGIT_RE.search(lhs, timeout=self.timeout) and _LATIN_RE.search(lhs, timeout=self.timeout))
+                    _LATIN_RE.search(_MACRO_NAME_RE.sub("", lhs, timeout=self.timeout), timeout=self.timeout)
                     or names_a_quantity(lhs)):
-                continue  # "$x = 2$", "$xyz(x+y+z) = 1$": another quantity's value, not a claim about this one
+                continue  # "$x = 2$", "$n+1 = 43$", "$2n = 84$": another quantity's value, not a claim about this one
+            if _RELATION_IN_VALUE_RE.search(v, timeout=self.timeout):
+                continue  # "$41 < 42 < 43$": a relation that places the answer, no value of its own
             if _LONE_LETTER_RE.fullmatch(v, timeout=self.timeout):
                 continue  # "\\( y \\)-intercepts": a variable named, no value (choice letters are read apart)
             if not _VALUE_CHAR_RE.search(_MACRO_NAME_RE.sub("", v, timeout=self.timeout), timeout=self.timeout):
@@ -356,6 +359,8 @@ class _Reader:
     def _result_under_condition(self, folded: str, mentioned: list[str]) -> bool:
         """"If …, then 41", "if …, it would be 41": a value given as the result of the condition (not an
         operand of it, as in "we would multiply by 2")."""
+        if _RULED_OUT.search(folded, timeout=self.timeout):
+            return False  # "If you forgot the empty set you would get 41, which is wrong": a mistake described
         for v in mentioned:
             at = folded.find(v)
             if at > 0 and _RESULT_LEAD_RE.search(folded[max(0, at - 16):at], timeout=self.timeout):

@@ -228,6 +228,9 @@ to sum up thus consequently conclude concluding wrap wrapping altogether
 should say box please grade record read as mark count for this one enter system eh better fits fit honestly
 seems seem more likely lean leaning towards toward feels feel safer safe prefer preferred use write put take
 instead choose
+second opinion recount reflection again equivalently namely upon review reviewing reconsider reconsidering
+rethinking hindsight double-checking double-check checking look now get got gives give lock let's submit
+accept grade me recheck rechecking rechecked re-check re-checking
 """.split())
 
 # -- how a sentence concludes, retracts, hedges, denies -------------------------------------------
