@@ -29,7 +29,7 @@ _FORMATTING = {"text", "mathrm", "mathbf", "mathit", "textbf", "textit", "textrm
 
 @pytest.fixture(scope="module")
 def parse():
-    from rlvr.verifiers._worker import Comparer
+    from rlvr.verifiers.symbolic import Comparer
 
     logging.disable(logging.CRITICAL)
     comparer = Comparer()

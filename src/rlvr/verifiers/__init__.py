@@ -12,7 +12,8 @@ processes with hard time and memory limits; nothing is ever ``eval``-ed or ``sym
 
 from rlvr.verifiers.config import VerifierConfig
 from rlvr.verifiers.core import (
-    averify, averify_batch, clear_cache, scoring_deadline, validate_golds, verify, verify_batch, warm_up,
+    averify, averify_batch, clear_cache, extract_batch, reading_stats, scoring_deadline, validate_golds, verify,
+    verify_batch, warm_up,
 )
 from rlvr.verifiers.extraction import Extraction, extract_answer, register_answer_source
 from rlvr.verifiers.normalize import answer_key
@@ -22,5 +23,5 @@ from rlvr.verifiers.verdict import STATUSES, Verdict
 __all__ = [
     "verify", "verify_batch", "averify", "averify_batch", "Verdict", "VerifierConfig", "STATUSES",
     "extract_answer", "Extraction", "register_answer_source", "clear_cache", "shutdown_pools", "validate_golds", "answer_key",
-    "scoring_deadline", "warm_up",
+    "scoring_deadline", "warm_up", "extract_batch", "reading_stats",
 ]

@@ -1,23 +1,34 @@
-"""Sandbox worker process: symbolic comparison with math-verify and sympy, isolated from the caller.
+"""Sandbox worker process: reads rows and compares answers, isolated from the caller.
 
 Started by :mod:`rlvr.verifiers.sandbox` as ``python -m rlvr.verifiers._worker MEMORY_MB``. Speaks
-JSON lines on stdin/stdout: one request ``{"id", "answer", "gold", "abs_tol", "rel_tol"}`` in, one
-``{"id", "status", "reason"}`` out. The parent kills this process when a comparison runs past its
-time limit, so nothing here needs its own timeout; the address-space cap turns runaway memory into a
-MemoryError (reported as ``error``). Untrusted text is parsed only here, never in the caller.
+JSON lines on stdin/stdout; each request with an ``id`` gets one reply with that ``id`` and the
+worker's CPU seconds so far (``cpu``: the parent charges each task's budget with it). Requests:
+
+- ``{"kind": "config", "key", "config", "sources"}``: a VerifierConfig for later tasks to name by
+  ``key`` (``sources``: custom answer sources to import, name -> ``module:qualname``); no reply.
+  ``{"kind": "forget", "key"}`` drops one; no reply.
+- ``{"kind": "row", "cfg", "gen", "text", "gold"}``: verify one completion ->
+  ``{"verdict": {...}, "stages": {"read": s, "compare": s}}``;
+  ``{"kind": "extract", "cfg", "gen", "text"}`` -> ``{"extraction": {...}}``;
+  ``{"kind": "gold", "cfg", "gen", "gold"}`` -> ``{"reason": why-unusable-or-null}``.
+- ``{"answer", "gold", "abs_tol", "rel_tol"}`` (no kind): one symbolic comparison -> ``{"status", "reason"}``.
+- ``{"kind": "ping"}`` -> ``{"status": "ok"}``.
+
+A task's ``gen`` is the caller's cache generation: a new one clears this worker's caches first. The
+parent kills this process when a task runs past its CPU budget, so nothing here needs a timeout of
+its own; the address-space cap turns runaway memory into a MemoryError (an ``error`` result).
 """
 
 from __future__ import annotations
 
+import importlib
 import json
 import logging
 import os
 import sys
 import time
-from collections import OrderedDict
+from dataclasses import asdict
 from typing import Any
-
-_GOLD_CACHE_SIZE = 4096
 
 
 def _harden(memory_mb: int) -> str | None:
@@ -43,275 +54,96 @@ def _harden(memory_mb: int) -> str | None:
     return problem
 
 
-class Comparer:
-    """Parses golds once (bounded cache) and compares answers against them."""
+class _Server:
+    """What one worker knows between requests: its comparer, the configs it was given, the cache generation."""
 
     def __init__(self) -> None:
-        from math_verify import ExprExtractionConfig, LatexExtractionConfig, parse, verify
+        from rlvr.verifiers.symbolic import Comparer
 
-        self._parse = parse
-        self._verify = verify
-        self._configs = [LatexExtractionConfig(boxed_match_priority=0), ExprExtractionConfig()]
-        self._golds: OrderedDict[str, list[Any]] = OrderedDict()
+        self.comparer = Comparer()
+        self.comparer.parse("1")  # warm up the parser before announcing readiness
+        self.configs: dict[str, Any] = {}  # key -> VerifierConfig, or the reason it could not be built
+        self.gen: int | None = None
 
-    def parse(self, text: str) -> list[Any]:
-        """Parsed forms of ``text``; empty when math-verify only echoes the string back.
-
-        Boxing the (already extracted) text makes math-verify take all of it as one answer. A result
-        holding nothing but the input string means the LaTeX did not parse (string equality was
-        already tried before the sandbox).
-        """
-        # raise_on_error=True: math-verify otherwise swallows MemoryError too, turning the memory cap
-        # into a silent "does not parse"; other errors do mean the text does not parse.
+    def compare_one(self, task: dict[str, Any]) -> dict[str, Any]:
         try:
-            parsed = self._parse("\\boxed{" + text + "}", extraction_config=self._configs,
-                                 parsing_timeout=None, raise_on_error=True)
-        except (MemoryError, RecursionError):
-            raise
-        except Exception:
-            return []
-        if not any(not isinstance(p, str) for p in parsed):
-            return []
-        if _partial_number(parsed[0], text):
-            return []
-        return parsed
+            status, reason = self.comparer.compare(task["answer"], task["gold"], task.get("abs_tol", 0.0),
+                                                   task.get("rel_tol", 0.0))
+        except MemoryError:
+            status, reason = "error", "symbolic comparison exceeded the sandbox memory limit"
+        except RecursionError:
+            status, reason = "unparseable_answer", "answer nests too deeply to parse"
+        except Exception as exc:  # report, never die: the parent turns this into a typed verdict
+            status, reason = "error", f"symbolic comparison raised {type(exc).__name__}: {str(exc)[:200]}"
+        return {"status": status, "reason": reason}
 
-    def gold(self, text: str) -> list[Any]:
-        if text in self._golds:
-            self._golds.move_to_end(text)
-            return self._golds[text]
-        parsed = self.parse(text)
-        self._golds[text] = parsed
-        if len(self._golds) > _GOLD_CACHE_SIZE:
-            self._golds.popitem(last=False)
-        return parsed
+    def compare_many(self, tasks: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        return [self.compare_one(t) for t in tasks]
 
-    def compare(self, answer: str, gold: str, abs_tol: float, rel_tol: float) -> tuple[str, str]:
-        gold_parsed = self.gold(gold)
-        if not gold_parsed:
-            return "unparseable_gold", f"math-verify could not parse the gold answer {gold!r}"
-        if _undefined(gold_parsed[0]):
-            return "unparseable_gold", f"the gold answer {gold!r} is undefined (a division by zero or NaN): fix the data"
-        answer_parsed = self.parse(answer)
-        if not answer_parsed:
-            return "unparseable_answer", f"math-verify could not parse the answer {answer!r}"
-        gold_parsed, answer_parsed = _imaginary_unit(gold_parsed), _imaginary_unit(answer_parsed)
-        quick = _quick_expression_check(gold_parsed[0], answer_parsed[0], exact=not (abs_tol or rel_tol))
-        if quick is not None:
-            return ("correct" if quick[0] else "incorrect"), f"{answer!r} {quick[1]} gold {gold!r}"
-        # allow_set_relation_comp: `x < 3` answers the interval `(-\infty, 3)` and vice versa
+    def define(self, request: dict[str, Any]) -> None:
+        from rlvr.verifiers.config import VerifierConfig
+        from rlvr.verifiers.extraction import register_answer_source
+
         try:
-            equal = self._verify(gold_parsed, answer_parsed, strict=True, allow_set_relation_comp=True,
-                                 timeout_seconds=None, raise_on_error=True)
-        except (MemoryError, RecursionError):
-            raise
-        except Exception as exc:  # a crash is not a wrong answer: report it as such
-            return "error", (f"comparing {answer!r} with gold {gold!r} raised {type(exc).__name__}: "
-                             f"{str(exc)[:160]}")
-        g, a = gold_parsed[0], answer_parsed[0]
-        numeric = _both_numbers(g, a)
-        if equal and numeric and not _numerically_equal(g, a, 0.0, 0.0):
-            return "incorrect", f"{answer!r} equals gold {gold!r} only after rounding, not exactly"
-        if equal and "=" not in gold:
-            false_side = self._false_side(answer, g)
-            if false_side is not None:
-                return "incorrect", (f"{answer!r} ends in the gold value but also equates it with {false_side!r}, "
-                                     f"which is not gold {gold!r}")
-        if equal:
-            return "correct", f"{answer!r} is symbolically equivalent to gold {gold!r}"
-        if numeric and (abs_tol or rel_tol) and _numerically_equal(g, a, abs_tol, rel_tol):
-            return "correct", f"{answer!r} is within tolerance of gold {gold!r}"
-        return "incorrect", f"{answer!r} is not equivalent to gold {gold!r}"
+            for name, spec in (request.get("sources") or {}).items():
+                module, _, qualname = spec.partition(":")
+                func: Any = importlib.import_module(module)
+                for part in qualname.split("."):
+                    func = getattr(func, part)
+                register_answer_source(name, func, replace=True)
+            self.configs[request["key"]] = VerifierConfig.from_dict(request["config"])
+        except Exception as exc:
+            self.configs[request["key"]] = f"the worker could not build this config: {type(exc).__name__}: {exc}"
 
-    def _false_side(self, answer: str, g: Any) -> str | None:
-        """A constant side of an equation chain that is not the gold (``2+2=5`` against 5).
+    def config(self, request: dict[str, Any]) -> Any:
+        gen = request.get("gen")
+        if gen != self.gen:
+            from rlvr.verifiers.rows import clear_row_caches
 
-        math-verify grades ``a = b = c`` by its last side, so a false statement ending in the right
-        value would pass; every other side without variables must equal the gold too. Sides with
-        variables (``x = 5``, ``f(2) = 5``) name the quantity and are not checked.
-        """
-        sides = _top_level_sides(answer)
-        if len(sides) < 2 or not _is_real_number(g):
+            clear_row_caches()
+            self.comparer.clear()
+            self.gen = gen
+        config = self.configs.get(request.get("cfg"))
+        if config is None:
+            return "the worker was not given this task's config"
+        return config
+
+    def handle(self, request: dict[str, Any]) -> dict[str, Any] | None:
+        kind = request.get("kind")
+        if kind is None:
+            return self.compare_one(request)
+        if kind == "config":
+            self.define(request)
             return None
-        for side in sides[:-1]:
-            parsed = _imaginary_unit(self.parse(side)) if side.strip() else []
-            if not parsed:
-                continue
-            value = parsed[0]
-            if _is_real_number(value) and not _numerically_equal(g, value, 0.0, 0.0):
-                return side.strip()
-        return None
-
-
-def _imaginary_unit(parsed: list[Any]) -> list[Any]:
-    """Read the symbol ``i`` as the imaginary unit, as competition answers write it (``|3+4i| = 5``).
-
-    math-verify parses ``i`` as a plain symbol, so ``i^2`` never equals -1. Applied to both sides, a
-    gold that does use ``i`` as a variable still compares equal to the same expression.
-    """
-    import sympy
-
-    out = []
-    for item in parsed:
-        if isinstance(item, sympy.Basic):  # math-verify's symbols may carry assumptions: match by name
-            units = [s for s in item.free_symbols if getattr(s, "name", None) == "i"]
-            if units:
-                swap = {u: sympy.I for u in units}
-                if isinstance(item, sympy.Equality):  # keep the equation: Eq(e^{i pi}, -1) must not become True
-                    item = sympy.Eq(item.lhs.subs(swap), item.rhs.subs(swap), evaluate=False)
-                else:
-                    item = item.subs(swap)
-        out.append(item)
-    return out
-
-
-_COMMAND_RE = None
-
-
-def _undefined(value: Any) -> bool:
-    """sympy's zoo (1/0) or nan, anywhere in a parsed gold."""
-    try:
-        import sympy
-
-        return isinstance(value, sympy.Basic) and (value.has(sympy.zoo) or value.has(sympy.nan))
-    except Exception:
-        return False
-
-
-def _partial_number(value: Any, text: str) -> bool:
-    """math-verify read only a fragment: a bare number out of text that names variables.
-
-    ``Eq(x**2/16 + y**2/12, 1)`` is not LaTeX; math-verify's fallback then extracts the last number
-    (``1``) and the answer would equal any gold 1. A plain number parsed from text with letters
-    outside commands and ``\\text{}`` (e, i and E excepted) did not parse as a whole.
-    """
-    import re
-
-    import sympy
-
-    global _COMMAND_RE
-    if not isinstance(value, sympy.Number):
-        return False
-    if _COMMAND_RE is None:
-        _COMMAND_RE = re.compile(r"\\(?:text|mathrm|textbf|mbox|operatorname)\s*\{[^{}]*\}|\\[A-Za-z]+")
-    letters = re.sub(r"[^A-Za-z]", "", _COMMAND_RE.sub("", text))
-    return bool(letters.strip("eiE"))
-
-
-def _top_level_sides(text: str) -> list[str]:
-    """``text`` split at ``=`` signs outside braces and brackets (``\\sum_{k=1}`` stays whole)."""
-    from rlvr.verifiers.normalize import split_top_level
-
-    if any(r in text for r in ("<", ">", "\\le", "\\ge", "\\ne", "\\approx", "\\equiv", ":=")):
-        return [text]
-    return split_top_level(text, "=")
-
-
-def _quick_expression_check(g: Any, a: Any, exact: bool = True) -> tuple[bool, str] | None:
-    """Decide cheaply for two plain expressions, before math-verify's ``simplify`` (~10 ms a pair).
-
-    (True, why) when ``expand(g - a)`` is 0; (False, why) when exactly one side has free symbols,
-    or when the two differ clearly at random sample points (a different function cannot be
-    equivalent); ``None`` when unsure (math-verify decides).
-    """
-    import random
-
-    import sympy
-
-    if not (isinstance(g, sympy.Expr) and isinstance(a, sympy.Expr)):
-        return None
-    if g.has(sympy.Float) or a.has(sympy.Float):
-        return None  # decimals: leave rounding rules to the numeric checks
-    fg, fa = g.free_symbols, a.free_symbols
-    if not fg and not fa:
-        if not exact:
-            return None  # a tolerance applies: the numeric checks after math-verify decide
-        try:  # two constants that differ at 30 digits cannot be equal (skips simplify)
-            gv, av = complex(sympy.N(g, 30)), complex(sympy.N(a, 30))
-        except (TypeError, ValueError, ZeroDivisionError, OverflowError):
+        if kind == "forget":
+            self.configs.pop(request.get("key"), None)
             return None
-        if any(z != z or abs(z) == float("inf") for z in (gv, av)):
-            return None
-        if abs(gv - av) > 1e-12 * max(1.0, abs(gv), abs(av)):
-            return False, "differs numerically from"
-        return None
-    if bool(fg) != bool(fa):
-        if fa and _constant_in_disguise(a):
-            return None  # cosh^2 t - sinh^2 t is 1: let math-verify simplify it
-        return False, "has variables where there are none in" if fa else "is a constant, unlike"
-    if sympy.expand(g - a) == 0:
-        return True, "expands to"
-    symbols = sorted(fg | fa, key=lambda s: s.name)
-    rng = random.Random(0)
-    differing = 0
-    for _ in range(3):
-        point = {s: sympy.Rational(rng.randint(11, 97), rng.randint(3, 13)) for s in symbols}
-        try:
-            gv, av = complex(g.evalf(30, subs=point)), complex(a.evalf(30, subs=point))
-        except (TypeError, ValueError, ZeroDivisionError, OverflowError):
-            return None
-        if any(map(lambda z: z != z or abs(z) == float("inf"), (gv, av))):
-            return None
-        scale = max(1.0, abs(gv), abs(av))
-        if abs(gv - av) > 1e-9 * scale:
-            differing += 1
-    return (False, "differs at sample points from") if differing == 3 else None
+        if kind == "ping":
+            return {"status": "ok"}
+        config = self.config(request)
+        if isinstance(config, str):
+            return {"status": "error", "reason": config}
+        if kind == "row":
+            from rlvr.verifiers.rows import verify_row
 
+            stages: dict[str, float] = {}
+            verdict = verify_row(request.get("text", ""), request.get("gold", ""), config, self.compare_many, stages)
+            return {"verdict": verdict, "stages": stages}
+        if kind == "extract":
+            from rlvr.verifiers.extraction import extract_answer
 
-def _constant_in_disguise(expr: Any) -> bool:
-    """Whether an expression with variables takes one value at three sample points (an identity)."""
-    import random
+            try:
+                return {"extraction": asdict(extract_answer(request.get("text", ""), config))}
+            except Exception as exc:
+                return {"status": "error", "reason": f"reading raised {type(exc).__name__}: {str(exc)[:200]}"}
+        if kind == "gold":
+            from rlvr.verifiers.rows import validate_gold
 
-    import sympy
-
-    rng = random.Random(1)
-    values = []
-    for _ in range(3):
-        point = {s: sympy.Rational(rng.randint(11, 97), rng.randint(3, 13)) for s in expr.free_symbols}
-        try:
-            values.append(complex(expr.evalf(30, subs=point)))
-        except (TypeError, ValueError, ZeroDivisionError, OverflowError):
-            return True  # cannot tell: let math-verify decide
-    try:
-        return all(abs(v - values[0]) <= 1e-9 * max(1.0, abs(values[0])) for v in values)
-    except OverflowError:  # values too large to subtract as floats: cannot tell
-        return True
-
-
-def _is_real_number(x: Any) -> bool:
-    """A constant sympy expression that is not known to be complex (``2+3``, ``\\sqrt{2}``)."""
-    import sympy
-
-    return isinstance(x, sympy.Expr) and bool(x.is_number) and x.is_real is not False
-
-
-def _both_numbers(g: Any, a: Any) -> bool:
-    return _is_real_number(g) and _is_real_number(a)
-
-
-def _numerically_equal(g: Any, a: Any, abs_tol: float, rel_tol: float) -> bool:
-    """High-precision comparison; floats in either side allow a 1e-12 relative slack."""
-    import sympy
-
-    gv, av = sympy.N(g, 60), sympy.N(a, 60)
-    if not (gv.is_real and av.is_real):
-        return _decided(sympy.Abs(gv - av) < sympy.Float("1e-40"))
-    try:
-        diff = abs(gv - av)
-        scale = max(abs(gv), abs(av), sympy.Integer(1))
-        has_float = bool(g.atoms(sympy.Float) or a.atoms(sympy.Float))
-        slack = (sympy.Float("1e-12") if has_float else sympy.Float("1e-40")) * scale
-        return _decided(diff <= max(slack, sympy.Float(abs_tol), sympy.Float(rel_tol) * abs(gv)))
-    except TypeError:  # max() of values sympy cannot order: not shown equal
-        return False
-
-
-def _decided(relation: Any) -> bool:
-    """True only for a comparison sympy settles as true; one it cannot decide (a symbol left in
-    ``\\frac11%\\frac``) is not evidence of equality."""
-    import sympy
-
-    return relation is sympy.true or relation is True
+            try:
+                return {"reason": validate_gold(request.get("gold", ""), config, self.compare_many)}
+            except Exception as exc:
+                return {"reason": f"reading the gold raised {type(exc).__name__}: {str(exc)[:200]}"}
+        return {"status": "error", "reason": f"unknown request kind {kind!r}"}
 
 
 def main(argv: list[str]) -> int:
@@ -320,8 +152,7 @@ def main(argv: list[str]) -> int:
     logging.disable(logging.CRITICAL)
     protocol = os.fdopen(os.dup(1), "w", buffering=1, encoding="utf-8")
     os.dup2(2, 1)  # stray prints from libraries go to stderr, never into the protocol stream
-    comparer = Comparer()
-    comparer.parse("1")  # warm up the parser before announcing readiness
+    server = _Server()
     protocol.write(json.dumps({"ready": True, "memory_cap": problem is None, "problem": problem,
                                "cpu": time.process_time()}) + "\n")
     for line in sys.stdin:
@@ -330,17 +161,16 @@ def main(argv: list[str]) -> int:
         except json.JSONDecodeError:
             continue
         try:
-            status, reason = comparer.compare(request["answer"], request["gold"],
-                                              request.get("abs_tol", 0.0), request.get("rel_tol", 0.0))
+            reply = server.handle(request)
         except MemoryError:
-            status, reason = "error", "symbolic comparison exceeded the sandbox memory limit"
-        except RecursionError:
-            status, reason = "unparseable_answer", "answer nests too deeply to parse"
-        except Exception as exc:  # report, never die: the parent turns this into a typed verdict
-            status, reason = "error", f"symbolic comparison raised {type(exc).__name__}: {str(exc)[:200]}"
-        # the worker's own CPU clock: the parent measures each comparison's budget with it
-        protocol.write(json.dumps({"id": request.get("id"), "status": status, "reason": reason,
-                                   "cpu": time.process_time()}) + "\n")
+            reply = {"status": "error", "reason": "the task exceeded the sandbox memory limit"}
+        except Exception as exc:  # report, never die
+            reply = {"status": "error", "reason": f"the worker raised {type(exc).__name__}: {str(exc)[:200]}"}
+        if reply is None:
+            continue
+        reply["id"] = request.get("id")
+        reply["cpu"] = time.process_time()  # the worker's own CPU clock: the parent charges budgets with it
+        protocol.write(json.dumps(reply) + "\n")
     return 0
 
 

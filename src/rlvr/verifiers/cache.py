@@ -61,8 +61,10 @@ class ByteLRU:
             self._data.move_to_end(key)
             return item[0]
 
-    def put(self, key: Any, value: Any) -> None:
-        size = cost(key) + cost(value) + _ENTRY_OVERHEAD
+    def put(self, key: Any, value: Any, size: int | None = None) -> None:
+        """Store ``value``; ``size`` overrides the estimate of the bytes the value holds (for objects
+        :func:`cost` cannot see into, such as parsed sympy trees)."""
+        size = cost(key) + (cost(value) if size is None else int(size)) + _ENTRY_OVERHEAD
         if size > self.max_bytes // 8:
             return  # one entry may never take more than an eighth of the cache
         with self._lock:

@@ -34,7 +34,7 @@ from rlvr.verifiers.trace import Finding, rule
 logger = logging.getLogger(__name__)
 
 __all__ = ["Extraction", "completion_text", "extract_answer", "register_answer_source", "answer_source_names",
-           "read_completion"]
+           "read_completion", "custom_sources"]
 
 #: a custom answer source: ``f(view, regex_timeout_s) -> [(content, start, end), ...]``
 AnswerSource = Callable[[str, float], list[tuple[str, int, int]]]
@@ -53,7 +53,7 @@ PROSE_VALUES = rule("locate.prose_values", "the concluding sentence states sever
 FIRST_OR_LAST = rule("locate.multiple_answers", "several final answers; multiple_answers picks the first or last")
 
 _FINDERS: dict[str, Callable[[Document, float], list[Slot]]] = dict(SLOT_KINDS)
-_CUSTOM: set[str] = set()
+_CUSTOM: dict[str, str | None] = {}  # custom source -> its import spec
 
 
 def register_answer_source(name: str, func: AnswerSource, *, replace: bool = False) -> None:
@@ -75,7 +75,21 @@ def register_answer_source(name: str, func: AnswerSource, *, replace: bool = Fal
                 for content, start, end in func(doc.view, timeout)]
 
     _FINDERS[name] = finder
-    _CUSTOM.add(name)
+    _CUSTOM[name] = _import_spec(func)
+
+
+def _import_spec(func: Callable) -> str | None:
+    """``module:qualname`` when a worker process can import ``func`` by name, else ``None`` (a lambda, a
+    closure, a function of ``__main__``): rows read with such a source are read in the caller's process."""
+    module, qualname = getattr(func, "__module__", None), getattr(func, "__qualname__", "")
+    if not module or module == "__main__" or "<" in qualname:
+        return None
+    return f"{module}:{qualname}"
+
+
+def custom_sources(config: Any) -> dict[str, str | None]:
+    """The custom answer sources ``config`` reads, each with its import spec (``None``: not importable)."""
+    return {name: _CUSTOM[name] for name in config.sources if name in _CUSTOM}
 
 
 def answer_source_names() -> frozenset[str]:

@@ -1,12 +1,19 @@
-"""A pool of pre-started worker processes for symbolic comparisons, with hard per-task limits.
+"""A pool of pre-started worker processes that read and compare, with hard per-task limits.
 
-Why processes, and why our own pool: sympy and math-verify can run for minutes or exhaust memory on
-adversarial input, and math-verify's own timeouts use ``signal.alarm`` (main thread only, blind to
-long C calls). Each worker here is a plain subprocess (``python -m rlvr.verifiers._worker``) talking
-JSON lines over pipes, so the pool works the same from the main thread, worker threads, asyncio and
-forked children, never re-imports the user's ``__main__``, and never uses signals in the caller. A
-task that runs past its wall-clock limit gets its worker killed (SIGKILL) and replaced; a worker
-that dies (``kill -9``, OOM) is replaced and its task retried once.
+Why processes, and why our own pool: reading adversarial text and parsing it with sympy and
+math-verify can run for minutes or exhaust memory, and math-verify's own timeouts use
+``signal.alarm`` (main thread only, blind to long C calls). Each worker is a plain subprocess
+(:class:`~rlvr.verifiers.worker_handle.WorkerHandle`) talking JSON lines over pipes, so the pool
+works the same from the main thread, worker threads, asyncio and forked children, never re-imports
+the user's ``__main__``, and never uses signals in the caller.
+
+Every task has its own budget of the worker's CPU time; no budget is shared between tasks, so a
+task's result never depends on the tasks beside it. A task that spends its budget gets its worker
+killed (SIGKILL) and replaced by a warm spare, and is retried once with a larger budget before it
+is a ``timeout``; a worker that dies (``kill -9``, OOM) is replaced and its task retried once. The
+caller's wall-clock deadline (``until``) reaches every task: at it running tasks are killed and the
+rest are ``timeout``. Several tasks may be queued on one worker (``depth``) so it never waits for
+the parent between them; only the one it is working on is charged.
 """
 
 from __future__ import annotations
@@ -16,43 +23,42 @@ import json
 import logging
 import os
 import selectors
-import signal
-import subprocess
-import sys
-import tempfile
 import threading
 import time
 from collections import deque
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
+
+from rlvr.verifiers.worker_handle import WorkerHandle
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["SandboxPool", "get_pool", "shutdown_pools", "default_workers"]
+__all__ = ["SandboxPool", "get_pool", "shutdown_pools", "default_workers", "RETRY_FACTOR"]
 
 _STARTUP_TIMEOUT_S = 90.0
 _MAX_START_FAILURES = 3
-#: a comparison that spends its CPU budget is retried once with this many times the budget
+#: a task that spends its CPU budget is retried once with this many times the budget
 RETRY_FACTOR = 4.0
 # a worker that uses no CPU for this long (stopped, starved, blocked) is killed whatever its budget says
 _WALL_BACKSTOP_S = 30.0
 _WALL_BACKSTOP_FACTOR = 20.0
-_CLOCK_TICK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+_CONFIGS_PER_WORKER = 64  # configs a worker keeps; the least recently sent one is forgotten beyond this
+_INF = float("inf")
 
 
 @dataclass
-class _Running:
-    """A task on a worker: its index, CPU budget, the worker's CPU time when sent, and timers."""
+class _Queued:
+    """A task sent to a worker: its index and CPU budget; once the worker works on it, when it started
+    (wall clock) and the worker's CPU seconds then."""
 
     idx: int
     budget: float
-    cpu_at_send: float
-    sent: float
-    check_at: float = 0.0
+    cpu_at_start: float = 0.0
+    started: float = 0.0
+    check_at: float = _INF  # the earliest wall time its CPU budget can be spent
 
-    def __post_init__(self) -> None:
-        self.check_at = self.sent + self.budget  # the earliest wall time its CPU budget can be spent
+    def start(self, cpu: float, now: float) -> None:
+        self.cpu_at_start, self.started, self.check_at = cpu, now, now + self.budget
 
 
 def default_workers() -> int:
@@ -66,147 +72,46 @@ def default_workers() -> int:
     return max(1, min(4, os.cpu_count() or 1))
 
 
-class _Worker:
-    """One worker subprocess and the bytes read from it so far."""
-
-    def __init__(self, memory_mb: int) -> None:
-        src_root = str(Path(__file__).resolve().parents[2])
-        env = dict(os.environ)
-        env.update(SYMPY_GROUND_TYPES="python", OMP_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1",
-                   MKL_NUM_THREADS="1", PYTHONUNBUFFERED="1",
-                   PYTHONPATH=os.pathsep.join(p for p in (src_root, env.get("PYTHONPATH")) if p))
-        self.stderr = tempfile.TemporaryFile()
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "rlvr.verifiers._worker", str(memory_mb)],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.stderr, env=env,
-            close_fds=True, start_new_session=True,
-        )
-        os.set_blocking(self.proc.stdout.fileno(), False)
-        self.buffer = b""
-        self.ready = False
-        self.started = time.monotonic()
-        self.cpu = 0.0  # the worker's own CPU seconds, as it last reported them
-
-    def cpu_now(self) -> float:
-        """The worker's CPU seconds now (from /proc; its last report where there is no /proc)."""
-        try:
-            with open(f"/proc/{self.proc.pid}/stat", "rb") as f:
-                fields = f.read().rsplit(b")", 1)[1].split()
-            return (int(fields[11]) + int(fields[12])) / _CLOCK_TICK
-        except (OSError, IndexError, ValueError):
-            return self.cpu + (time.monotonic() - self.started)
-
-    @property
-    def fd(self) -> int:
-        return self.proc.stdout.fileno()
-
-    def alive(self) -> bool:
-        return self.proc.poll() is None
-
-    def runnable(self) -> bool:
-        """Alive and not stopped (a SIGSTOPped worker would turn an honest answer into a timeout)."""
-        if self.proc.poll() is not None:
-            return False
-        try:
-            with open(f"/proc/{self.proc.pid}/stat", "rb") as f:
-                state = f.read().rsplit(b")", 1)[1].split()[0]
-        except (OSError, IndexError):
-            return True  # no /proc (not Linux): trust poll()
-        return state not in (b"T", b"t", b"Z", b"X")
-
-    def read_lines(self) -> tuple[list[bytes], bool]:
-        """Lines available now, and whether the pipe reached EOF (the worker is gone)."""
-        eof = False
-        while True:
-            try:
-                chunk = os.read(self.fd, 65536)
-            except BlockingIOError:
-                break
-            except OSError:
-                eof = True
-                break
-            if not chunk:
-                eof = True
-                break
-            self.buffer += chunk
-        *lines, self.buffer = self.buffer.split(b"\n")
-        return lines, eof
-
-    def send(self, message: dict[str, Any]) -> bool:
-        try:
-            self.proc.stdin.write(json.dumps(message).encode() + b"\n")
-            self.proc.stdin.flush()
-            return True
-        except (BrokenPipeError, OSError, ValueError):
-            return False
-
-    def stderr_tail(self) -> str:
-        try:
-            self.stderr.seek(0, os.SEEK_END)
-            size = self.stderr.tell()
-            self.stderr.seek(max(0, size - 600))
-            return self.stderr.read().decode("utf-8", "replace").strip().splitlines()[-1:][0]
-        except (OSError, IndexError):
-            return ""
-
-    def kill(self) -> None:
-        try:
-            os.killpg(self.proc.pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError, OSError):
-            pass
-        try:
-            self.proc.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            pass
-        self.close_pipes()
-
-    def close_pipes(self) -> None:
-        for stream in (self.proc.stdin, self.proc.stdout, self.stderr):
-            try:
-                stream.close()
-            except OSError:
-                pass
-
-
 class SandboxPool:
-    """Runs comparison tasks on ``size`` worker processes with a memory cap each.
+    """Runs tasks on ``size`` worker processes with a memory cap each.
 
-    :meth:`run` takes task dicts (``answer``, ``gold``, ``abs_tol``, ``rel_tol``) and returns one
-    result dict per task (``status``, ``reason``, ``elapsed_s``); it never raises for a task's sake:
-    timeouts, crashes and start failures come back as ``timeout`` / ``error`` results. Thread-safe:
-    concurrent callers share the workers.
+    :meth:`run` takes task dicts (a comparison ``{"answer", "gold", "abs_tol", "rel_tol"}``, a row to
+    verify ``{"kind": "row", "cfg", "text", "gold"}``, …; see :mod:`rlvr.verifiers._worker`) and returns
+    one result dict per task: the worker's reply, or ``status``/``reason`` of a ``timeout`` or
+    ``error`` the pool decided, each with ``elapsed_s`` and ``cpu_s``. It never raises for a task's
+    sake. Thread-safe: concurrent callers share the workers.
     """
 
     def __init__(self, size: int | None = None, memory_mb: int = 1024) -> None:
         self.size = size or default_workers()
         self.memory_mb = memory_mb
-        self._free: list[_Worker] = []
+        self._free: list[WorkerHandle] = []
         self._started = 0
         self._cond = threading.Condition()
         self._closed = False
         self._pid = os.getpid()
         self._start_failures = 0
-        self._spares: list[_Worker] = []
-        self.restarts = 0
+        self._spares: list[WorkerHandle] = []
+        self.restarts = 0  # workers killed or lost and replaced, for metrics
         self.memory_cap_warned = False
 
     # -- worker bookkeeping -------------------------------------------------------------------
-    def _checkout(self, wanted: int) -> list[_Worker]:
+    def _checkout(self, wanted: int) -> list[WorkerHandle]:
         with self._cond:
             if self._closed:
                 raise RuntimeError("the verifier sandbox pool is shut down")
             while self._started < self.size:  # lazy start: all workers boot in parallel
-                self._free.append(_Worker(self.memory_mb))
+                self._free.append(WorkerHandle(self.memory_mb))
                 self._started += 1
             if not self._spares:  # a warm spare replaces a killed worker without a cold start
-                self._spares.append(_Worker(self.memory_mb))
+                self._spares.append(WorkerHandle(self.memory_mb))
             while not self._free:
                 self._cond.wait()
             taken = self._free[:max(1, wanted)]
             del self._free[:len(taken)]
             return taken
 
-    def _checkin(self, workers: list[_Worker]) -> None:
+    def _checkin(self, workers: list[WorkerHandle]) -> None:
         with self._cond:
             if self._closed:
                 for w in workers:
@@ -215,125 +120,166 @@ class SandboxPool:
             self._free.extend(workers)
             self._cond.notify_all()
 
-    def _replace(self, worker: _Worker) -> _Worker:
+    def _replace(self, worker: WorkerHandle) -> WorkerHandle:
         worker.kill()
         self.restarts += 1
         with self._cond:
             spare = next((w for w in self._spares if w.alive()), None)
             if spare is not None:
                 self._spares.remove(spare)
-                self._spares.append(_Worker(self.memory_mb))
+                self._spares.append(WorkerHandle(self.memory_mb))
                 return spare
-        return _Worker(self.memory_mb)
+        return WorkerHandle(self.memory_mb)
 
     # -- the dispatch loop --------------------------------------------------------------------
-    def run(self, tasks: list[dict[str, Any]], timeout_s: float, deadline_s: float | None = None, *,
-            until: float | None = None, retry_factor: float = RETRY_FACTOR) -> list[dict[str, Any]]:
+    def run(self, tasks: list[dict[str, Any]], timeout_s: float, *, until: float | None = None,
+            retry_factor: float = RETRY_FACTOR, depth: int = 1,
+            configs: dict[str, dict[str, Any]] | None = None) -> list[dict[str, Any]]:
         """Run every task; each gets ``timeout_s`` seconds of its worker's CPU time.
 
-        Budgets are CPU time, not wall time, so a verdict does not depend on how busy the machine
-        is: a comparison that spends its budget is retried once with ``retry_factor`` times the
-        budget on a fresh worker before it is a ``timeout``. ``deadline_s`` bounds the CPU time all
-        of this call's tasks may spend together; the tasks it leaves undone are ``timeout``.
-        ``until`` is the caller's own wall-clock deadline (a ``time.monotonic()`` instant): at it,
-        running tasks are killed and the rest come back as ``timeout``. Workers that are still
-        starting count against no budget. ``elapsed_s`` of a result is the wall time from this
-        call's start to that result; ``cpu_s`` the worker CPU time it took.
+        Budgets are CPU time, not wall time, so a result does not depend on how busy the machine
+        is: a task that spends its budget is retried once with ``retry_factor`` times the budget on
+        a fresh worker before it is a ``timeout``. ``until`` is the caller's wall-clock deadline (a
+        ``time.monotonic()`` instant): at it, running tasks are killed and the rest come back as
+        ``timeout``. Workers that are still starting count against no budget. ``depth`` tasks may
+        wait on one worker at once. ``configs`` maps a config key to the message that defines it: a
+        task naming ``cfg`` is preceded by that message on a worker that has not had it. ``elapsed_s``
+        of a result is the wall time from this call's start to that result; ``cpu_s`` the worker CPU
+        time it took.
         """
         if not tasks:
             return []
         began = time.monotonic()
-        until = until if until is not None else float("inf")
-        spent = 0.0  # CPU seconds used by this call's tasks
+        until = until if until is not None else _INF
+        configs = configs or {}
         results: list[dict[str, Any] | None] = [None] * len(tasks)
         pending = deque(range(len(tasks)))
         died: set[int] = set()  # tasks whose worker died once (retried once)
         budgets = [float(timeout_s)] * len(tasks)  # raised once for a task that spent its budget
         workers = self._checkout(min(len(tasks), self.size))
-        busy: dict[_Worker, _Running] = {}
+        busy: dict[WorkerHandle, deque[_Queued]] = {}
         selector = selectors.DefaultSelector()
         for w in workers:
             selector.register(w.fd, selectors.EVENT_READ, w)
 
-        def finish(idx: int, status: str, reason: str, cpu: float = 0.0) -> None:
+        def finish(idx: int, status: str, reason: str, cpu: float = 0.0, cut: bool = False) -> None:
             results[idx] = {"status": status, "reason": reason, "elapsed_s": time.monotonic() - began, "cpu_s": cpu}
+            if cut:
+                results[idx]["deadline"] = True  # cut off by the caller's clock, not by its own budget
 
-        batch_check_at = began
+        def swap(w: WorkerHandle) -> None:
+            try:
+                selector.unregister(w.fd)
+            except (KeyError, ValueError):
+                pass
+            fresh = self._replace(w)
+            workers[workers.index(w)] = fresh
+            selector.register(fresh.fd, selectors.EVENT_READ, fresh)
 
-        def batch_spent(now: float) -> float:
-            """CPU spent so far, running tasks included (read only when the budget could be gone)."""
-            nonlocal batch_check_at
-            if deadline_s is None:
-                return 0.0
-            if now < batch_check_at:
-                return spent
-            total = spent + sum(max(0.0, w.cpu_now() - job.cpu_at_send) for w, job in busy.items())
-            batch_check_at = now + max(0.01, (deadline_s - total) / max(1, len(busy)))
-            return total
+        def requeue(queue: deque[_Queued]) -> None:
+            for job in reversed(queue):  # not started yet: back to the front, in order, uncharged
+                pending.appendleft(job.idx)
+
+        def lost(w: WorkerHandle) -> None:
+            """The worker's pipe closed: replace it; its task is retried once, the queued ones requeued."""
+            if not w.ready:
+                self._start_failed(w, workers, selector, pending, results)
+                return
+            queue = busy.pop(w, deque())
+            what, working = w.ended(), bool(queue)
+            if queue:
+                head = queue.popleft()
+                requeue(queue)
+                if head.idx in died:
+                    finish(head.idx, "error", f"the sandbox worker died twice on this task ({what})")
+                else:
+                    died.add(head.idx)
+                    pending.appendleft(head.idx)
+            logger.warning("verifier sandbox worker %s %s%s; replaced it", w.pid, what,
+                           " while working on a task" if working else "")
+            swap(w)
+
+        def feed(w: WorkerHandle) -> None:
+            queue = busy.get(w)
+            while pending and (queue is None or len(queue) < depth):
+                idx = pending.popleft()
+                messages = []
+                key = tasks[idx].get("cfg")
+                if key is not None and key not in w.configs:
+                    messages.append(configs[key])
+                    if len(w.configs) >= _CONFIGS_PER_WORKER:  # the worker forgets the oldest one too
+                        messages.append({"kind": "forget", "key": w.configs.popitem(last=False)[0]})
+                if key is not None:
+                    w.configs[key] = True
+                    w.configs.move_to_end(key)
+                messages.append({"id": idx, **tasks[idx]})
+                if not w.send(*messages):
+                    pending.appendleft(idx)
+                    lost(w)
+                    return
+                job = _Queued(idx, budgets[idx])
+                if queue is None:
+                    queue = busy[w] = deque()
+                    job.start(w.cpu, time.monotonic())
+                queue.append(job)
 
         try:
             while pending or busy:
                 now = time.monotonic()
-                if now >= until or (deadline_s is not None and batch_spent(now) >= deadline_s):
-                    why = ("the caller's deadline passed" if now >= until
-                           else f"the batch's CPU budget of {deadline_s:g}s was spent")
-                    for w, job in list(busy.items()):
+                if now >= until:
+                    for w, queue in list(busy.items()):
                         del busy[w]
-                        finish(job.idx, "timeout", f"{why}; worker killed")
-                        self._swap(w, workers, selector)
+                        finish(queue.popleft().idx, "timeout", "the caller's deadline passed; worker killed", cut=True)
+                        for job in queue:
+                            finish(job.idx, "timeout", "not finished: the caller's deadline passed first", cut=True)
+                        swap(w)
                     while pending:
-                        finish(pending.popleft(), "timeout", f"not compared: {why} first")
+                        finish(pending.popleft(), "timeout", "not started: the caller's deadline passed first", cut=True)
                     break
                 for w in list(workers):
                     if not pending:
                         break
-                    if w.ready and w not in busy:
-                        if not w.runnable():  # stopped or dead since its last task: replace first
-                            self._swap(w, workers, selector)
-                            continue
-                        idx = pending.popleft()
-                        if w.send({"id": idx, **tasks[idx]}):
-                            busy[w] = _Running(idx, budgets[idx], w.cpu, time.monotonic())
-                        else:
-                            pending.appendleft(idx)
-                            self._handle_death(w, workers, selector, busy, pending, results, died, began)
+                    if w.ready and w not in busy and not w.runnable():  # stopped or dead since its last task
+                        swap(w)
+                        continue
+                    if w.ready:
+                        feed(w)
                 now = time.monotonic()
-                wakes = [job.check_at for job in busy.values()] + [until]
-                if deadline_s is not None and busy:
-                    wakes.append(batch_check_at)
+                wakes = [queue[0].check_at for queue in busy.values()] + [until]
                 wakes += [w.started + _STARTUP_TIMEOUT_S for w in workers if not w.ready]
                 wait = max(0.0, min(wakes) - now)
                 for key, _events in selector.select(timeout=min(wait, 5.0)):
                     w = key.data
+                    if w not in workers:
+                        continue  # replaced while reading another worker's lines
                     lines, eof = w.read_lines()
                     for line in lines:
-                        done = self._on_line(w, line, busy, results, began)
-                        if done is not None:
-                            spent += done
+                        self._on_line(w, line, busy, results, began)
                     if eof:
-                        self._handle_death(w, workers, selector, busy, pending, results, died, began)
+                        lost(w)
                 now = time.monotonic()
-                for w, job in list(busy.items()):
-                    if now < job.check_at:
+                for w, queue in list(busy.items()):
+                    head = queue[0]
+                    if now < head.check_at:
                         continue
-                    used = w.cpu_now() - job.cpu_at_send
-                    stalled = now - job.sent >= max(_WALL_BACKSTOP_S, _WALL_BACKSTOP_FACTOR * job.budget)
-                    if used < job.budget and not stalled:
-                        job.check_at = now + max(0.01, job.budget - used)  # CPU time never outruns wall time
+                    used = w.cpu_now() - head.cpu_at_start
+                    stalled = now - head.started >= max(_WALL_BACKSTOP_S, _WALL_BACKSTOP_FACTOR * head.budget)
+                    if used < head.budget and not stalled:
+                        head.check_at = now + max(0.01, head.budget - used)  # CPU time never outruns wall time
                         continue
                     del busy[w]
-                    spent += max(used, 0.0)
-                    self._swap(w, workers, selector)
-                    if stalled and used < job.budget:
-                        finish(job.idx, "timeout", f"the worker made no progress for {now - job.sent:.0f}s "
-                                                   f"(it had used {used:.2f}s of CPU); worker killed", used)
-                    elif job.budget == timeout_s and retry_factor > 1:
-                        budgets[job.idx] = timeout_s * retry_factor  # retried once with a larger budget
-                        pending.appendleft(job.idx)
+                    queue.popleft()
+                    requeue(queue)
+                    swap(w)
+                    if stalled and used < head.budget:
+                        finish(head.idx, "timeout", f"the worker made no progress for {now - head.started:.0f}s "
+                                                    f"(it had used {used:.2f}s of CPU); worker killed", used)
+                    elif head.budget == timeout_s and retry_factor > 1:
+                        budgets[head.idx] = timeout_s * retry_factor  # retried once with a larger budget
+                        pending.appendleft(head.idx)
                     else:
-                        first = f"{timeout_s:g}s" + (f" and then {job.budget:g}s" if job.budget != timeout_s else "")
-                        finish(job.idx, "timeout", f"symbolic comparison exceeded {first} of CPU time; worker killed",
-                               used)
+                        first = f"{timeout_s:g}s" + (f" and then {head.budget:g}s" if head.budget != timeout_s else "")
+                        finish(head.idx, "timeout", f"exceeded {first} of CPU time; worker killed", used)
                 for w in list(workers):
                     if not w.ready and now - w.started > _STARTUP_TIMEOUT_S:
                         self._start_failed(w, workers, selector, pending, results)
@@ -361,16 +307,16 @@ class SandboxPool:
 
     def warm_up(self, timeout_s: float = _STARTUP_TIMEOUT_S) -> bool:
         """Start every worker and wait until each answers; ``True`` when all are ready in time."""
-        probe = [{"answer": "x+1", "gold": "1+x", "abs_tol": 0.0, "rel_tol": 0.0}] * self.size
-        results = self.run(probe, timeout_s=timeout_s, until=time.monotonic() + timeout_s, retry_factor=1)
-        return all(r["status"] == "correct" for r in results)
+        results = self.run([{"kind": "ping"}] * self.size, timeout_s=timeout_s, until=time.monotonic() + timeout_s,
+                           retry_factor=1)
+        return all(r.get("status") == "ok" for r in results)
 
-    def _on_line(self, w: _Worker, line: bytes, busy: dict, results: list, began: float) -> float | None:
-        """Handle one message; the CPU seconds a finished task took, else ``None``."""
+    def _on_line(self, w: WorkerHandle, line: bytes, busy: dict, results: list, began: float) -> None:
+        """Handle one message from a worker: readiness, or the result of the task it works on."""
         try:
             message = json.loads(line)
         except json.JSONDecodeError:
-            return None
+            return
         if isinstance(message.get("cpu"), (int, float)):
             w.cpu = float(message["cpu"])
         if message.get("ready"):
@@ -379,46 +325,31 @@ class SandboxPool:
             if message.get("memory_cap") is False and not self.memory_cap_warned:
                 self.memory_cap_warned = True
                 logger.warning("verifier sandbox runs WITHOUT its memory cap: %s; only the time budget "
-                               "bounds a comparison", message.get("problem"))
-            return None
-        job = busy.get(w)
-        if job is not None and message.get("id") == job.idx:
-            del busy[w]
-            cpu = max(0.0, w.cpu - job.cpu_at_send)
-            results[job.idx] = {"status": message.get("status", "error"), "reason": message.get("reason", ""),
-                                "elapsed_s": time.monotonic() - began, "cpu_s": cpu}
-            return cpu
-        return None
-
-    def _swap(self, w: _Worker, workers: list[_Worker], selector: selectors.BaseSelector) -> None:
-        try:
-            selector.unregister(w.fd)
-        except (KeyError, ValueError):
-            pass
-        fresh = self._replace(w)
-        workers[workers.index(w)] = fresh
-        selector.register(fresh.fd, selectors.EVENT_READ, fresh)
-
-    def _handle_death(self, w, workers, selector, busy, pending, results, died, began) -> None:
-        code = w.proc.poll()
-        if not w.ready:
-            self._start_failed(w, workers, selector, pending, results)
+                               "bounds a task", message.get("problem"))
             return
-        job = busy.pop(w, None)
-        if job is not None:
-            if job.idx in died:
-                results[job.idx] = {"status": "error", "elapsed_s": time.monotonic() - began, "cpu_s": 0.0,
-                                    "reason": f"sandbox worker died (exit code {code}) twice on this comparison"}
-            else:
-                died.add(job.idx)
-                pending.appendleft(job.idx)
-        logger.warning("verifier sandbox worker %s died (exit code %s); replacing it", w.proc.pid, code)
-        self._swap(w, workers, selector)
+        queue = busy.get(w)
+        if not queue or message.get("id") != queue[0].idx:
+            return
+        head = queue.popleft()
+        now = time.monotonic()
+        message.pop("id", None)
+        message.pop("cpu", None)
+        message["elapsed_s"] = now - began
+        message["cpu_s"] = max(0.0, w.cpu - head.cpu_at_start)
+        results[head.idx] = message
+        if queue:
+            queue[0].start(w.cpu, now)  # the worker goes straight on to the next one
+        else:
+            del busy[w]
 
     def _start_failed(self, w, workers, selector, pending, results) -> None:
         tail = w.stderr_tail()
+        what = w.ended()
         self._start_failures += 1
-        logger.error("verifier sandbox worker failed to start: %s", tail or "no output")
+        if what.startswith("killed by"):
+            logger.warning("verifier sandbox worker %s was %s before it was ready; replacing it", w.pid, what)
+        else:
+            logger.error("verifier sandbox worker failed to start (%s): %s", what, tail or "no output")
         if self._start_failures >= _MAX_START_FAILURES:
             try:
                 selector.unregister(w.fd)
@@ -429,11 +360,17 @@ class SandboxPool:
             with self._cond:
                 self._started -= 1
             if not workers:
-                reason = f"sandbox worker could not start: {tail or 'no output'}"
+                reason = f"sandbox worker could not start ({what}): {tail or 'no output'}"
                 while pending:
-                    results[pending.popleft()] = {"status": "error", "reason": reason, "elapsed_s": 0.0}
+                    results[pending.popleft()] = {"status": "error", "reason": reason, "elapsed_s": 0.0, "cpu_s": 0.0}
             return
-        self._swap(w, workers, selector)
+        try:
+            selector.unregister(w.fd)
+        except (KeyError, ValueError):
+            pass
+        fresh = self._replace(w)
+        workers[workers.index(w)] = fresh
+        selector.register(fresh.fd, selectors.EVENT_READ, fresh)
 
     # -- lifecycle ----------------------------------------------------------------------------
     def close(self) -> None:
@@ -453,14 +390,18 @@ class SandboxPool:
         for w in workers:
             try:
                 w.proc.wait(timeout=max(0.0, deadline - time.monotonic()))
-            except subprocess.TimeoutExpired:
+            except Exception:  # subprocess.TimeoutExpired: killed below
                 pass
             w.kill()
 
     def worker_pids(self) -> list[int]:
         """PIDs of the idle workers (for tests and diagnostics)."""
         with self._cond:
-            return [w.proc.pid for w in self._free]
+            return [w.pid for w in self._free]
+
+    def spare_pids(self) -> list[int]:
+        with self._cond:
+            return [w.pid for w in self._spares]
 
 
 _POOLS: dict[int, SandboxPool] = {}

@@ -1,0 +1,290 @@
+"""One row, start to end: read the completion, find its one final answer, compare it with the gold.
+
+This is what a sandbox worker runs for each row (:mod:`rlvr.verifiers._worker`), under that row's
+own CPU budget: every byte of model text is read here, never in the trainer's process. The stages:
+prepare, locate and integrity (:func:`~rlvr.verifiers.extraction.extract_answer`), then compare —
+the cheap decisions of :mod:`rlvr.verifiers.rules`, else a symbolic comparison (``compare``: the
+worker's own math-verify in the sandbox, or the pool when a row is read in the caller for a custom
+answer source that workers cannot import). Restatements of the answer ("\\boxed{2^{10}} = 1024")
+are reconciled with the same comparisons. Decisions are cached per (normalised answer, gold,
+config) in byte-bounded caches of the process that reads the row.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import time
+from collections.abc import Callable
+from typing import Any
+
+import regex
+
+from rlvr.verifiers.box_context import APPROX_MARK
+from rlvr.verifiers.cache import TOTAL_BYTES, ByteLRU, byte_cache
+from rlvr.verifiers.commitment import ALTERNATIVES
+from rlvr.verifiers.config import VerifierConfig
+from rlvr.verifiers.extraction import Extraction, extract_answer
+from rlvr.verifiers.guards import malformed_reason, unsafe_reason
+from rlvr.verifiers.limits import REGEX_TIMEOUT_S
+from rlvr.verifiers.lossless import unread_part
+from rlvr.verifiers.normalize import choice_option_text, gold_answer, normalize_answer, value_key
+from rlvr.verifiers.rules import TEXT_GROUP_RE, fast_decision, gold_info, is_list_gold, numbers_hidden_in_text, sandbox_texts
+from rlvr.verifiers.statements import exact_part, quantity_rhs
+from rlvr.verifiers.trace import Decision, rule
+
+logger = logging.getLogger(__name__)
+
+__all__ = ["verify_row", "validate_gold", "clear_row_caches", "Compare", "gold_text"]
+
+#: symbolic comparisons: task dicts (``answer``, ``gold``, ``abs_tol``, ``rel_tol``) in, result dicts
+#: (``status``, ``reason``) out, one each, in order
+Compare = Callable[[list[dict[str, Any]]], list[dict[str, Any]]]
+
+# decided outcomes and golds the sandbox could not parse (later rows answer without sympy)
+_CACHE = ByteLRU("verdicts", int(TOTAL_BYTES * 0.4))
+_BAD_GOLDS = ByteLRU("unparseable golds", int(TOTAL_BYTES * 0.05))
+
+EMPTY_GOLD = rule("compare.empty_gold", "the gold answer is empty")
+PROSE_GOLD = rule("compare.prose_gold", "the gold is a sentence that states no answer")
+EMPTY_ANSWER = rule("compare.empty_answer", "the final answer is empty after normalisation")
+GUARD = rule("compare.guard", "the answer is refused before sympy (too large, too deep, malformed)")
+GOLD_GUARD = rule("compare.gold_guard", "the gold is refused before sympy")
+UNREAD = rule("compare.unread", "the math parser would drop part of the answer: not compared")
+NO_SYMBOLIC = rule("compare.no_symbolic", "symbolic comparison is off and neither string nor number matched")
+SYMBOLIC = rule("compare.symbolic", "math-verify and sympy decided in the sandbox")
+SANDBOX = rule("compare.sandbox", "the sandbox could not decide (timeout, error, parse failure)")
+HIDDEN_NUMBERS = rule("integrity.hidden_numbers", "numbers inside \\text{} beside other numbers")
+LIST_ANSWER = rule("locate.list_answer", "boxes stated together (each asserted) read as one list answer against a list gold")
+RESTATED = rule("integrity.restated", "several answers that are equal in different notation are one answer")
+READ_ERROR = rule("prepare.unreadable", "the completion or gold could not be read")
+_LETTERS = frozenset("ABCDE")
+# an approximation's digits: "0.333", "1.2 \\times 10^{5}", "1.23 million" (decimals, power of ten, scale word)
+_MANTISSA_RE = regex.compile(r"\s*[-+]?[0-9]*(?:\.([0-9]+))?\s*(?:(?:\\times|\\cdot|×)\s*10\^\{?([-+]?[0-9]{1,3})\}?)?"
+                             r"\s*(?:\\text\{\s*)?(thousand|million|billion)?")
+_SCALE_EXPONENTS = {"thousand": 3, "million": 6, "billion": 9}
+
+
+def clear_row_caches() -> None:
+    """Forget cached outcomes and gold parses of this process (for benchmarks and tests)."""
+    _CACHE.clear()
+    _BAD_GOLDS.clear()
+    gold_info.cache_clear()
+    gold_text.cache_clear()
+    _states_no_value.cache_clear()
+    normalize_answer.cache_clear()
+    value_key.cache_clear()
+
+
+def _verdict(status: str, answer: str | None, reason: str, source: str | None, method: str | None,
+             why: str | None) -> dict[str, Any]:
+    return {"status": status, "answer": answer, "reason": reason, "source": source, "method": method, "rule": why}
+
+
+def _from_extraction(extraction: Extraction) -> tuple[str, str] | None:
+    if extraction.status == "ok":
+        return None
+    status = {"no_answer": "no_answer", "multiple": "incorrect", "too_long": "unparseable_answer",
+              "timeout": "timeout"}.get(extraction.status, "error")
+    return status, extraction.reason
+
+
+def verify_row(completion: Any, gold: Any, config: VerifierConfig, compare: Compare,
+               stages: dict[str, float] | None = None) -> dict[str, Any]:
+    """The verdict of one row as a dict (``status``, ``answer``, ``reason``, ``source``, ``method``,
+    ``rule``). Never raises for the row's sake. ``stages`` (when given) gains the CPU seconds spent
+    reading (``read``: prepare, locate, integrity) and comparing (``compare``)."""
+    t0 = time.process_time()
+    try:
+        if not isinstance(gold, str):
+            gold = "" if gold is None else str(gold)
+        gold_shown = gold_text(gold)
+        ex = extract_answer(completion, config)
+        if ex.source == "boxed" and ex.status == "multiple" and ex.rule == ALTERNATIVES \
+                and len(ex.candidates) > 1 and is_list_gold(gold_shown):
+            # "find all solutions": boxes stated together ("\boxed{2} and \boxed{3}") are one answer,
+            # compared as a whole with the list gold; boxes of other statements are earlier work
+            together = tuple(dict.fromkeys(ex.candidates))
+            ex = Extraction("ok", ", ".join(together), "the boxes stated together read as one list answer",
+                            ex.source, rule=LIST_ANSWER, values=together)
+    except TypeError as exc:
+        return _verdict("error", None, str(exc), None, "extraction", READ_ERROR)
+    except Exception as exc:  # one bad row costs only that row
+        logger.debug("verifier failed reading a row", exc_info=True)
+        return _verdict("error", None, f"reading this row raised {type(exc).__name__}: {str(exc)[:200]}", None,
+                        "extraction", READ_ERROR)
+    t1 = time.process_time()
+    try:
+        return _compare_row(ex, gold_shown, config, compare)
+    except Exception as exc:
+        logger.debug("verifier failed comparing %r", ex.answer, exc_info=True)
+        return _verdict("error", ex.answer, f"comparing the answer raised {type(exc).__name__}: {str(exc)[:200]}",
+                        ex.source, "extraction", READ_ERROR)
+    finally:
+        if stages is not None:
+            t2 = time.process_time()
+            stages["read"] = stages.get("read", 0.0) + (t1 - t0)
+            stages["compare"] = stages.get("compare", 0.0) + (t2 - t1)
+
+
+def _compare_row(ex: Extraction, gold: str, config: VerifierConfig, compare: Compare) -> dict[str, Any]:
+    if ex.status == "multiple" and 1 < len(ex.candidates) <= 4:
+        ex = _reconciled(ex, config, compare)
+    early = _from_extraction(ex)
+    why = ex.rule
+    if early is None and numbers_hidden_in_text(ex.answer or "") and not numbers_hidden_in_text(gold):
+        # decided on the raw text, before normalisation merges it with honest answers in the cache
+        early = ("incorrect", f"{ex.answer!r} puts numbers inside \\text{{}} beside other numbers; "
+                              "one final answer is required")
+        why = HIDDEN_NUMBERS
+    if early:
+        return _verdict(early[0], ex.answer, early[1], ex.source, "extraction", why)
+    if (option := choice_option_text(gold)) is not None and normalize_answer(ex.answer or "").key not in _LETTERS:
+        gold = option  # gold "(B) 12", answer "12": the option's text is what it states
+    outcome = decide(ex.answer or "", gold, config, compare)
+    return _verdict(outcome.status, ex.answer, outcome.reason, ex.source, outcome.method, outcome.rule)
+
+
+def decide(answer_text: str, gold: str, config: VerifierConfig, compare: Compare) -> Decision:
+    """Whether ``answer_text`` equals ``gold``: the cache, the cheap rules, else one symbolic comparison."""
+    # the whole normalised answer keys the cache, never its value key alone: "42_7" (unit base 7) and "42"
+    # share the key "42" and must not share a verdict; "1,22" may be a decimal comma, "1, 22" is a list
+    key = (normalize_answer(answer_text), gold, config)
+    cached = _CACHE.get(key)
+    if cached is not None:
+        return cached
+    outcome = _decide_locally(answer_text, gold, config)
+    if outcome is None:
+        a, g = sandbox_texts(exact_part(normalize_answer(answer_text)), gold_info(gold, config), config)
+        result = compare([{"answer": a, "gold": g, "abs_tol": config.abs_tol, "rel_tol": config.rel_tol}])[0]
+        status, reason = result.get("status", "error"), result.get("reason", "")
+        symbolic = status in ("correct", "incorrect")
+        outcome = Decision(status, reason, "symbolic" if symbolic else "sandbox", SYMBOLIC if symbolic else SANDBOX)
+        if status == "unparseable_gold":
+            _BAD_GOLDS.put((gold, config), outcome)
+        if status in ("timeout", "error"):
+            return outcome  # transient failures are retried next time
+    _CACHE.put(key, outcome)
+    return outcome
+
+
+def _restatement(candidate: str) -> tuple[str, float]:
+    """A candidate and the tolerance it is held to: exact, or for an approximation ("\\approx 0.333", marked
+    by the integrity stage) just under one unit of its last decimal place (0.333 and 0.334 both approximate
+    1/3; 43 never approximates 42)."""
+    if not candidate.startswith(APPROX_MARK):
+        return candidate, 0.0
+    value = candidate[len(APPROX_MARK):]
+    m = _MANTISSA_RE.match(value, timeout=REGEX_TIMEOUT_S)
+    decimals, exponent = (len(m[1] or ""), int(m[2] or 0)) if m else (0, 0)
+    if m and m[3]:
+        exponent += _SCALE_EXPONENTS[m[3].lower()]
+    unit = 10.0 ** (min(max(exponent, -30), 30) - min(decimals, 15)) / (100 if normalize_answer(value).percent else 1)
+    # to one decimal place or none, a rounding ("1/3 ≈ 0.3", never 0.4); finer, a cut-off too ("2/3 ≈ 0.66")
+    return value, (0.5 + 1e-9 if decimals <= 1 else 0.999) * unit
+
+
+def _reconciled(ex: Extraction, config: VerifierConfig, compare: Compare) -> Extraction:
+    """Several boxes (or slots) whose values are equal in different notation are one answer.
+
+    ``\\boxed{\\frac{\\sqrt2}{2}}`` then ``\\boxed{\\sqrt{2}/2}`` restates the answer; only values that
+    differ are several answers. Each earlier candidate is compared with the last one like any answer
+    with a gold (an approximation within its precision).
+    """
+    last = ex.candidates[-1]
+    for other in ex.candidates[:-1]:
+        other, tol = _restatement(other)
+        outcome = decide(other, last, dataclasses.replace(config, abs_tol=tol, rel_tol=0.0), compare)
+        if outcome.status != "correct":
+            return ex
+    return Extraction("ok", last, f"{ex.source} answer (restated in equal forms: "
+                      + ", ".join(repr(c) for c in ex.candidates) + ")", ex.source, rule=RESTATED, values=ex.values)
+
+
+def _decide_locally(answer_text: str, gold_text_: str, config: VerifierConfig) -> Decision | None:
+    gold = gold_info(gold_text_, config)
+    if not gold.norm.key:
+        return Decision("unparseable_gold", "the gold answer is empty", "gold", EMPTY_GOLD)
+    if _states_no_value(gold_text_):
+        return Decision("unparseable_gold", f"the gold {gold_text_[:80]!r} is a sentence that states no answer", "gold",
+                        PROSE_GOLD)
+    bad_gold = _BAD_GOLDS.get((gold_text_, config))
+    if bad_gold:
+        return bad_gold
+    answer = exact_part(normalize_answer(answer_text))
+    if "=" in answer.clean and "=" not in gold.norm.clean and not _RELATION_CHARS_RE.search(answer.clean, timeout=REGEX_TIMEOUT_S) \
+            and (rhs := quantity_rhs(answer.clean)) is not None:
+        answer = exact_part(normalize_answer(rhs))  # "m + n = 12", "E[X] = 3": the value stated for the asked quantity
+    if not answer.key:
+        return Decision("no_answer", "the final answer is empty after normalisation", "extraction", EMPTY_ANSWER)
+    fast = fast_decision(answer, gold, config)
+    if fast:
+        return fast
+    unsafe = unsafe_reason(answer.clean, config) or malformed_reason(answer.clean)
+    if unsafe:
+        return Decision("unparseable_answer", unsafe, "guard", GUARD)
+    unread = unread_part(sandbox_texts(answer, gold, config)[0])  # what the parser would be given
+    if unread:
+        return Decision("unparseable_answer", unread, "guard", UNREAD)
+    if gold.unsafe:
+        return Decision("unparseable_gold", f"gold answer is unsafe to parse: {gold.unsafe}", "guard", GOLD_GUARD)
+    if not config.symbolic:
+        return Decision("incorrect", f"{answer.clean!r} does not match gold {gold_text_!r} as a string or number "
+                        "(symbolic comparison off)", "number", NO_SYMBOLIC)
+    return None
+
+
+def validate_gold(gold: str, config: VerifierConfig, compare: Compare) -> str | None:
+    """``None`` when the verifier can use ``gold``, else the reason it cannot (parsed once, cached)."""
+    text = gold_text(gold)
+    info = gold_info(text, config)
+    if not info.norm.key:
+        return "the gold answer is empty"
+    if info.unsafe:
+        return f"unsafe to parse: {info.unsafe}"
+    if info.number is not None:
+        return None
+    if (bad := _BAD_GOLDS.get((text, config))) is not None:
+        return bad.reason
+    clean = info.norm.clean
+    result = compare([{"answer": clean, "gold": clean, "abs_tol": 0.0, "rel_tol": 0.0}])[0]
+    if result.get("status") in ("unparseable_gold", "unparseable_answer"):
+        _BAD_GOLDS.put((text, config), Decision("unparseable_gold", result["reason"], "sandbox", SANDBOX))
+        return result["reason"]
+    if result.get("status") in ("timeout", "error"):
+        return f"{result['status']}: {result.get('reason', '')}"
+    return None
+
+
+_RELATION_CHARS_RE = regex.compile(r"[<>≤≥≠]|\\(?:[lg]eq?|neq?|[lg]t)(?![A-Za-z])")
+_PROSE_GOLD_RE = regex.compile(r"####|(?i:\banswer\b)|(?<![\\A-Za-z])[A-Za-z]{2,}\s+[A-Za-z]{2,}\s+\S")
+_GOLD_CONFIG = VerifierConfig(multiple_answers="last", detect_retraction=False)
+_WORDS_RE = regex.compile(r"(?<![\\A-Za-z])[A-Za-z]{2,}")
+
+
+@byte_cache(0.05)
+def _states_no_value(gold: str) -> bool:
+    """A gold that is prose (three words or more outside math and \\text{}) with no number in it.
+
+    Such a gold cannot be graded ("The answer cannot be determined"): the reward abstains, as
+    TRL's and open-r1's do, instead of scoring every completion wrong.
+    """
+    bare = TEXT_GROUP_RE.sub(" ", regex.sub(r"\$[^$]*\$|\\\(.*?\\\)", " ", gold, timeout=REGEX_TIMEOUT_S), timeout=REGEX_TIMEOUT_S)
+    return len(_WORDS_RE.findall(bare, timeout=REGEX_TIMEOUT_S)) >= 3 and not any(c.isdigit() for c in bare) and "\\" not in bare
+
+
+@byte_cache(0.1)
+def gold_text(gold: str) -> str:
+    """The answer a gold states: its box, or, for a sentence or worked solution, its stated value.
+
+    A gold that states no value stays as it is (and is then reported ``unparseable_gold``).
+    """
+    text = gold_answer(gold)
+    if text != gold or len(gold) > 20_000:
+        return text
+    bare = TEXT_GROUP_RE.sub(" ", regex.sub(r"\$[^$]*\$", " ", gold, timeout=REGEX_TIMEOUT_S), timeout=REGEX_TIMEOUT_S)
+    if _PROSE_GOLD_RE.search(bare, timeout=REGEX_TIMEOUT_S):
+        ex = extract_answer(gold, _GOLD_CONFIG)
+        if ex.status == "ok" and ex.answer:
+            return ex.answer
+    return text

@@ -1,0 +1,291 @@
+"""Symbolic comparison with math-verify and sympy: what only a sandbox worker runs.
+
+:class:`Comparer` parses golds once (a cache bounded by bytes) and decides whether an answer equals
+a gold: a quick check of plain expressions first (expansion, sample points), then math-verify's
+``verify`` with strict settings, then the numeric and equation checks math-verify lacks (rounding
+is not equality, a false side of an equation chain). Imported only inside
+:mod:`rlvr.verifiers._worker`: untrusted text is parsed by sympy nowhere else.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rlvr.verifiers.cache import ByteLRU
+
+__all__ = ["Comparer"]
+
+_GOLD_CACHE_BYTES = 48 * 1024 * 1024
+# what a parsed gold holds beside its text: sympy trees take tens of bytes per character of LaTeX
+_PARSED_BYTES_PER_CHAR = 48
+
+
+class Comparer:
+    """Parses golds once (bounded cache) and compares answers against them."""
+
+    def __init__(self) -> None:
+        from math_verify import ExprExtractionConfig, LatexExtractionConfig, parse, verify
+
+        self._parse = parse
+        self._verify = verify
+        self._configs = [LatexExtractionConfig(boxed_match_priority=0), ExprExtractionConfig()]
+        self._golds = ByteLRU("parsed golds", _GOLD_CACHE_BYTES)
+
+    def clear(self) -> None:
+        self._golds.clear()
+
+    def parse(self, text: str) -> list[Any]:
+        """Parsed forms of ``text``; empty when math-verify only echoes the string back.
+
+        Boxing the (already extracted) text makes math-verify take all of it as one answer. A result
+        holding nothing but the input string means the LaTeX did not parse (string equality was
+        already tried before the sandbox).
+        """
+        # raise_on_error=True: math-verify otherwise swallows MemoryError too, turning the memory cap
+        # into a silent "does not parse"; other errors do mean the text does not parse.
+        try:
+            parsed = self._parse("\\boxed{" + text + "}", extraction_config=self._configs,
+                                 parsing_timeout=None, raise_on_error=True)
+        except (MemoryError, RecursionError):
+            raise
+        except Exception:
+            return []
+        if not any(not isinstance(p, str) for p in parsed):
+            return []
+        if _partial_number(parsed[0], text):
+            return []
+        return parsed
+
+    def gold(self, text: str) -> list[Any]:
+        parsed = self._golds.get(text)
+        if parsed is None:
+            parsed = self.parse(text)
+            self._golds.put(text, parsed, size=256 + _PARSED_BYTES_PER_CHAR * len(text))
+        return parsed
+
+    def compare(self, answer: str, gold: str, abs_tol: float, rel_tol: float) -> tuple[str, str]:
+        gold_parsed = self.gold(gold)
+        if not gold_parsed:
+            return "unparseable_gold", f"math-verify could not parse the gold answer {gold!r}"
+        if _undefined(gold_parsed[0]):
+            return "unparseable_gold", f"the gold answer {gold!r} is undefined (a division by zero or NaN): fix the data"
+        answer_parsed = self.parse(answer)
+        if not answer_parsed:
+            return "unparseable_answer", f"math-verify could not parse the answer {answer!r}"
+        gold_parsed, answer_parsed = _imaginary_unit(gold_parsed), _imaginary_unit(answer_parsed)
+        quick = _quick_expression_check(gold_parsed[0], answer_parsed[0], exact=not (abs_tol or rel_tol))
+        if quick is not None:
+            return ("correct" if quick[0] else "incorrect"), f"{answer!r} {quick[1]} gold {gold!r}"
+        # allow_set_relation_comp: `x < 3` answers the interval `(-\infty, 3)` and vice versa
+        try:
+            equal = self._verify(gold_parsed, answer_parsed, strict=True, allow_set_relation_comp=True,
+                                 timeout_seconds=None, raise_on_error=True)
+        except (MemoryError, RecursionError):
+            raise
+        except Exception as exc:  # a crash is not a wrong answer: report it as such
+            return "error", (f"comparing {answer!r} with gold {gold!r} raised {type(exc).__name__}: "
+                             f"{str(exc)[:160]}")
+        g, a = gold_parsed[0], answer_parsed[0]
+        numeric = _both_numbers(g, a)
+        if equal and numeric and not _numerically_equal(g, a, 0.0, 0.0):
+            return "incorrect", f"{answer!r} equals gold {gold!r} only after rounding, not exactly"
+        if equal and "=" not in gold:
+            false_side = self._false_side(answer, g)
+            if false_side is not None:
+                return "incorrect", (f"{answer!r} ends in the gold value but also equates it with {false_side!r}, "
+                                     f"which is not gold {gold!r}")
+        if equal:
+            return "correct", f"{answer!r} is symbolically equivalent to gold {gold!r}"
+        if numeric and (abs_tol or rel_tol) and _numerically_equal(g, a, abs_tol, rel_tol):
+            return "correct", f"{answer!r} is within tolerance of gold {gold!r}"
+        return "incorrect", f"{answer!r} is not equivalent to gold {gold!r}"
+
+    def _false_side(self, answer: str, g: Any) -> str | None:
+        """A constant side of an equation chain that is not the gold (``2+2=5`` against 5).
+
+        math-verify grades ``a = b = c`` by its last side, so a false statement ending in the right
+        value would pass; every other side without variables must equal the gold too. Sides with
+        variables (``x = 5``, ``f(2) = 5``) name the quantity and are not checked.
+        """
+        sides = _top_level_sides(answer)
+        if len(sides) < 2 or not _is_real_number(g):
+            return None
+        for side in sides[:-1]:
+            parsed = _imaginary_unit(self.parse(side)) if side.strip() else []
+            if not parsed:
+                continue
+            value = parsed[0]
+            if _is_real_number(value) and not _numerically_equal(g, value, 0.0, 0.0):
+                return side.strip()
+        return None
+
+
+def _imaginary_unit(parsed: list[Any]) -> list[Any]:
+    """Read the symbol ``i`` as the imaginary unit, as competition answers write it (``|3+4i| = 5``).
+
+    math-verify parses ``i`` as a plain symbol, so ``i^2`` never equals -1. Applied to both sides, a
+    gold that does use ``i`` as a variable still compares equal to the same expression.
+    """
+    import sympy
+
+    out = []
+    for item in parsed:
+        if isinstance(item, sympy.Basic):  # math-verify's symbols may carry assumptions: match by name
+            units = [s for s in item.free_symbols if getattr(s, "name", None) == "i"]
+            if units:
+                swap = {u: sympy.I for u in units}
+                if isinstance(item, sympy.Equality):  # keep the equation: Eq(e^{i pi}, -1) must not become True
+                    item = sympy.Eq(item.lhs.subs(swap), item.rhs.subs(swap), evaluate=False)
+                else:
+                    item = item.subs(swap)
+        out.append(item)
+    return out
+
+
+_COMMAND_RE = None
+
+
+def _undefined(value: Any) -> bool:
+    """sympy's zoo (1/0) or nan, anywhere in a parsed gold."""
+    try:
+        import sympy
+
+        return isinstance(value, sympy.Basic) and (value.has(sympy.zoo) or value.has(sympy.nan))
+    except Exception:
+        return False
+
+
+def _partial_number(value: Any, text: str) -> bool:
+    """math-verify read only a fragment: a bare number out of text that names variables.
+
+    ``Eq(x**2/16 + y**2/12, 1)`` is not LaTeX; math-verify's fallback then extracts the last number
+    (``1``) and the answer would equal any gold 1. A plain number parsed from text with letters
+    outside commands and ``\\text{}`` (e, i and E excepted) did not parse as a whole.
+    """
+    import re
+
+    import sympy
+
+    global _COMMAND_RE
+    if not isinstance(value, sympy.Number):
+        return False
+    if _COMMAND_RE is None:
+        _COMMAND_RE = re.compile(r"\\(?:text|mathrm|textbf|mbox|operatorname)\s*\{[^{}]*\}|\\[A-Za-z]+")
+    letters = re.sub(r"[^A-Za-z]", "", _COMMAND_RE.sub("", text))
+    return bool(letters.strip("eiE"))
+
+
+def _top_level_sides(text: str) -> list[str]:
+    """``text`` split at ``=`` signs outside braces and brackets (``\\sum_{k=1}`` stays whole)."""
+    from rlvr.verifiers.normalize import split_top_level
+
+    if any(r in text for r in ("<", ">", "\\le", "\\ge", "\\ne", "\\approx", "\\equiv", ":=")):
+        return [text]
+    return split_top_level(text, "=")
+
+
+def _quick_expression_check(g: Any, a: Any, exact: bool = True) -> tuple[bool, str] | None:
+    """Decide cheaply for two plain expressions, before math-verify's ``simplify`` (~10 ms a pair).
+
+    (True, why) when ``expand(g - a)`` is 0; (False, why) when exactly one side has free symbols,
+    or when the two differ clearly at random sample points (a different function cannot be
+    equivalent); ``None`` when unsure (math-verify decides).
+    """
+    import random
+
+    import sympy
+
+    if not (isinstance(g, sympy.Expr) and isinstance(a, sympy.Expr)):
+        return None
+    if g.has(sympy.Float) or a.has(sympy.Float):
+        return None  # decimals: leave rounding rules to the numeric checks
+    fg, fa = g.free_symbols, a.free_symbols
+    if not fg and not fa:
+        if not exact:
+            return None  # a tolerance applies: the numeric checks after math-verify decide
+        try:  # two constants that differ at 30 digits cannot be equal (skips simplify)
+            gv, av = complex(sympy.N(g, 30)), complex(sympy.N(a, 30))
+        except (TypeError, ValueError, ZeroDivisionError, OverflowError):
+            return None
+        if any(z != z or abs(z) == float("inf") for z in (gv, av)):
+            return None
+        if abs(gv - av) > 1e-12 * max(1.0, abs(gv), abs(av)):
+            return False, "differs numerically from"
+        return None
+    if bool(fg) != bool(fa):
+        if fa and _constant_in_disguise(a):
+            return None  # cosh^2 t - sinh^2 t is 1: let math-verify simplify it
+        return False, "has variables where there are none in" if fa else "is a constant, unlike"
+    if sympy.expand(g - a) == 0:
+        return True, "expands to"
+    symbols = sorted(fg | fa, key=lambda s: s.name)
+    rng = random.Random(0)
+    differing = 0
+    for _ in range(3):
+        point = {s: sympy.Rational(rng.randint(11, 97), rng.randint(3, 13)) for s in symbols}
+        try:
+            gv, av = complex(g.evalf(30, subs=point)), complex(a.evalf(30, subs=point))
+        except (TypeError, ValueError, ZeroDivisionError, OverflowError):
+            return None
+        if any(map(lambda z: z != z or abs(z) == float("inf"), (gv, av))):
+            return None
+        scale = max(1.0, abs(gv), abs(av))
+        if abs(gv - av) > 1e-9 * scale:
+            differing += 1
+    return (False, "differs at sample points from") if differing == 3 else None
+
+
+def _constant_in_disguise(expr: Any) -> bool:
+    """Whether an expression with variables takes one value at three sample points (an identity)."""
+    import random
+
+    import sympy
+
+    rng = random.Random(1)
+    values = []
+    for _ in range(3):
+        point = {s: sympy.Rational(rng.randint(11, 97), rng.randint(3, 13)) for s in expr.free_symbols}
+        try:
+            values.append(complex(expr.evalf(30, subs=point)))
+        except (TypeError, ValueError, ZeroDivisionError, OverflowError):
+            return True  # cannot tell: let math-verify decide
+    try:
+        return all(abs(v - values[0]) <= 1e-9 * max(1.0, abs(values[0])) for v in values)
+    except OverflowError:  # values too large to subtract as floats: cannot tell
+        return True
+
+
+def _is_real_number(x: Any) -> bool:
+    """A constant sympy expression that is not known to be complex (``2+3``, ``\\sqrt{2}``)."""
+    import sympy
+
+    return isinstance(x, sympy.Expr) and bool(x.is_number) and x.is_real is not False
+
+
+def _both_numbers(g: Any, a: Any) -> bool:
+    return _is_real_number(g) and _is_real_number(a)
+
+
+def _numerically_equal(g: Any, a: Any, abs_tol: float, rel_tol: float) -> bool:
+    """High-precision comparison; floats in either side allow a 1e-12 relative slack."""
+    import sympy
+
+    gv, av = sympy.N(g, 60), sympy.N(a, 60)
+    if not (gv.is_real and av.is_real):
+        return _decided(sympy.Abs(gv - av) < sympy.Float("1e-40"))
+    try:
+        diff = abs(gv - av)
+        scale = max(abs(gv), abs(av), sympy.Integer(1))
+        has_float = bool(g.atoms(sympy.Float) or a.atoms(sympy.Float))
+        slack = (sympy.Float("1e-12") if has_float else sympy.Float("1e-40")) * scale
+        return _decided(diff <= max(slack, sympy.Float(abs_tol), sympy.Float(rel_tol) * abs(gv)))
+    except TypeError:  # max() of values sympy cannot order: not shown equal
+        return False
+
+
+def _decided(relation: Any) -> bool:
+    """True only for a comparison sympy settles as true; one it cannot decide (a symbol left in
+    ``\\frac11%\\frac``) is not evidence of equality."""
+    import sympy
+
+    return relation is sympy.true or relation is True
