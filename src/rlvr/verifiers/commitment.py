@@ -17,6 +17,8 @@ reason, or ``None``.
 
 from __future__ import annotations
 
+import bisect
+
 import regex
 
 from rlvr.verifiers.box_context import APPROX_MARK, box_context, restated_after_box
@@ -28,7 +30,7 @@ from rlvr.verifiers.lexicon import (
 )
 from rlvr.verifiers.normalize import value_key
 from rlvr.verifiers.prose import (
-    ALTERNATIVE_RE, CONCLUSION_RE, HEDGE_RE, RETRACTION_RE, sentences, stated_values, value_role,
+    ALTERNATIVE_RE, CONCLUSION_RE, HEDGE_RE, RETRACTION_RE, RoleIndex, sentences, stated_values, value_role,
 )
 from rlvr.verifiers.slots import Slot, clean
 from rlvr.verifiers.later import choice_letter
@@ -90,6 +92,8 @@ _GAP_NOISE_RE = regex.compile(r"\\(?:quad|qquad|text|mathrm|textbf|hspace|,|;|!|
 
 
 _RESTATED_NAME_RE = regex.compile(r"(?<![\p{L}\\])[A-Za-z](?:_\{?[0-9A-Za-z]+\}?)?\s*=\s*(?:\$|\\\(|\\\[)?\s*$")
+#: more slots than this stated together are read as several answers without looking at each one
+_MOST_TOGETHER = 64
 _TOGETHER_WORDS = 3  # a gap of at most this many words and no retraction cue joins two answers
 
 
@@ -125,21 +129,73 @@ def _together(gap: str, timeout: float) -> bool:
 
 
 def statement_of(doc: Document, group: list[Slot], timeout: float) -> tuple[int, int]:
-    """The span of the sentence that holds ``group`` (with the line before when the slot stands alone)."""
+    """The span of the sentence that holds ``group`` (with the line before when the slot stands alone).
+
+    A line's sentences are found once per document (``doc.memo``), so a line of thousands of slots
+    costs one pass over it, not one per slot."""
     start, end = group[0].start, max(s.end for s in group)
     view = doc.view
     line_start = view.rfind("\n", 0, start) + 1
     line_end = view.find("\n", end)
     line_end = len(view) if line_end < 0 else line_end
-    if not _WORD_CHAR_RE.search(view[line_start:start] + view[end:line_end], timeout=timeout):
+    if not _WORD_CHAR_RE.search(view, line_start, start, timeout=timeout) \
+            and not _WORD_CHAR_RE.search(view, end, line_end, timeout=timeout):
         line_start = view.rfind("\n", 0, max(0, line_start - 1)) + 1  # "… either 7 or\n\\boxed{8}"
+    starts, spans = _line_sentences(doc, line_start, line_end, timeout)
     s_start = line_start
-    for a, b in sentences(view[line_start:start], timeout):
-        s_start = line_start + a
-    tail = view[end:line_end]
-    spans = sentences(tail, timeout)
-    s_end = end + (spans[0][1] if spans and spans[0][0] == 0 else 0)
+    i = bisect.bisect_left(starts, start - line_start) - 1  # the last sentence that starts before the slot
+    if i >= 0:
+        s_start = line_start + spans[i][0]
+    s_end = end
+    j = bisect.bisect_right(starts, end - line_start) - 1  # the sentence the slot ends in goes on to its end
+    if j >= 0 and spans[j][1] > end - line_start:
+        s_end = line_start + spans[j][1]
     return s_start, max(s_end, end)
+
+
+def _line_sentences(doc: Document, line_start: int, line_end: int, timeout: float) -> tuple[list[int], list]:
+    key = ("sentences", line_start, line_end)
+    found = doc.memo.get(key)
+    if found is None:
+        spans = sentences(doc.view[line_start:line_end], timeout)
+        found = doc.memo[key] = ([a for a, _b in spans], spans)
+    return found
+
+
+class _Statement:
+    """What the stance check reads of one statement as a whole, found once: a tentative word anywhere
+    in it, where its clauses begin, where it supposes, and the roles index of its values. Thousands of
+    boxes in one sentence then cost one pass over it and a few bisections each."""
+
+    def __init__(self, sentence: str, strict: bool, timeout: float) -> None:
+        self.sentence, self.strict, self.timeout = sentence, strict, timeout
+        self.tentative = _TENTATIVE.search(sentence, timeout=timeout) if strict else None
+        self.clause_ends = [m.end() for m in _CLAUSE_BREAK_RE.finditer(sentence, timeout=timeout)]
+        found = list(_SUPPOSING.finditer(sentence, timeout=timeout)) if strict else []
+        self.supposing = [(m.start(), m.end(), m[0]) for m in found]
+        self.roles = RoleIndex(sentence, timeout)
+
+    def stance(self, start: int, end: int, approximated: bool = False) -> str | None:
+        """How the statement holds the value at ``[start, end)``, when it is not a claim (see :func:`_stance`)."""
+        sentence, timeout = self.sentence, self.timeout
+        if _QUESTION_END_RE.search(sentence[end:end + 48], timeout=timeout):
+            return "the statement is a question"
+        after = _CLOSING_RE.sub("", sentence[end:end + 80], count=1, timeout=timeout)
+        if not approximated and (m := _MODIFIER.starts(after, timeout=timeout) or _PAREN_OPERATION_RE.match(after, timeout=timeout)):
+            return f"the words after it change it ({m[0].strip()!r})"  # (an approximation that follows is reconciled instead)
+        role = value_role(sentence, start, end, timeout, self.roles)
+        if role in ("bound", "rejected", "denied"):
+            return {"bound": "it is given as a bound", "rejected": "it is rejected", "denied": "it is denied"}[role]
+        if self.strict:
+            i = bisect.bisect_right(self.clause_ends, start) - 1
+            clause = self.clause_ends[i] if i >= 0 else 0
+            for a, b, word in self.supposing[bisect.bisect_left(self.supposing, (clause, -1, "")):]:
+                if b > start:
+                    break
+                return f"it is only supposed ({word!r})"  # "would" is no supposition: the problem's own wording
+        if self.tentative is not None:
+            return f"the statement calls it {self.tentative[0]!r}"
+        return None
 
 
 # -- checks on the final statement (both policies) --------------------------------------------------
@@ -151,11 +207,11 @@ def check_final(doc: Document, all_slots: list[Slot], final: Slot, answer: str, 
     # slots of one kind stated together ("\\boxed{41} or \\boxed{42}"); a label line above a box is earlier work
     kind = final.kind
     i = index
-    while i > 0 and _joins(groups[i - 1], kind, timeout) \
+    while i > 0 and index - i <= _MOST_TOGETHER and _joins(groups[i - 1], kind, timeout) \
             and _together(doc.view[_end(groups[i - 1]):groups[i][0].start], timeout):
         i -= 1
     j = index
-    while j + 1 < len(groups) and any(s.kind == kind for s in groups[j + 1]) \
+    while j + 1 < len(groups) and j - index <= _MOST_TOGETHER and any(s.kind == kind for s in groups[j + 1]) \
             and _together(doc.view[_end(groups[j]):groups[j + 1][0].start], timeout):
         j += 1  # after the final answer, another kind of slot is a later statement (check_later)
     together = groups[i:j + 1]
@@ -163,10 +219,16 @@ def check_final(doc: Document, all_slots: list[Slot], final: Slot, answer: str, 
     distinct = list(dict.fromkeys(values))
     if len({_key(v) for v in distinct}) > 1:
         shown = ", ".join(repr(clean(v)) for v in distinct[:4])
+        if len(together) > _MOST_TOGETHER:  # a repetition loop's line: several answers, and never one list
+            return Finding(ALTERNATIVES, f"{len(together)} different final answers stated together: {shown}, …")
+        statements: dict[tuple[int, int], _Statement] = {}
         for g in together:  # "\boxed{3} works; \boxed{2} fails": one of them is no answer, so they are no list
             g_start, g_end = statement_of(doc, g, timeout)
             inner = min(g, key=lambda s: s.value[1] - s.value[0])
-            stance = _stance(doc.view[g_start:g_end], inner.start - g_start, inner.end - g_start, strict, timeout)
+            statement = statements.get((g_start, g_end))
+            if statement is None:
+                statement = statements[(g_start, g_end)] = _Statement(doc.view[g_start:g_end], strict, timeout)
+            stance = statement.stance(inner.start - g_start, inner.end - g_start)
             if stance:
                 return Finding(STANCE, f"several final answers stated together ({shown}), and "
                                f"{clean(_value_of(g))!r} is not asserted: {stance}")
@@ -229,23 +291,7 @@ def _stance(sentence: str, start: int, end: int, strict: bool, timeout: float, a
     supposition ("Suppose the answer is \\boxed{42}") and a tentative word anywhere in the statement
     ("Placeholder:", "(tentative)", "though I could not verify it").
     """
-    if _QUESTION_END_RE.search(sentence[end:], timeout=timeout):
-        return "the statement is a question"
-    after = _CLOSING_RE.sub("", sentence[end:end + 80], count=1, timeout=timeout)
-    if not approximated and (m := _MODIFIER.starts(after, timeout=timeout) or _PAREN_OPERATION_RE.match(after, timeout=timeout)):
-        return f"the words after it change it ({m[0].strip()!r})"  # (an approximation that follows is reconciled instead)
-    role = value_role(sentence, start, end, timeout)
-    if role in ("bound", "rejected", "denied"):
-        return {"bound": "it is given as a bound", "rejected": "it is rejected", "denied": "it is denied"}[role]
-    if strict:
-        clause = 0
-        for m in _CLAUSE_BREAK_RE.finditer(sentence, 0, start, timeout=timeout):
-            clause = m.end()
-        if m := _SUPPOSING.search(sentence, clause, start, timeout=timeout):
-            return f"it is only supposed ({m[0]!r})"  # "would" is no supposition: the problem's own wording
-    if strict and (m := _TENTATIVE.search(sentence, timeout=timeout)):
-        return f"the statement calls it {m[0]!r}"
-    return None
+    return _Statement(sentence, strict, timeout).stance(start, end, approximated)
 
 
 _QUESTION_END_RE = regex.compile(r"^[^.!\n]{0,40}[?？]")

@@ -98,6 +98,8 @@ class Document:
     bold: list[tuple[int, int]] = field(default_factory=list)  # content spans of **…** / __…__
     redefinitions: list[str] = field(default_factory=list)
     _hidden_index: tuple | None = field(default=None, repr=False, compare=False)
+    #: what readers found once and look up again (a line's sentences): keyed by the reader
+    memo: dict = field(default_factory=dict, repr=False, compare=False)
 
     def hidden_reason(self, start: int, end: int) -> str | None:
         """Why ``[start, end)`` lies inside hidden text, if it does (O(log n))."""
