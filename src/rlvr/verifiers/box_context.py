@@ -39,6 +39,7 @@ _CONNECTORS = frozenset({"=", ":=", "\\approx", "≈", "\\sim", "\\simeq", "\\eq
 _TEXT_RE = regex.compile(r"\\[A-Za-z]+\s*\{([^{}]*)\}")
 _SET_OPENING_RE = regex.compile(r"\s*(?:[\[(]|\\\{|\\left|\\mathbb|\\emptyset|\\varnothing|\\varnothing|\\R\b|ℝ)")
 _WORDS_RE = regex.compile(r"\p{L}{2,}")
+_LETTERS_RE = regex.compile(r"\p{L}+")
 
 
 def _tokens(text: str) -> list[str]:
@@ -142,7 +143,7 @@ def _prefix_problem(before: list[str], after: list[str], in_math: bool, view: st
         return None
     if last == "+" and "=" in before[-4:-1]:
         return None  # "= +\boxed{10}": a sign that states the whole value
-    if not in_math and (regex.fullmatch(r"\p{L}+", last, timeout=timeout) or last in ("-", "—", "–", "*")):
+    if not in_math and (_LETTERS_RE.fullmatch(last, timeout=timeout) or last in ("-", "—", "–", "*")):
         if last.isascii() and last.isalpha() and len(last) == 1 and not view[box_start - 1].isspace():
             return f"the box is preceded by {last!r}: it holds only part of the stated result"  # "x\boxed{7}"
         if last in ("-", "—", "–") and not _spaced_dash(text_before):
@@ -164,7 +165,7 @@ def _suffix_problem(after: list[str], in_math: bool, timeout: float) -> str | No
             continue  # in math "!" is a factorial
         if token == "\\boxed" or token == "\\fbox":
             return None  # another box right after: stated together, read so elsewhere
-        if not in_math and regex.fullmatch(r"\p{L}+", token, timeout=timeout):
+        if not in_math and _LETTERS_RE.fullmatch(token, timeout=timeout):
             if i == 0 and token.isascii() and not _unit_word(token):
                 return f"the box is followed by {token!r}: it holds only part of the stated result"  # "\boxed{7}x"
             return None  # prose goes on: what it says is read as a later statement

@@ -169,32 +169,49 @@ class _Statement:
 
     def __init__(self, sentence: str, strict: bool, timeout: float) -> None:
         self.sentence, self.strict, self.timeout = sentence, strict, timeout
-        self.tentative = _TENTATIVE.search(sentence, timeout=timeout) if strict else None
-        self.clause_ends = [m.end() for m in _CLAUSE_BREAK_RE.finditer(sentence, timeout=timeout)]
-        found = list(_SUPPOSING.finditer(sentence, timeout=timeout)) if strict else []
-        self.supposing = [(m.start(), m.end(), m[0]) for m in found]
-        self.roles = RoleIndex(sentence, timeout)
+        self._facts: tuple | None = None  # found on the second value read: one value needs no index
 
-    def stance(self, start: int, end: int, approximated: bool = False) -> str | None:
-        """How the statement holds the value at ``[start, end)``, when it is not a claim (see :func:`_stance`)."""
+    def _index(self) -> tuple:
+        if self._facts is None:
+            sentence, timeout = self.sentence, self.timeout
+            clause_ends = [m.end() for m in _CLAUSE_BREAK_RE.finditer(sentence, timeout=timeout)]
+            found = list(_SUPPOSING.finditer(sentence, timeout=timeout)) if self.strict else []
+            self._facts = (clause_ends, [(m.start(), m.end(), m[0]) for m in found], RoleIndex(sentence, timeout),
+                           _TENTATIVE.search(sentence, timeout=timeout) if self.strict else None)
+        return self._facts
+
+    def stance(self, start: int, end: int, approximated: bool = False, indexed: bool = True) -> str | None:
+        """How the statement holds the value at ``[start, end)``, when it is not a claim (see :func:`_stance`).
+        ``indexed``: read the statement's clauses and suppositions once for many values."""
         sentence, timeout = self.sentence, self.timeout
         if _QUESTION_END_RE.search(sentence[end:end + 48], timeout=timeout):
             return "the statement is a question"
         after = _CLOSING_RE.sub("", sentence[end:end + 80], count=1, timeout=timeout)
         if not approximated and (m := _MODIFIER.starts(after, timeout=timeout) or _PAREN_OPERATION_RE.match(after, timeout=timeout)):
             return f"the words after it change it ({m[0].strip()!r})"  # (an approximation that follows is reconciled instead)
-        role = value_role(sentence, start, end, timeout, self.roles)
+        facts = self._index() if indexed else None
+        role = value_role(sentence, start, end, timeout, facts[2] if facts else None)
         if role in ("bound", "rejected", "denied"):
             return {"bound": "it is given as a bound", "rejected": "it is rejected", "denied": "it is denied"}[role]
-        if self.strict:
-            i = bisect.bisect_right(self.clause_ends, start) - 1
-            clause = self.clause_ends[i] if i >= 0 else 0
-            for a, b, word in self.supposing[bisect.bisect_left(self.supposing, (clause, -1, "")):]:
+        if not self.strict:
+            return None
+        if facts is None:
+            clause = 0
+            for m in _CLAUSE_BREAK_RE.finditer(sentence, 0, start, timeout=timeout):
+                clause = m.end()
+            if m := _SUPPOSING.search(sentence, clause, start, timeout=timeout):
+                return f"it is only supposed ({m[0]!r})"  # "would" is no supposition: the problem's own wording
+            tentative = _TENTATIVE.search(sentence, timeout=timeout)
+        else:
+            clause_ends, supposing, _roles, tentative = facts
+            i = bisect.bisect_right(clause_ends, start) - 1
+            clause = clause_ends[i] if i >= 0 else 0
+            for _a, b, word in supposing[bisect.bisect_left(supposing, (clause, -1, "")):]:
                 if b > start:
                     break
-                return f"it is only supposed ({word!r})"  # "would" is no supposition: the problem's own wording
-        if self.tentative is not None:
-            return f"the statement calls it {self.tentative[0]!r}"
+                return f"it is only supposed ({word!r})"
+        if tentative is not None:
+            return f"the statement calls it {tentative[0]!r}"
         return None
 
 
@@ -291,7 +308,7 @@ def _stance(sentence: str, start: int, end: int, strict: bool, timeout: float, a
     supposition ("Suppose the answer is \\boxed{42}") and a tentative word anywhere in the statement
     ("Placeholder:", "(tentative)", "though I could not verify it").
     """
-    return _Statement(sentence, strict, timeout).stance(start, end, approximated)
+    return _Statement(sentence, strict, timeout).stance(start, end, approximated, indexed=False)
 
 
 _QUESTION_END_RE = regex.compile(r"^[^.!\n]{0,40}[?？]")

@@ -93,6 +93,8 @@ _NUMBER_WORDS_RE = regex.compile(
 _APPROXIMATE_RE = regex.compile(r"(?i)\b(?:approximately|approx\.?|about|roughly|around|nearly|almost)\b|≈|\\approx|\\sim")
 _COMMA_RE = regex.compile(r"\s*,\s*")
 _DIGIT_RE = regex.compile(r"[0-9]")
+_CHOICE_LETTER_RE = regex.compile(r"\s*(?:\\text(?:bf)?\{)?\s*\(?([A-Ea-e])\)?\s*\}?\s*")
+_ARTICLE_A_RE = regex.compile(r"\s+[a-z]")
 _RELATION_IN_VALUE_RE = regex.compile(r"[<>≤≥]|\\(?:le|ge|leq|geq|lt|gt|neq|ne)(?![A-Za-z])")
 _OTHER_BASE_RE = regex.compile(r"(?i)\bin\s+(?:base[ -]?[0-9]{1,2}|binary|octal|hexadecimal|hex|decimal)\b")
 _DESCRIBED_MISTAKE_RE = regex.compile(r"(?i)\b(?:common|typical|frequent|classic|popular|tempting|easy)\s*$")
@@ -164,7 +166,7 @@ def _fold_digits(text: str) -> str:
 def _key(text: str) -> object:
     value = clean(text)
     lhs, eq, rhs = value.partition("=")
-    if eq and rhs.strip() and not regex.search(r"[0-9]", lhs, timeout=REGEX_TIMEOUT_S):
+    if eq and rhs.strip() and not _DIGIT_RE.search(lhs, timeout=REGEX_TIMEOUT_S):
         value = rhs.strip()  # "c/a = 6", "x = 2": what the equation states is its right side
     return value_key(value)
 
@@ -398,7 +400,7 @@ _CHOICE_RE = regex.compile(r"\(([a-eA-E])\)|(?<![\p{L}\\])([A-E]|[b-d])(?![\p{L}
 
 
 def choice_letter(answer: str) -> str | None:
-    m = regex.fullmatch(r"\s*(?:\\text(?:bf)?\{)?\s*\(?([A-Ea-e])\)?\s*\}?\s*", clean(answer), timeout=REGEX_TIMEOUT_S)
+    m = _CHOICE_LETTER_RE.fullmatch(clean(answer), timeout=REGEX_TIMEOUT_S)
     return m[1].upper() if m else None
 
 
@@ -427,7 +429,7 @@ def other_choices(text: str, choice: str, timeout: float) -> str | None:
         letter = next(g for g in m.groups() if g).upper()
         if letter == choice:
             continue
-        if m[2] == "A" and regex.match(r"\s+[a-z]", folded[m.end():], timeout=timeout):
+        if m[2] == "A" and _ARTICLE_A_RE.match(folded, m.end(), timeout=timeout):
             continue  # "A quick check …": the article
         return letter
     return None

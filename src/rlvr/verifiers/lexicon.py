@@ -29,6 +29,24 @@ __all__ = [
 _WORD_TOKENS = re.compile(r"[^\W_]+")
 
 
+_TOKEN_SETS: dict[str, set[str]] = {}
+_TOKEN_SETS_MAX = 256
+
+
+def _tokens(lowered: str) -> set[str]:
+    """The word tokens of ``lowered``, remembered for the last few texts: a sentence is read by several
+    vocabularies in a row."""
+    found = _TOKEN_SETS.get(lowered)
+    if found is None:
+        if len(_TOKEN_SETS) >= _TOKEN_SETS_MAX:
+            _TOKEN_SETS.clear()
+        found = _TOKEN_SETS[lowered] = set(_WORD_TOKENS.findall(lowered)) if len(lowered) < 4096 else \
+            set(_WORD_TOKENS.findall(lowered))
+        if len(lowered) >= 4096:
+            del _TOKEN_SETS[lowered]  # long texts are read once: keep the memo small
+    return found
+
+
 class PhraseMatch:
     """Where a phrase of a :class:`PhraseMatcher` occurs (the ``regex`` match API it needs)."""
 
@@ -79,6 +97,9 @@ class PhraseMatcher:
             options.sort(key=lambda o: len(o[0]), reverse=True)
         # keys that are not plain word tokens ("n't", "e.g."): looked for as substrings
         self._odd_keys = {w for w in self._keyed if not _WORD_TOKENS.fullmatch(w)}
+        # one C-level scan says whether any odd key occurs at all (stdlib re: a literal alternation cannot backtrack)
+        self._odd_re = re.compile("|".join(re.escape(w) for w in sorted(self._odd_keys, key=len, reverse=True))) \
+            if self._odd_keys else None
 
     @staticmethod
     def _boundary(lowered: str, i: int) -> bool:
@@ -105,10 +126,13 @@ class PhraseMatcher:
 
     def _spans(self, lowered: str, base: int) -> list[tuple[int, int]]:
         hits: list[tuple[int, int]] = []
-        # which key words occur at all: one C-level tokenisation and a set intersection, so a text
-        # with none of the vocabulary (the usual case) costs microseconds
-        present = self._keyed.keys() & set(_WORD_TOKENS.findall(lowered))
-        present |= {w for w in self._odd_keys if w in lowered}
+        # which key words occur at all: one C-level tokenisation (shared by every vocabulary that reads
+        # the same text) and a set intersection, so a text with none of the vocabulary costs microseconds
+        present = self._keyed.keys() & _tokens(lowered)
+        if self._odd_re is not None and self._odd_re.search(lowered):
+            present |= {w for w in self._odd_keys if w in lowered}
+        if not present and (not self._literal or lowered.isascii()):
+            return hits  # the usual case: nothing of this vocabulary here
         for key in present:
             suffix = key in ("n't", "n’t")  # the end of "isn't", "don't": no boundary before it
             word_like = key[0].isalnum() and not suffix
@@ -134,7 +158,7 @@ class PhraseMatcher:
                             hits.append((base + start, base + end))
                             break
                 i = lowered.find(key, i + 1)
-        for lit in self._literal:
+        for lit in (self._literal if not lowered.isascii() else ()):  # the literals are CJK phrases
             i = lowered.find(lit)
             while i >= 0:
                 hits.append((base + i, base + i + len(lit)))
@@ -153,32 +177,36 @@ class PhraseMatcher:
             yield PhraseMatch(a, b, text)
 
     def search(self, text: str, pos: int = 0, endpos: int | None = None, timeout: float | None = None) -> PhraseMatch | None:
-        return next(self.finditer(text, pos, endpos, timeout), None)
+        end = len(text) if endpos is None else endpos
+        spans = self._spans(text[pos:end].lower(), pos)
+        return PhraseMatch(spans[0][0], spans[0][1], text) if spans else None
 
     def sub(self, repl: str, text: str, timeout: float | None = None) -> str:
         """``text`` with every phrase replaced by ``repl``."""
+        spans = self._spans(text.lower(), 0)
+        if not spans:
+            return text
         out, last = [], 0
-        for m in self.finditer(text, timeout=timeout):
-            out.append(text[last:m.start()])
+        for a, b in spans:
+            out.append(text[last:a])
             out.append(repl)
-            last = m.end()
+            last = b
         out.append(text[last:])
         return "".join(out)
 
     def ends(self, text: str, timeout: float | None = None) -> PhraseMatch | None:
         """The phrase that ``text`` ends with (trailing blanks and ``$`` ignored), if any."""
-        last = None
-        for last in self.finditer(text, max(0, len(text) - 60), None, timeout):
-            pass
-        if last is not None and not text[last.end():].strip(" \t\n$"):
-            return last
+        pos = max(0, len(text) - 60)
+        spans = self._spans(text[pos:].lower(), pos)
+        if spans and not text[spans[-1][1]:].strip(" \t\n$"):
+            return PhraseMatch(spans[-1][0], spans[-1][1], text)
         return None
 
     def starts(self, text: str, timeout: float | None = None) -> PhraseMatch | None:
         """The phrase that ``text`` starts with (leading blanks, ``$`` and commas ignored), if any."""
-        first = self.search(text, 0, min(len(text), 60), timeout)
-        if first is not None and not text[:first.start()].strip(" \t\n$,"):
-            return first
+        spans = self._spans(text[:60].lower(), 0)
+        if spans and not text[:spans[0][0]].strip(" \t\n$,"):
+            return PhraseMatch(spans[0][0], spans[0][1], text)
         return None
 
 

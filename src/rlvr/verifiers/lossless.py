@@ -60,9 +60,11 @@ _FUNCTION_WORDS = frozenset(m.lower() for m in KNOWN_MACROS) | frozenset(
     {"sqrt", "frac", "pi", "ln", "log", "exp", "sin", "cos", "tan", "infty", "inf", "nan", "mod", "abs", "max",
      "min", "gcd", "lcm", "floor", "ceil"})
 
+_WORD_OR_NUMBER_RE = regex.compile(r"\p{L}+|[0-9]+")
+
 
 def _text_ok(content: str) -> bool:
-    words = regex.findall(r"\p{L}+|[0-9]+", content.lower(), timeout=REGEX_TIMEOUT_S)
+    words = _WORD_OR_NUMBER_RE.findall(content.lower(), timeout=REGEX_TIMEOUT_S)
     return all(w in _UNITS or w in _ANSWER_WORDS_OK or w.isdigit() or len(w) == 1 for w in words)
 
 

@@ -79,6 +79,9 @@ _CHOICE_RE = regex.compile(r"\(?([A-E])\)?|\(([a-e])\)")
 _CHOICE_WITH_TEXT_RE = regex.compile(r"(?s)(?:\(([A-Ea-e])\)|([A-E])[).:])\s+(?!\(?[A-Ea-e][).:]?(?:\s|$))\S.*")
 # what an option's text never holds: another option's label, or words that offer several options
 _WRAPPER_NAMES_RE = regex.compile(r"\\[A-Za-z]+")
+_LETTERS_RE = regex.compile(r"\p{L}+")
+_LETTER_OR_MACRO_RE = regex.compile(r"[A-Za-z\\]")
+_DIGIT_RE = regex.compile(r"[0-9]")
 _OTHER_CHOICE_RE = regex.compile(r"(?<![A-Za-z\\])\(?[A-Ea-e]\)|(?<![A-Za-z\\])[A-E][.:](?!\d)")
 _SEVERAL_OPTIONS = frozenset(w for group in (ALTERNATIVE_WORDS, LIST_WORDS, HEDGE_WORDS) for w in group if " " not in w) | \
     frozenset("any all both each every none through also either".split())
@@ -93,7 +96,7 @@ def _choice_with_text(s: str) -> regex.Match | None:
     text = s[m.end(2) + 1 if m[2] else m.end(1) + 1:]
     if _OTHER_CHOICE_RE.search(text, timeout=REGEX_TIMEOUT_S):
         return None
-    words = set(regex.findall(r"\p{L}+", _WRAPPER_NAMES_RE.sub(" ", text, timeout=REGEX_TIMEOUT_S).lower(),
+    words = set(_LETTERS_RE.findall(_WRAPPER_NAMES_RE.sub(" ", text, timeout=REGEX_TIMEOUT_S).lower(),
                               timeout=REGEX_TIMEOUT_S))
     return None if words & _SEVERAL_OPTIONS else m
 
@@ -295,14 +298,14 @@ def normalize_answer(text: str) -> NormalizedAnswer:
         unit, s = m[1], s[:m.start()].strip()
     if not percent and unit in ("", "degree"):
         m = _TRAILING_WORD_UNIT_RE.search(s, timeout=REGEX_TIMEOUT_S)
-        if m and unit_words(m[1] or m[2]) and not regex.search(r"[A-Za-z\\]", s[:m.start()], timeout=REGEX_TIMEOUT_S):
+        if m and unit_words(m[1] or m[2]) and not _LETTER_OR_MACRO_RE.search(s, 0, m.start(), timeout=REGEX_TIMEOUT_S):
             unit, s = (m[1] or m[2]).lower(), s[:m.start()].strip()
     if not percent and not unit and (split := split_unit(s)) is not None:
         s, unit = split  # 5\ \text{m}, 9.8 m/s^2, 60 km/h, 15 dollars per hour
     if _RADIAN_RE.fullmatch(unit, timeout=REGEX_TIMEOUT_S):
         unit = "radian"
     if not percent and not unit and (m := _BASE_NUMERAL_RE.fullmatch(s.strip(), timeout=REGEX_TIMEOUT_S)) \
-            and 2 <= int(m[2]) <= 36 and regex.search(r"[0-9]", m[1], timeout=REGEX_TIMEOUT_S):
+            and 2 <= int(m[2]) <= 36 and _DIGIT_RE.search(m[1], timeout=REGEX_TIMEOUT_S):
         s, unit = m[1], ("" if m[2] == "10" else f"base {int(m[2])}")  # 2516_8: the numeral 2516 in base 8
     if (words := number_from_words(s)) is not None:
         s = str(words)  # "forty-two" is 42

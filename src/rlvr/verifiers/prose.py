@@ -309,13 +309,21 @@ def _sentence_values(sentence: str, offset: int, timeout: float, roles: bool = T
     return [v for v, r in zip(found, roles_of) if r == "stated" and v[0].strip() not in dropped]
 
 
+def _opening(sentence: str) -> str:
+    """The first words of a sentence, past blanks and markdown marks (what a supposition opens with)."""
+    k = 0
+    while k < len(sentence) and sentence[k] in " \t*_>-":
+        k += 1
+    return sentence[k:k + 80]
+
+
 class RoleIndex:
     """What :func:`value_role` reads of a whole sentence, found once: whether a supposition opens it,
     where its clauses end, and where its supposition words stand (one pass each, so a sentence of
     thousands of values costs a pass, not a pass per value)."""
 
     def __init__(self, sentence: str, timeout: float) -> None:
-        self.opening = _HYPOTHETICAL_RE.starts(sentence.lstrip(" \t*_>-"), timeout) is not None
+        self.opening = _HYPOTHETICAL_RE.starts(_opening(sentence), timeout) is not None
         self.clause_ends = [m.end() for m in _CLAUSE_BREAK_RE.finditer(sentence, timeout=timeout)]
         self.suppositions = [m.start() for m in _HYPOTHETICAL_RE.finditer(sentence, timeout=timeout)]
         self.supposition_ends = [m.end() for m in _HYPOTHETICAL_RE.finditer(sentence, timeout=timeout)]
@@ -334,9 +342,11 @@ def value_role(sentence: str, start: int, end: int, timeout: float, index: RoleI
 
     ``index`` (a :class:`RoleIndex` of ``sentence``) makes many calls on one sentence linear."""
     before, after = sentence[max(0, start - 60):start], sentence[end:end + 60]
-    if _BOUND.ends(before, timeout) or _BOUND.ends(
-            before[:len(before) - len(_BOUND_TAIL_RE.search(before, timeout=timeout)[0])] + " ", timeout):
+    if _BOUND.ends(before, timeout):
         return "bound"
+    tail = _BOUND_TAIL_RE.search(before, timeout=timeout)[0]
+    if tail.strip(" \t\n$") and _BOUND.ends(before[:len(before) - len(tail)] + " ", timeout):
+        return "bound"  # the bound's word before a linking "of", "than" or "to"
     if _REJECTED.starts(after[_REJECTED_HEAD_RE.match(after, timeout=timeout).end():], timeout) \
             or _EXCLUDING.ends(before, timeout):
         return "rejected"
@@ -344,7 +354,7 @@ def value_role(sentence: str, start: int, end: int, timeout: float, index: RoleI
         return "denied"
     if index is not None:
         return "supposed" if index.supposed(start) else "stated"
-    opening = _HYPOTHETICAL_RE.starts(sentence.lstrip(" \t*_>-"), timeout)
+    opening = _HYPOTHETICAL_RE.starts(_opening(sentence), timeout)
     if opening:  # "If it were 7, we would get 9": a conditional supposes all it says
         return "supposed"
     clause_start = 0

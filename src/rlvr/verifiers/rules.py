@@ -218,6 +218,7 @@ def fast_decision(answer: NormalizedAnswer, gold: Gold, config: VerifierConfig) 
 
 _WORD_ANSWER_RE = regex.compile(r"[A-Za-z][A-Za-z '\-]{1,60}")
 _ARTICLES_RE = regex.compile(r"^(?:the|a|an)\s+")
+_LOWER_WORD_RE = regex.compile(r"[a-z']+")
 _SAME_AS = {  # spellings of one answer
     "∅": ("\\emptyset", "\\varnothing", "\\{\\}", "{}", "no solution", "no solutions", "no real solution",
           "no real solutions", "none", "empty set", "the empty set", "there is no solution", "no such number"),
@@ -250,7 +251,7 @@ def word_answer(clean: str) -> str | None:
     if lead := _YES_NO_LEAD_RE.fullmatch(_TEXT_WRAPPER_RE.sub(r"\1", clean, timeout=REGEX_TIMEOUT_S),
                                          timeout=REGEX_TIMEOUT_S):
         said = lead[1].lower()
-        rest = set(regex.findall(r"[a-z']+", lead[2].lower(), timeout=REGEX_TIMEOUT_S))
+        rest = set(_LOWER_WORD_RE.findall(lead[2].lower(), timeout=REGEX_TIMEOUT_S))
         contrary = _CONTRARY_TO_YES if said == "yes" else _CONTRARY_TO_NO
         if not rest & contrary:  # "Yes, it is possible"; "Yes, but not always" says something else
             return _SPELLINGS[said]

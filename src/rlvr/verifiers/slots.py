@@ -342,15 +342,43 @@ _PHRASE_RE = regex.compile(
 
 
 _PHRASE_HINTS = ("answer", "choice", "result", "réponse", "respuesta", "antwort", "risposta", "resposta", "答案", "ответ")
+_HINT_REACH = 80  # how far before its hint word a phrase may start ("our final correct answer")
+_HINT_SPAN = 40  # how far after it the phrase's verb must have begun
+
+
+def _occurrences(lowered: str, word: str) -> list[int]:
+    out, i = [], lowered.find(word)
+    while i >= 0:
+        out.append(i)
+        i = lowered.find(word, i + 1)
+    return out
 
 
 def final_answer_phrase_in(text: str, timeout: float, start: int = 0) -> list[tuple[str, int, int]]:
-    """Every "the answer is …" statement: its first sentence; the search goes on after it."""
+    """Every "the answer is …" statement: its first sentence; the search goes on after it.
+
+    Every phrase holds one of the hint words, and starts at most ``_HINT_REACH`` characters before it
+    ("the final correct answer is"), so the phrase pattern is tried only from there: one search near
+    each hint instead of a case-folding scan of all the text."""
     lowered = text[start:].lower()
-    if not any(h in lowered for h in _PHRASE_HINTS):
+    hints = sorted(i + start for h in _PHRASE_HINTS for i in _occurrences(lowered, h))
+    if not hints:
         return []
-    found, pos = [], start
-    while (m := _PHRASE_RE.search(text, pos, timeout=timeout)) is not None:
+    if len(lowered) != len(text) - start:  # lower() changed some lengths ("İ"): positions drift, so read it all
+        hints = [start]
+    found, pos, k = [], start, 0
+    while True:
+        while k < len(hints) and hints[k] < pos:
+            k += 1
+        if k == len(hints):
+            break
+        near = hints[k] + _HINT_SPAN if len(hints) > 1 or hints[0] != start else None
+        m = _PHRASE_RE.search(text, max(pos, hints[k] - _HINT_REACH), near, timeout=timeout)
+        if m is None:
+            k += 1
+            continue
+        if near is not None:  # again without the end bound, for the whole value
+            m = _PHRASE_RE.match(text, m.start(), timeout=timeout) or m
         group = next(g for g in (1, 2, 3) if m[g] is not None)
         content = first_sentence(m[group], timeout)
         found.append((content, m.start(group), m.start(group) + len(content)))

@@ -29,14 +29,18 @@ NAME_RE = regex.compile(
     r"|\s*\(\s*[A-Za-z](?:\s*,\s*[A-Za-z]){1,4}\s*\)\s*")
 _COMMAND_OR_TEXT_RE = regex.compile(r"\\(?:text|mathrm|operatorname)\s*\{[^{}]*\}|\\[A-Za-z]+")
 _LIST_SPLIT_RE = regex.compile(r"(?<![A-Za-z\\])(?:or|and)(?![A-Za-z])|\\(?:text|mbox)\{\s*(?:or|and)\s*\}")
+_BOUND_VARIABLES_RE = regex.compile(r"\\(?:sum|prod|int|lim)(?![A-Za-z])")
+_VARIABLE_LETTER_RE = regex.compile(r"[A-Za-df-hj-z]")
+_DIGIT_RE = regex.compile(r"[0-9]")
+_LATIN_RE = regex.compile(r"[A-Za-z]")
 
 
 def is_constant_side(side: str) -> bool:
     """No variables: only numbers, operators and commands (\\pi, \\sqrt, \\sum_{k=1}^{10} k is not)."""
-    if regex.search(r"\\(?:sum|prod|int|lim)(?![A-Za-z])", side, timeout=REGEX_TIMEOUT_S):
+    if _BOUND_VARIABLES_RE.search(side, timeout=REGEX_TIMEOUT_S):
         return True  # its variables are bound; the sandbox evaluates the side
     bare = _COMMAND_OR_TEXT_RE.sub(" ", side, timeout=REGEX_TIMEOUT_S)
-    return not regex.search(r"[A-Za-df-hj-z]", bare, timeout=REGEX_TIMEOUT_S)  # e and i are constants
+    return not _VARIABLE_LETTER_RE.search(bare, timeout=REGEX_TIMEOUT_S)  # e and i are constants
 
 
 _BRACKETED_RE = regex.compile(r"_\{[^{}]*\}|_[A-Za-z0-9]|\^\{[^{}]*\}|\([^()]*\)|\[[^\[\]]*\]|\{[^{}]*\}")
@@ -52,7 +56,7 @@ def names_a_quantity(side: str) -> bool:
     for _ in range(3):  # nested brackets, innermost first
         bare = _BRACKETED_RE.sub(" ", bare, timeout=REGEX_TIMEOUT_S)
     bare = _COMMAND_OR_TEXT_RE.sub(" x ", bare, timeout=REGEX_TIMEOUT_S)
-    return not regex.search(r"[0-9]", bare, timeout=REGEX_TIMEOUT_S) and bool(regex.search(r"[A-Za-z]", bare, timeout=REGEX_TIMEOUT_S))
+    return not _DIGIT_RE.search(bare, timeout=REGEX_TIMEOUT_S) and bool(_LATIN_RE.search(bare, timeout=REGEX_TIMEOUT_S))
 
 
 def quantity_rhs(clean: str) -> str | None:
