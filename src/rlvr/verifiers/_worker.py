@@ -61,7 +61,10 @@ class _Server:
         from rlvr.verifiers.symbolic import Comparer
 
         self.comparer = Comparer()
-        self.comparer.parse("1")  # warm up the parser before announcing readiness
+        self.comparer.parse("1")  # warm up the parser and the vocabularies before announcing readiness
+        from rlvr.verifiers.number_words import warm
+
+        warm()
         self.configs: dict[str, Any] = {}  # key -> VerifierConfig, or the reason it could not be built
         self.gen: int | None = None
 

@@ -22,7 +22,7 @@ import regex
 
 from rlvr.chat import completion_text
 from rlvr.verifiers.characters import cut_at_turn_end, fold_confusables, remove_invisible
-from rlvr.verifiers.commitment import ALTERNATIVES, check_final, grader_note, later_groups
+from rlvr.verifiers.commitment import ALTERNATIVES, check_final, grader_note, later_groups, occurrences
 from rlvr.verifiers.later import check_later
 from rlvr.verifiers.document import Document, read_document
 from rlvr.verifiers.lexicon import BOX_MACROS
@@ -234,6 +234,14 @@ def _locate(doc: Document, config: Any, timeout: float) -> Extraction:
     if final_kind is None:
         return Extraction("no_answer", None, f"no final answer found (looked for: {', '.join(config.sources)})",
                           rule=NO_ANSWER)
+    if config.multiple_answers != "first":
+        # a labelled answer after the last box ("… = \boxed{255}. … Final Answer: $10,455$") is the final
+        # answer: of the answer slots, the last one stated; where slots share a place ("Answer: \boxed{7}")
+        # the kind that comes first in sources
+        structured = [s for kind, ss in found.items() if kind in STRUCTURED_KINDS or kind in _CUSTOM for s in ss]
+        if structured:
+            rank = {kind: i for i, kind in enumerate(config.sources)}
+            final_kind = min(occurrences(structured)[-1], key=lambda s: rank[s.kind]).kind
     if final_kind in ("bare_answer", "prose_answer") and _broken_slot(doc):
         return Extraction("no_answer", None, "a box or answer tag was begun but never closed: a format failure, "
                           "not an answer", rule=BROKEN)

@@ -24,7 +24,7 @@ from rlvr.verifiers.lexicon import (
     ALTERNATIVE_WORDS, ANSWER_WORDS, APPROVAL_MARKS, HEDGE_WORDS, LIST_WORDS, UNIT_WORDS,
 )
 from rlvr.verifiers.numbers import parse_number
-from rlvr.verifiers.units import clock_time, number_from_words, split_unit, unit_words
+from rlvr.verifiers.units import clock_time, count_noun, number_from_words, split_unit, unit_words
 
 __all__ = ["NormalizedAnswer", "normalize_answer", "answer_key", "gold_answer", "strip_outer_box", "find_boxed",
            "split_top_level", "value_key"]
@@ -56,7 +56,7 @@ _SCALED_RE = regex.compile(r"([-+]?[0-9]{1,15}(?:,[0-9]{3})*(?:\.[0-9]{1,15})?)\
 # \text{i} / \mathrm{e} are the imaginary unit and Euler's number, never a unit
 _TRAILING_UNIT_RE = regex.compile(
     r"(?<=[0-9}])\s*\\(?:text|mbox|mathrm|textrm|textbf|textit|textnormal)\s*\{\s*"
-    r"(?!" + _MAGNITUDE + r")\(?\s*([A-Za-z]{2,15}(?:[ ]+[A-Za-z]{2,15})?)\.?\s*(?(1)\)?)\s*\}(?:\^\{?[23]\}?)?\s*$",
+    r"(?!" + _MAGNITUDE + r")\(?\s*(\p{L}{2,15}(?:[ ]+\p{L}{2,15}){0,2})\.?\s*(?(1)\)?)\s*\}(?:\^\{?[23]\}?)?\s*$",
     regex.IGNORECASE)  # "42 \\text{ ways}", "42 \\text{ (ways)}"
 # a unit written as plain words after a number: 2 dollars, 30 inches, 12 pommes (only after a number)
 _TRAILING_WORD_UNIT_RE = regex.compile(
@@ -65,9 +65,9 @@ _TRAILING_WORD_UNIT_RE = regex.compile(
 _RADIAN_RE = regex.compile(r"(?i)rad(?:ian)?s?")
 _ORDINAL_RE = regex.compile(r"(?<=[0-9])\s*(?:\^\s*\{?\s*(?:\\(?:text|mathrm|textrm)\s*\{\s*)?(?:st|nd|rd|th)\s*\}?\s*\}?"
                            r"|(?:st|nd|rd|th)(?![A-Za-z]))$")
-# a Chinese or Japanese measure word glued to a number: 12个, 3米, 5元 (only the lexicon's own units)
-_CJK_UNIT_RE = regex.compile(r"(?<=[0-9])\s*(" + "|".join(sorted((u for u in UNIT_WORDS if regex.match(r"\p{Han}", u, timeout=REGEX_TIMEOUT_S)),
-                                                               key=len, reverse=True)) + r")\s*$")
+# a measure word, and the noun it counts, glued to a number: 12个, 3米, 42个苹果, 42個, 42개 (units.count_noun
+# keeps out numerals: 42万 is 420000)
+_CJK_UNIT_RE = regex.compile(r"(?<=[0-9])\s*([\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}]{1,8})\s*$")
 _EMPTY_SET_RE = regex.compile(r"\\varnothing(?![A-Za-z])|\\\{\s*\\\}|\\O(?![A-Za-z])")
 # a one-column matrix is a vector: \begin{pmatrix} 1 \\ 2 \end{pmatrix} says what (1, 2) says
 _COLUMN_VECTOR_RE = regex.compile(r"\\begin\{([pb])matrix\}((?:(?!\\begin|\\end|&).)*)\\end\{\1matrix\}", regex.DOTALL)
@@ -294,7 +294,7 @@ def normalize_answer(text: str) -> NormalizedAnswer:
         s = s[:-1].strip()
     if not percent and not unit and (m := _ORDINAL_RE.search(s, timeout=REGEX_TIMEOUT_S)):
         unit, s = "ordinal", s[:m.start()].strip()  # 12^{\text{th}}, 12th: the twelfth is 12
-    if not percent and not unit and (m := _CJK_UNIT_RE.search(s, timeout=REGEX_TIMEOUT_S)):
+    if not percent and not unit and (m := _CJK_UNIT_RE.search(s, timeout=REGEX_TIMEOUT_S)) and count_noun(m[1]):
         unit, s = m[1], s[:m.start()].strip()
     if not percent and unit in ("", "degree"):
         m = _TRAILING_WORD_UNIT_RE.search(s, timeout=REGEX_TIMEOUT_S)

@@ -32,6 +32,7 @@ __all__ = ["Candidate", "prose_answer", "sentence_value", "sentences", "stated_v
 Candidate = tuple[str, int, int]
 
 _PROSE_WORD_RE = regex.compile(r"(?<![\\A-Za-z])[A-Za-z]{4,}")
+_OTHER_SCRIPT_WORD_RE = regex.compile(r"[^\x00-\x7f\d\s\p{P}\p{S}]{2,}")  # two letters of a script other than ASCII
 _PROSE_SCAN = 800  # the last this-many characters are read for a final sentence
 _MATH_SPAN_RE = regex.compile(r"\$\$((?:(?!\$\$).)+?)\$\$|\$([^$]+)\$|\\\(((?:(?!\\[()]).)+?)\\\)"
                            r"|\\\[((?:(?!\\[\[\]]).)+?)\\\]", regex.DOTALL)
@@ -61,9 +62,9 @@ _STATEMENT_CUE = words_pattern(CONCLUSION_WORDS + ANSWER_WORDS + RESULT_VERBS + 
 _SUBJECT_VERB_RE = regex.compile(
     r"(?i)(?:^|[,:]\s)\s*(?:the|its|his|her|their|our|my|this|that|it|she|he|they|we|each|every)\b[^.!?;]{0,80}?"
     r"\b(?:is|are|was|were|costs?|makes?|earns?|gets?|needs?|takes?|has|have|pays?|weighs?|measures?|totals?)\b")
-_ANY_DOUBT = words_pattern(NEGATION_WORDS + HEDGE_WORDS + UNSURE_PHRASES + BOUND_WORDS + REJECTION_WORDS
-                           + HYPOTHETICAL_WORDS + ALTERNATIVE_WORDS + NEGATIVE_EVALUATIONS + RETRACTION_CUES
-                           + PROSE_DOUBT_WORDS)
+_STRONG_DOUBT = words_pattern(NEGATION_WORDS + HEDGE_WORDS + UNSURE_PHRASES + BOUND_WORDS + REJECTION_WORDS
+                              + HYPOTHETICAL_WORDS + ALTERNATIVE_WORDS + NEGATIVE_EVALUATIONS + RETRACTION_CUES)
+_NEAR_DOUBT = words_pattern(PROSE_DOUBT_WORDS)
 # "not 10", "isn't equal to 10": the value right after; "10 is not the answer", "10 isn't right": the one before
 _NEGATES_NEXT_RE = regex.compile(r"(?i)(?:\bnot|n't|\bnever|不是|不)\s*(?:(?:equal\s+to|be|equals?)\s+)?\$?\s*$")
 _NEGATED_BY_NEXT_RE = regex.compile(r"(?i)^\s*\$?\s*(?:is|was)\s*(?:not\b|n't\b)|^\s*\$?\s*(?:isn't|wasn't)\b")
@@ -120,7 +121,10 @@ def prose_answer(text: str, timeout: float, bold: tuple[tuple[int, int], ...] = 
         if sentence.rstrip().endswith(("?", "？")):
             return []  # a question states no answer ("12?")
         stressed = any(base + start <= a and b <= base + end for a, b in bold)
-        if _doubtful(sentence, timeout) or not _asserts(sentence, timeout, stressed):
+        # a sentence that concludes ("…, so the probability is 2/3") is judged by its conclusion: the
+        # working before the conclusion word may try, solve and suppose without taking the result back
+        scope = sentence[_conclusion_start(sentence, timeout):]
+        if _doubtful(scope, timeout) or not _asserts(scope, timeout, stressed or len(scope) < len(sentence)):
             return []
         found = _narrowed(sentence, base + start, timeout, bold)
         if found:
@@ -143,7 +147,26 @@ def _asserts(sentence: str, timeout: float, stressed: bool = False) -> bool:
     if not (_STATEMENT_CUE.search(sentence, timeout=timeout) or "=" in sentence or stressed
             or _SUBJECT_VERB_RE.search(sentence, timeout=timeout)):
         return False
-    return _ANY_DOUBT.search(sentence, timeout=timeout) is None
+    if _STRONG_DOUBT.search(sentence, timeout=timeout) is not None:
+        return False
+    # words that make a value tested, given or bounded ("try 42", "the problem states 42", "42 or more",
+    # "a multiple of 42") do so beside it; "the three given conditions" after the value says nothing of it
+    for _content, a, b in _sentence_values(sentence, 0, timeout, roles=False):
+        if _NEAR_DOUBT.search(sentence, max(0, a - _NEAR_BEFORE), min(len(sentence), b + _NEAR_AFTER), timeout=timeout):
+            return False
+    return True
+
+
+_NEAR_BEFORE, _NEAR_AFTER = 40, 24  # how close to a value a word that makes it tested or bounded stands
+
+
+def _conclusion_start(sentence: str, timeout: float) -> int:
+    """Where the clause after a sentence's last conclusion word that is followed by a value begins (0: none)."""
+    start = 0
+    for m in CONCLUSION_RE.finditer(sentence, timeout=timeout):
+        if _PROSE_VALUE_HINT_RE.search(sentence, m.end(), timeout=timeout):
+            start = m.end()
+    return start
 
 
 def _doubtful(sentence: str, timeout: float) -> bool:
@@ -223,13 +246,22 @@ def sentence_value(sentence: str, timeout: float) -> tuple[str, int] | None:
     An answer line that is a sentence ("Jane started growing Sphere 3 hours ago") answers with its
     one number; math-only content, a sentence with several values or a hedge is left as it is.
     """
-    if len(_PROSE_WORD_RE.findall(_MATH_SPAN_RE.sub(" ", sentence, timeout=REGEX_TIMEOUT_S), timeout=timeout)) < 2 \
-            or _doubtful(sentence, timeout):
-        return None
+    bare = _MATH_SPAN_RE.sub(" ", sentence, timeout=REGEX_TIMEOUT_S)
+    latin = len(_PROSE_WORD_RE.findall(bare, timeout=timeout)) >= 2
+    other_script = not latin and "\\" not in sentence and _OTHER_SCRIPT_WORD_RE.search(bare, timeout=timeout) is not None
+    if not (latin or other_script) or _doubtful(sentence, timeout) or (other_script and NEGATION_RE.search(sentence, timeout=timeout)):
+        return None  # "共有42个苹果", "всего 42 яблока": prose of another script states its one number too
     values = _sentence_values(sentence, 0, timeout)
     if len({content for content, _s, _e in values}) != 1:
         return None
+    if other_script:  # the value with the words after it, for normalisation to tell a count noun from a scale word
+        tail = _WORDS_AFTER_RE.match(sentence, values[-1][2], timeout=timeout)
+        return values[-1][0] + (tail[0] if tail else ""), len(sentence)
     return values[-1][0], len(sentence)
+
+
+# what follows a value up to the clause's end: "42 яблока", "42个苹果", "42 миллиона" (never past punctuation)
+_WORDS_AFTER_RE = regex.compile(r"[^\S\n]*[^\W\d_]+(?:[^\S\n]+[^\W\d_]+){0,2}")
 
 
 def stated_values(sentence: str, timeout: float, roles: bool = True, numbers_too: bool = False) -> list[str]:

@@ -208,9 +208,6 @@ def _decide_locally(answer_text: str, gold_text_: str, config: VerifierConfig) -
     if _states_no_value(gold_text_):
         return Decision("unparseable_gold", f"the gold {gold_text_[:80]!r} is a sentence that states no answer", "gold",
                         PROSE_GOLD)
-    bad_gold = _BAD_GOLDS.get((gold_text_, config))
-    if bad_gold:
-        return bad_gold
     answer = exact_part(normalize_answer(answer_text))
     if "=" in answer.clean and "=" not in gold.norm.clean and not _RELATION_CHARS_RE.search(answer.clean, timeout=REGEX_TIMEOUT_S) \
             and (rhs := quantity_rhs(answer.clean)) is not None:
@@ -228,6 +225,11 @@ def _decide_locally(answer_text: str, gold_text_: str, config: VerifierConfig) -
         return Decision("unparseable_answer", unread, "guard", UNREAD)
     if gold.unsafe:
         return Decision("unparseable_gold", f"gold answer is unsafe to parse: {gold.unsafe}", "guard", GOLD_GUARD)
+    # only now: a gold the parser refused can still equal an answer as a string or number, and which rows
+    # this process read before must not decide that ("12:00" after a row that found "12:00" unparseable)
+    bad_gold = _BAD_GOLDS.get((gold_text_, config))
+    if bad_gold:
+        return bad_gold
     if not config.symbolic:
         return Decision("incorrect", f"{answer.clean!r} does not match gold {gold_text_!r} as a string or number "
                         "(symbolic comparison off)", "number", NO_SYMBOLIC)

@@ -139,7 +139,7 @@ _AFTER_LABEL_RE = regex.compile(
 
 
 def _answer_labels(view: str, timeout: float, start: int = 0):
-    """(label end, value start, value, alone) for each answer label at a line's or sentence's start.
+    """(slot start, label end, value start, value, alone) for each answer label at a line's or sentence's start.
 
     "Answer: 5", "**Final Answer:** 5", "My final answer = 5", "Answer is 5", "Ans - 5", "答案：5";
     a label alone on its line ("**Final Answer**") takes the value on the next lines. "The answer
@@ -154,13 +154,15 @@ def _answer_labels(view: str, timeout: float, start: int = 0):
         article = m[0].split()[0].lower() in _ARTICLES
         after = _AFTER_LABEL_RE.match(view, m.end(), timeout=timeout)
         value = after["value"]
+        # the slot starts at its line when the label opens the line, else at the label ("… $10,455. Final Answer: …")
+        slot_start = line_start if at_line_start else m.start()
         if after["colon"] is not None:
-            yield m.end(), after.start("value"), value, False
+            yield slot_start, m.end(), after.start("value"), value, False
         elif after["verb"] is not None or after["math"] is not None:
             if not article:
-                yield m.end(), after.start("value"), value, False
+                yield slot_start, m.end(), after.start("value"), value, False
         elif not value.strip(" \t.:："):
-            yield m.end(), after.end(), "", True
+            yield slot_start, m.end(), after.end(), "", True
 
 
 _MINERVA_TRAILER_RE = regex.compile(r"(?i)(?<=\.)\s*I hope it is correct\.?\s*$")
@@ -206,8 +208,7 @@ def _next_lines(view: str, pos: int) -> tuple[int, int] | None:
 def answer_line(doc: Document, timeout: float, start: int = 0) -> list[Slot]:
     view = doc.view
     found = []
-    for label_start, value_start, value, alone in _answer_labels(view, timeout, start):
-        slot_start = view.rfind("\n", 0, label_start) + 1
+    for slot_start, label_start, value_start, value, alone in _answer_labels(view, timeout, start):
         if alone or not clean(value):
             span = _next_lines(view, value_start if not alone else label_start)  # the value on the next line
             if span is None:

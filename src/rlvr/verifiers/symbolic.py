@@ -76,6 +76,10 @@ class Comparer:
         quick = _quick_expression_check(gold_parsed[0], answer_parsed[0], exact=not (abs_tol or rel_tol))
         if quick is not None:
             return ("correct" if quick[0] else "incorrect"), f"{answer!r} {quick[1]} gold {gold!r}"
+        unequal = _unequalities(gold_parsed[0], answer_parsed[0])
+        if unequal is not None:
+            return ("correct" if unequal else "incorrect"), (f"{answer!r} {'excludes' if unequal else 'does not exclude'} "
+                                                            f"what gold {gold!r} excludes")
         # allow_set_relation_comp: `x < 3` answers the interval `(-\infty, 3)` and vice versa
         try:
             equal = self._verify(gold_parsed, answer_parsed, strict=True, allow_set_relation_comp=True,
@@ -118,6 +122,21 @@ class Comparer:
             if _is_real_number(value) and not _numerically_equal(g, value, 0.0, 0.0):
                 return side.strip()
         return None
+
+
+def _unequalities(g: Any, a: Any) -> bool | None:
+    """``a \\neq 1`` against ``a \\ne 2``: whether two "≠" statements exclude the same thing, or ``None`` when
+    neither side is one. math-verify has no inverse of sympy's Unequality and raises ``KeyError`` on
+    it, so these are decided here: equal when their sides differ by the same expression (up to sign)."""
+    import sympy
+
+    g_ne, a_ne = isinstance(g, sympy.Ne), isinstance(a, sympy.Ne)
+    if not (g_ne or a_ne):
+        return None
+    if not (g_ne and a_ne):
+        return False  # "≠" against anything else states something else
+    dg, da = g.lhs - g.rhs, a.lhs - a.rhs
+    return sympy.expand(dg - da) == 0 or sympy.expand(dg + da) == 0
 
 
 def _imaginary_unit(parsed: list[Any]) -> list[Any]:

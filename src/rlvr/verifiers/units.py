@@ -11,10 +11,15 @@ from __future__ import annotations
 
 import regex
 
-from rlvr.verifiers.lexicon import FUNCTION_WORDS, OPERATION_WORDS, UNIT_SYMBOLS, UNIT_WORDS
+from rlvr.verifiers.lexicon import (
+    ALTERNATIVE_WORDS, APPROXIMATION_WORDS, BOUND_WORDS, FUNCTION_WORDS, HEDGE_WORDS, LIST_WORDS, MODIFIERS_AFTER,
+    NEGATION_WORDS, NEGATIVE_EVALUATIONS, OPERATION_WORDS, REJECTION_WORDS, RETRACTION_CUES, UNIT_SYMBOLS, UNIT_WORDS,
+    UNSURE_PHRASES, WITHDRAWAL_CUES,
+)
 from rlvr.verifiers.limits import REGEX_TIMEOUT_S
+from rlvr.verifiers.number_words import numeral_char, scale_words
 
-__all__ = ["split_unit", "number_from_words", "clock_time", "unit_word", "unit_words", "canonical_unit"]
+__all__ = ["split_unit", "number_from_words", "clock_time", "unit_word", "unit_words", "canonical_unit", "count_noun"]
 
 _UNITS = frozenset(u.lower() for u in UNIT_WORDS + UNIT_SYMBOLS) | {"ω", "omega", "μ", "mu", "circ", "°", "per"}
 # short unit symbols are case-sensitive (K is kelvin, k a prefix); unit words are not
@@ -31,17 +36,54 @@ def _unit_symbol(word: str) -> bool:
 
 
 def unit_word(word: str, open_class: bool = False) -> bool:
-    """A unit symbol or word; ``open_class``: also any plural count noun ("Trinkets", "apples", "pommes")
-    that is no word of the language and no operation or magnitude ("squared", "thousands", "tops")."""
+    """A unit symbol or word; ``open_class``: also a count noun (:func:`count_noun`: "apples", "sheep",
+    "children", "pommes", "яблока"), which says what the number counts without changing it."""
     w = word.strip(".")
     if w in _SYMBOLS or w.lower() in _WORD_UNITS:
         return True
-    lowered = w.lower()
-    # a count noun is plural ("apples", "Trinkets"); a singular word after a number modifies it as
-    # often as it counts ("42 minimum", "42 roughly", "42 negated"); fractions words count parts ("billionths")
-    return open_class and len(w) >= 4 and w.isalpha() and lowered.endswith("s") and not lowered.endswith("ths") \
-        and lowered not in FUNCTION_WORDS and lowered not in OPERATION_WORDS and lowered[:-1] not in OPERATION_WORDS \
-        and not lowered.endswith(("ss", "ous", "ics"))
+    return open_class and _noun_word(w)
+
+
+# words that change the number they follow or say something about it: operations ("squared", "halves"),
+# comparisons and bounds ("more", "at least"), approximations, hedges, negations, withdrawals, alternatives
+# and lists, in every language the lexicon has them; with the number and scale words of every language
+# CLDR spells numbers in (number_words), they are the closed class a count noun is not
+_CHANGING = frozenset(w.lower() for group in (
+    OPERATION_WORDS, FUNCTION_WORDS, MODIFIERS_AFTER, APPROXIMATION_WORDS, BOUND_WORDS, HEDGE_WORDS, NEGATION_WORDS,
+    WITHDRAWAL_CUES, RETRACTION_CUES, UNSURE_PHRASES, REJECTION_WORDS, NEGATIVE_EVALUATIONS, ALTERNATIVE_WORDS,
+    LIST_WORDS) for phrase in group for w in phrase.split())
+_EAST_ASIAN_RE = regex.compile(r"[\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}]+")
+_NOUN_CHARS = frozenset("'’-")
+
+
+def _noun_word(word: str) -> bool:
+    """One word that can only name what a number counts (see :func:`count_noun`)."""
+    lowered = word.lower()
+    if not word or not all(c.isalpha() or c in _NOUN_CHARS for c in word) or not word[0].isalpha():
+        return False
+    if _EAST_ASIAN_RE.fullmatch(word, timeout=REGEX_TIMEOUT_S):
+        return not any(numeral_char(c) for c in word)  # 个, 個, 개, 苹果 count; 万, 千, 만 are numerals
+    if word.isascii() and (len(word) < 3 or not any(c in "aeiouAEIOU" for c in word)):
+        return False  # "ab", "xyz": variables as often as words
+    if lowered in _CHANGING or lowered in scale_words() or lowered.rstrip("s") in _CHANGING \
+            or lowered.rstrip("s") in scale_words():
+        return False
+    # fractions' words count parts of the number ("thirds", "billionths"), they do not count things
+    return not (word.isascii() and lowered.endswith(("ths", "th")) and lowered[:-2].rstrip("t") in _ORDINAL_STEMS)
+
+
+_ORDINAL_STEMS = frozenset("four fif six seven eigh nin ten eleven twelf thirteen fourteen fifteen sixteen seventeen "
+                           "eighteen nineteen twentie thirtie fortie fiftie sixtie seventie eightie ninetie hundred "
+                           "thousand million billion trillion".split())
+
+
+def count_noun(text: str) -> bool:
+    """Words after a number that name what it counts: "sheep", "children", "red apples", "Äpfel", "яблока",
+    "个苹果". Not a word that changes the number (a number or scale word of any language, an operation, a
+    bound, an approximation, a hedge, a negation, an alternative), a digit, or a short ASCII word that may
+    be variables. At most three words."""
+    words = text.split()
+    return 1 <= len(words) <= 3 and all(_noun_word(w.strip(".,")) for w in words)
 
 
 def unit_words(text: str) -> bool:
