@@ -78,7 +78,7 @@ def test_extraction_grows_linearly(name):
     small, large = build(SMALL), build(10 * SMALL)
     _cpu(small)  # warm caches of compiled patterns
     t_small = min(_cpu(small) for _ in range(3))
-    t_large = min(_cpu(large) for _ in range(2))
+    t_large = min(_cpu(large) for _ in range(3))  # the least of three: a moment of load on a shared machine is no growth
     # 10x the input: linear work grows about 10x; allow noise, never the 100x of a quadratic scan
     assert t_large < max(30 * t_small, 0.05), f"{name}: {t_small:.4f}s -> {t_large:.4f}s for 10x the input"
 

@@ -23,7 +23,8 @@ from rlvr.verifiers.units import unit_word as _unit_word
 __all__ = ["box_context", "restated_after_box", "APPROX_MARK"]
 
 _TOKEN_RE = regex.compile(
-    r"\\(?:text|mathrm|textrm|mbox|textnormal|textit|textbf|operatorname)\s*\{[^{}]*\}"
+    r"\\(?:begin|end)\s*\{[A-Za-z]+[* ]?\}"  # an environment's delimiter (its star may be blank in the view): "\\end{align*}" closes, nothing more
+    r"|\\(?:text|mathrm|textrm|mbox|textnormal|textit|textbf|operatorname)\s*\{[^{}]*\}"
     r"|\\(?:pmod|bmod|mod)\s*\{[^{}]*\}|\\(?:pmod|bmod|mod)\s*[0-9A-Za-z]+"
     r"|\^\s*\{\s*\\circ\s*\}|\^\s*\\circ|\^\s*\{\s*\\prime\s*\}|\^\s*\\prime|\^\s*\{?\s*(?:\*|\\dagger|\\ast)\s*\}?"
     r"|\\[A-Za-z]+|\\.|->|=>|:=|[0-9]+|\p{L}+|\s+|.", regex.DOTALL)
@@ -118,7 +119,7 @@ def _prefix_problem(before: list[str], after: list[str], in_math: bool, view: st
     """Blanks and delimiters, then a connector (or nothing, or prose) before the box."""
     while True:
         while before:
-            if before[-1].isspace() or before[-1] in _SPACING or before[-1] in _MARKS or (
+            if before[-1].isspace() or before[-1] in _SPACING or before[-1] in _MARKS or before[-1].startswith("\\begin") or (
                     before[-1] in _OPENERS and before[-1] != "&"):
                 before.pop()
             elif before[-1] == "}" and len(before) >= 2 and (before[-2] == "{" or before[-2].isspace() and
@@ -160,9 +161,9 @@ def _suffix_problem(after: list[str], in_math: bool, timeout: float) -> str | No
     """Only blanks, punctuation, closing delimiters, a unit expression or prose after the box."""
     in_unit = False
     for i, token in enumerate(after):
-        if token.isspace() or token in _SPACING or token in _MARKS or (
+        if token.isspace() or token in _SPACING or token in _MARKS or token.startswith("\\end") or (
                 token in _CLOSERS and not (in_math and token == "!")):
-            continue  # in math "!" is a factorial
+            continue  # in math "!" is a factorial; "\\end{align*}" closes the environment
         if token == "\\boxed" or token == "\\fbox":
             return None  # another box right after: stated together, read so elsewhere
         if not in_math and _LETTERS_RE.fullmatch(token, timeout=timeout):

@@ -36,7 +36,7 @@ from rlvr.verifiers.normalize import value_key
 from rlvr.verifiers.numbers import parse_number
 from rlvr.verifiers.prose import sentences, stated_values, value_role
 from rlvr.verifiers.slots import Slot, clean
-from rlvr.verifiers.statements import names_a_quantity
+from rlvr.verifiers.statements import is_constant_side, names_a_quantity
 from rlvr.verifiers.trace import Finding, rule
 from rlvr.verifiers.units import number_from_words
 
@@ -49,20 +49,25 @@ HEDGED_LATER = rule("integrity.alternative_after", "after the final answer anoth
 OTHER_CHOICE = rule("integrity.other_choice", "after a choice letter another choice is offered ('or (D)', 'and E')")
 
 
+_META_CUES = ("verdict", "pick", "tl;dr", "tldr", "bottom line", "conclusion", "in short", "my pick")
 _ANSWER_NOUNS = ("réponse", "respuesta", "antwort", "risposta", "resposta", "ответ", "відповідь", "答案", "答", "svar",
                  "svaret", "jibu", "απάντηση", "vastaus", "odpověď", "válasz", "답", "정답", "جواب", "الإجابة", "उत्तर",
                  "cevap", "jawaban", "antwoord", "odpowiedź", "câu trả lời", "đáp án", "答え", "解答")
 _RETRACTION = words_pattern(RETRACTION_CUES)
 _ALTERNATIVE = words_pattern(ALTERNATIVE_WORDS + HEDGE_WORDS + ("also", "unless", "except", "both", "as well", "too"))
+_ANSWER_CUE = words_pattern(("answer", "final answer", "the answer", "result", "final result", "solution", "final",
+                             "should be", "instead", "correct", "right") + _ANSWER_NOUNS + _META_CUES)
+_CUE_REACH = 40  # how far before a value an answer word still puts it forward
 _CLAIM = words_pattern(("answer", "final answer", "the answer", "result", "the result", "final result", "total",
                         "the total", "turns out to be", "turns out", "comes out as", "it's", "it is", "edit",
                         "typo", "read as", "should read", "read the boxed value as", "boxed value", "the box",
                         "the boxed", "box above", "what i wrote", "erratum")
                        + CONCLUSION_WORDS + RESULT_VERBS + _ANSWER_NOUNS)
-# "the count of valid arrangements is 41": a quantity of the problem, its verb, and straight after it the value
+# "the count of valid arrangements is 41": a quantity of the problem, its verb, and straight after it the value;
+# a subject with values or math in it is a computation ("$13_5$ divided by $2_5$ is $4_5$"), a step of the work
 _QUANTITY_IS_RE = regex.compile(
     r"(?i)\b(?:answer|result|total|count|number|sum|value|amount|solution|outcome|probability|it|this|that)\b"
-    r"[^.!?;:]{0,60}?"
+    r"[^.!?;:0-9$\\]{0,60}?"
     r"\b(?:is|are|was|be|equals?|becomes?)\s*\$?\s*(?=[-+]?[0-9(\\])")
 _ROMAN_RE = regex.compile(r"\b(?=[MDCLXVI]{2,}\b)M{0,3}(?:CM|CD|D?C{0,3})(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3})\b")
 _CJK_NUMBER_RE = regex.compile(r"[零〇一二两三四五六七八九十百千]+")
@@ -230,6 +235,8 @@ class _Reader:
                     _LATIN_RE.search(_MACRO_NAME_RE.sub("", lhs, timeout=self.timeout), timeout=self.timeout)
                     or names_a_quantity(lhs)):
                 continue  # "$x = 2$", "$n+1 = 43$", "$2n = 84$": another quantity's value, not a claim about this one
+            if "=" in v and all(side.strip() and is_constant_side(side) for side in v.split("=")[:-1]):
+                continue  # "$4_5 \\times 2_5 = 8_{10} = 13_5$": a worked identity, a step, not a claim about the answer
             if _RELATION_IN_VALUE_RE.search(v, timeout=self.timeout):
                 continue  # "$41 < 42 < 43$": a relation that places the answer, no value of its own
             if _LONE_LETTER_RE.fullmatch(v, timeout=self.timeout):
@@ -294,7 +301,10 @@ class _Reader:
                 first and self._conditional(folded, others)):
             return Finding(HEDGED_LATER, f"after the final answer {answer!r} the completion offers {clean(value)!r} "
                            f"too ({shown!r})", _all(others, folded))
-        # 4. a claim of another value
+        # 4. a claim of another value; a sentence that restates the answer's own value and names no other value
+        # as the answer recaps the work ("There are 56 arrangements in total, of which 14 are invalid")
+        if len(others) < len(values) and not any(self._answer_cue_before(folded, v) for v in others):
+            return None
         claims = [c for c in (_CLAIM.search(folded, timeout=t), _QUANTITY_IS_RE.search(folded, timeout=t)) if c]
         claim = min(claims, key=lambda c: c.start()) if claims else None
         claimed = self.values(folded[claim.end():]) if claim is not None else []
@@ -317,6 +327,11 @@ class _Reader:
                 return Finding(LATER_STATEMENT, f"the final answer {answer!r} is followed by {clean(value)!r} given as "
                                f"the answer ({shown!r})", (clean(value),))
         return None
+
+    def _answer_cue_before(self, folded: str, value: str) -> bool:
+        """An answer word right before ``value`` ("the answer is 41", "Итого: 41"): it is put forward as the answer."""
+        at = folded.find(value)
+        return at >= 0 and _ANSWER_CUE.search(folded, max(0, at - _CUE_REACH), at, timeout=self.timeout) is not None
 
     def _recap(self, after: str, others: list[str]) -> bool:
         """"So the roots are 2 and 3": after a conclusion word, each other value belongs to a quantity of

@@ -450,7 +450,8 @@ maximum minimum max min tops approx approximately roughly about around nearly al
 #: verbs that state a result: "the count comes out to 41", "this gives 41", "дорівнює 41"
 RESULT_VERBS: tuple[str, ...] = (
     "comes out to", "comes to", "works out to", "equals", "is equal to", "totals", "amounts to", "yields",
-    "results in", "gives us", "we get", "i get", "we obtain", "i obtain", "ergibt", "égale", "vaut", "es igual a",
+    "results in", "gives us", "we get", "i get", "we obtain", "i obtain", "we find", "we found", "i find", "i found",
+    "we conclude", "we have found", "ergibt", "égale", "vaut", "es igual a",
     "è uguale a", "é igual a", "равно", "равен", "дорівнює", "blir", "on yhtä kuin", "ισούται", "ni sawa na",
     "等于", "得到", "になる", "이다", "يساوي", "बराबर",
 )

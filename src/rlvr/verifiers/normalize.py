@@ -71,7 +71,7 @@ _CJK_UNIT_RE = regex.compile(r"(?<=[0-9])\s*([\p{Han}\p{Hiragana}\p{Katakana}\p{
 _EMPTY_SET_RE = regex.compile(r"\\varnothing(?![A-Za-z])|\\\{\s*\\\}|\\O(?![A-Za-z])")
 # a one-column matrix is a vector: \begin{pmatrix} 1 \\ 2 \end{pmatrix} says what (1, 2) says
 _COLUMN_VECTOR_RE = regex.compile(r"\\begin\{([pb])matrix\}((?:(?!\\begin|\\end|&).)*)\\end\{\1matrix\}", regex.DOTALL)
-_THOUSANDS_RE = regex.compile(r"[+-]?[0-9]{1,3}(?:,[0-9]{3})+(?:\.[0-9]+)?")
+_THOUSANDS_RE = regex.compile(r"[+-]?[1-9][0-9]{0,2}(?:,[0-9]{3})+(?:\.[0-9]+)?")  # "0,111" is a decimal comma, no group
 _ASSIGNMENT_RE = regex.compile(r"[A-Za-z](?:_\{?[A-Za-z0-9]+\}?)?\s*=\s*([^=<>]+)")
 # a choice letter: A-E, or (a)-(e) in parentheses; a bare lowercase e is Euler's number, not choice E
 _CHOICE_RE = regex.compile(r"\(?([A-E])\)?|\(([a-e])\)")

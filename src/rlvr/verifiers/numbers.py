@@ -103,7 +103,8 @@ def matches_at_float_precision(key: str, gold: Fraction) -> bool:
 
 
 # "2,74" / "1000,99": a decimal comma (a group of three digits after it is a thousands separator)
-_DECIMAL_COMMA_RE = regex.compile(r"(-?[0-9]{1,30}),([0-9]{1,2}|[0-9]{4,30})")
+# (or any digits after a leading 0: "0,111" has no thousands to separate)
+_DECIMAL_COMMA_RE = regex.compile(r"(-?0),([0-9]{1,30})|(-?[0-9]{1,30}),([0-9]{1,2}|[0-9]{4,30})")
 
 
 def decimal_comma_value(text: str) -> Fraction | None:
@@ -113,5 +114,8 @@ def decimal_comma_value(text: str) -> Fraction | None:
     ``1,000`` is a thousands separator and ``1, 22`` (with a space) a list.
     """
     m = _DECIMAL_COMMA_RE.fullmatch(text, timeout=REGEX_TIMEOUT_S)
-    return Fraction(f"{m[1]}.{m[2]}") if m else None
+    if not m:
+        return None
+    whole, part = (m[1], m[2]) if m[1] is not None else (m[3], m[4])
+    return Fraction(f"{whole}.{part}")
 

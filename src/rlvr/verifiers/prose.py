@@ -145,7 +145,7 @@ def _asserts(sentence: str, timeout: float, stressed: bool = False) -> bool:
     format failure (no answer) the format reward already teaches, a wrong one it pays is a hack.
     """
     if not (_STATEMENT_CUE.search(sentence, timeout=timeout) or "=" in sentence or stressed
-            or _SUBJECT_VERB_RE.search(sentence, timeout=timeout)):
+            or _SUBJECT_VERB_RE.search(sentence, timeout=timeout) or _LABEL_COLON_RE.search(sentence, timeout=timeout)):
         return False
     if _STRONG_DOUBT.search(sentence, timeout=timeout) is not None:
         return False
@@ -157,6 +157,8 @@ def _asserts(sentence: str, timeout: float, stressed: bool = False) -> bool:
     return True
 
 
+# "Here is the matrix: $…$", "Special matrix: $…$": words, a colon, then the math they label
+_LABEL_COLON_RE = regex.compile(r"\p{L}\s*[:：]\s*(?:\$|\\\(|\\\[)")
 _NEAR_BEFORE, _NEAR_AFTER = 40, 24  # how close to a value a word that makes it tested or bounded stands
 
 

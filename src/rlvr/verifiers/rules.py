@@ -202,6 +202,14 @@ def fast_decision(answer: NormalizedAnswer, gold: Gold, config: VerifierConfig) 
     if gold_comma is not None and (a_value := parse_number(answer.key, config.max_digits)) is not None \
             and numbers_match(a_value, gold_comma, config.abs_tol, config.rel_tol):
         return Decision("correct", f"{answer.clean!r} equals gold {gold.raw!r} read with a decimal comma", "number", DECIMAL_COMMA)
+    if gold.number is not None and (m := _INDIAN_GROUPS_RE.fullmatch(answer.key, timeout=REGEX_TIMEOUT_S)):
+        # 12,34,567 (lakh grouping) against one number: read as that number; never a list of 12, 34 and 567,
+        # since a list answer against a single-number gold is refused either way
+        value = parse_number(m[0].replace(",", ""), config.max_digits)
+        if value is not None:
+            same = numbers_match(value, gold.number, config.abs_tol, config.rel_tol)
+            return Decision("correct" if same else "incorrect", f"{answer.clean!r} (digits grouped in lakhs) "
+                            f"{'equals' if same else 'is not'} gold {gold.raw!r}", "number", NUMBER)
     if gold.number is not None and "," in answer.clean and "," not in g.clean and not answer.clean.startswith(("(", "[", "\\{", "\\begin")):
         return Decision("incorrect", f"{answer.clean!r} lists several candidates but the gold {gold.raw!r} is one number", "extraction", CANDIDATE_LIST)
     if _bare_list(answer.clean) and _bare_list(g.clean) and _compare_in_order(answer.clean, g.clean, config.list_order):
@@ -218,6 +226,8 @@ def fast_decision(answer: NormalizedAnswer, gold: Gold, config: VerifierConfig) 
 
 _WORD_ANSWER_RE = regex.compile(r"[A-Za-z][A-Za-z '\-]{1,60}")
 _ARTICLES_RE = regex.compile(r"^(?:the|a|an)\s+")
+# Indian digit grouping: the last three digits, then pairs (12,34,567; 1,00,000)
+_INDIAN_GROUPS_RE = regex.compile(r"[-+]?[0-9]{1,2}(?:,[0-9]{2})+,[0-9]{3}(?:\.[0-9]+)?")
 _LOWER_WORD_RE = regex.compile(r"[a-z']+")
 _SAME_AS = {  # spellings of one answer
     "∅": ("\\emptyset", "\\varnothing", "\\{\\}", "{}", "no solution", "no solutions", "no real solution",

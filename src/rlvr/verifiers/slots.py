@@ -408,9 +408,19 @@ def _short_text(m: regex.Match) -> str:
     return " " if len(m[1].split()) <= 2 else m[0]
 
 
+# the whole completion as a value with its sign of currency ("\\$10", "$1,000.99", "1,000.99$", "€5", "5 €"), a math
+# span with a percent sign or a word after it ("$28$ %", "$28$ percent"), a word or a \text{} phrase in math ("$Even$")
+_BARE_MONEY_RE = regex.compile(r"(?:\\?\$|[€£¥₹])\s*[-+]?[0-9][0-9,]*(?:\.[0-9]+)?|[-+]?[0-9][0-9,]*(?:\.[0-9]+)?\s*(?:\\?\$|[€£¥₹])")
+_BARE_SPAN_TAIL_RE = regex.compile(r"\$[^$\n]{1,60}\$[ \t]*(?:\\?%|[A-Za-z]{1,12}\.?)")
+_BARE_MATH_WORDS_RE = regex.compile(r"(?:\$\$|\$)\s*(?:\p{L}{1,15}|\\text\{[\p{L} ,'-]{1,80}\})\s*(?:\$\$|\$)")
+
+
 def bare_expression(text: str, timeout: float) -> str | None:
     """``text`` when it is nothing but a short math expression (``$3$``, ``x+1``, ``2 dollars``)."""
     s = text.strip()
+    if _BARE_MONEY_RE.fullmatch(s, timeout=timeout) or _BARE_SPAN_TAIL_RE.fullmatch(s, timeout=timeout) \
+            or _BARE_MATH_WORDS_RE.fullmatch(s, timeout=timeout):
+        return s
     delimited = False
     for open_, close in (("$$", "$$"), ("$", "$"), ("\\(", "\\)"), ("\\[", "\\]")):
         if s.startswith(open_) and s.endswith(close) and len(s) >= len(open_) + len(close):
