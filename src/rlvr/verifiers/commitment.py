@@ -251,8 +251,9 @@ def check_final(doc: Document, all_slots: list[Slot], final: Slot, answer: str, 
                                f"{clean(_value_of(g))!r} is not asserted: {stance}")
         # the values, for a list gold to read them as one answer, when each is a box of its own
         list_like = all(any(s.kind == "boxed" for s in g) for g in together)
-        return Finding(ALTERNATIVES, f"several different final answers stated together: {shown}",
-                       tuple(clean(v) for v in distinct if _key(v) != _key(answer)) if list_like else ())
+        others = tuple(clean(v) for v in distinct if _key(v) != _key(answer)) if list_like else ()
+        return Finding(ALTERNATIVES, f"several different final answers stated together: {shown}", others,
+                       _labels(doc, together, timeout) if others and len(distinct) == len(together) else ())
     # restatements of the answer ("\\boxed{2^{10}} = 1024", ", approximately 0.333", ", or 37.5\\%") are held,
     # not returned: every other check still runs, and the reconciler compares them with the box at the end
     restatements: list[Finding] = []
@@ -288,6 +289,23 @@ def check_final(doc: Document, all_slots: list[Slot], final: Slot, answer: str, 
         return None
     others = tuple(dict.fromkeys(v for f in restatements for v in f.others))
     return Finding(restatements[0].rule, restatements[0].reason, others)
+
+
+# the name a value is given right before its box: "x = \\boxed{3}", "$y=\\boxed{4}$", "a_1 = \\boxed{2}"
+_NAME_BEFORE_RE = regex.compile(r"(?<![\p{L}\\])([A-Za-z](?:_\{?[A-Za-z0-9]+\}?)?)\s*=\s*(?:\$|\\\(|\\\[)?\s*$")
+
+
+def _labels(doc: Document, together: list[list[Slot]], timeout: float) -> tuple[str, ...]:
+    """The names of answers stated together, each given right before its box, when each has its own
+    ("$x = \\boxed{3}$ and $y = \\boxed{4}$" -> ("x", "y")); empty otherwise."""
+    names = []
+    for g in together:
+        inner = min(g, key=lambda s: s.value[1] - s.value[0])
+        m = _NAME_BEFORE_RE.search(doc.view, max(0, inner.start - 24), inner.start, timeout=timeout)
+        if m is None:
+            return ()
+        names.append(m[1])
+    return tuple(names) if len(set(names)) == len(names) else ()
 
 
 _LEAD_CHARS = 160  # how far before the final statement a short preface still speaks of its answer

@@ -104,7 +104,8 @@ class Extraction:
     ``status`` is ``ok`` (``answer`` holds the text), ``no_answer``, ``multiple`` (several different
     final answers; ``reason`` says which, ``candidates`` lists them with the final one last),
     ``too_long`` or ``timeout``. ``rule`` names the rule that decided; ``values`` lists every distinct
-    value of the final answer's kind (several boxes of a "find all" answer).
+    value of the final answer's kind (several boxes of a "find all" answer); ``labels`` the names given to
+    candidates stated together (``x = \\boxed{3}``, ``y = \\boxed{4}``), in the order of ``candidates``.
     """
 
     status: str
@@ -114,6 +115,7 @@ class Extraction:
     candidates: tuple[str, ...] = ()
     rule: str | None = None
     values: tuple[str, ...] = ()
+    labels: tuple[str, ...] = ()  # the name each candidate is given ("x = \\boxed{3}"), when every one has one
 
 
 def _prepare(text: str, config: Any) -> tuple[str, str | None, str | None]:
@@ -287,4 +289,4 @@ def _locate(doc: Document, config: Any, timeout: float) -> Extraction:
 
 def _refused(finding: Finding, answer: str, kind: str, values: tuple[str, ...]) -> Extraction:
     candidates = (*finding.others, answer) if finding.others else ()
-    return Extraction("multiple", answer, finding.reason, kind, candidates, finding.rule, values)
+    return Extraction("multiple", answer, finding.reason, kind, candidates, finding.rule, values, finding.labels)

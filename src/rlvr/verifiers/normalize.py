@@ -26,6 +26,12 @@ from rlvr.verifiers.lexicon import (
 from rlvr.verifiers.numbers import parse_number
 from rlvr.verifiers.units import clock_time, count_noun, number_from_words, split_unit, unit_words
 
+
+def set_builder_interval(text: str) -> str | None:  # statements imports this module: import it when first used
+    from rlvr.verifiers.statements import set_builder_interval as convert
+
+    return convert(text)
+
 __all__ = ["NormalizedAnswer", "normalize_answer", "answer_key", "gold_answer", "strip_outer_box", "find_boxed",
            "split_top_level", "value_key"]
 
@@ -260,6 +266,8 @@ def normalize_answer(text: str) -> NormalizedAnswer:
     s = _system_of_values(s)
     s = _ANGLE_VECTOR_RE.sub(r"(\1)", s, timeout=REGEX_TIMEOUT_S)  # \langle 1, 2 \rangle is the vector (1, 2)
     s = _french_interval(s)
+    if s.lstrip().startswith("\\{") and (interval := set_builder_interval(s)) is not None:
+        s = interval  # \{x \mid -1 < x < 1\} is the interval (-1, 1)
     if (repeating := _repeating_decimal(s.strip())) is not None:
         s = repeating  # 0.333\ldots, 0.\overline{3} is \frac{1}{3}
     if "\\" not in s:

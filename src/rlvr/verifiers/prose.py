@@ -218,7 +218,26 @@ def _narrowed(sentence: str, offset: int, timeout: float, bold: tuple[tuple[int,
         derived = _derived_label(clause, found, offset, timeout)
         if derived:
             return derived
+        named = _named_values(clause, offset)
+        if named:
+            return named
     return found
+
+
+def _named_values(clause: str, offset: int) -> list[Candidate]:
+    """"Maximum = 2, Minimum = 1", "x = 3, y = 4": a clause that is nothing but values each given its own name
+    states them as one answer (the names stay: against a single value it is several answers)."""
+    from rlvr.verifiers.statements import labelled_values  # statements reads normalised answers: a layer above
+
+    text = clause.strip().rstrip(".。").strip()
+    bare = _MATH_DELIMITERS_RE.sub("", text, timeout=REGEX_TIMEOUT_S)
+    if labelled_values(bare) is None:
+        return []
+    start = offset + clause.find(text)
+    return [(bare, start, start + len(text))]
+
+
+_MATH_DELIMITERS_RE = regex.compile(r"\$|\\\(|\\\)")
 
 
 _LABELLED_RE = regex.compile(r"([A-Za-z](?:\s*[-+*/]\s*[A-Za-z])*)\s*=\s*$")

@@ -29,8 +29,10 @@ from rlvr.verifiers.guards import malformed_reason, unsafe_reason
 from rlvr.verifiers.limits import REGEX_TIMEOUT_S
 from rlvr.verifiers.lossless import unread_part
 from rlvr.verifiers.normalize import choice_option_text, gold_answer, normalize_answer, value_key
-from rlvr.verifiers.rules import TEXT_GROUP_RE, fast_decision, gold_info, is_list_gold, numbers_hidden_in_text, sandbox_texts
-from rlvr.verifiers.statements import exact_part, quantity_rhs
+from rlvr.verifiers.rules import (
+    TEXT_GROUP_RE, fast_decision, gold_info, is_list_gold, numbers_hidden_in_text, sandbox_texts, tuple_size,
+)
+from rlvr.verifiers.statements import exact_part, labelled_values, quantity_rhs, renamed_definition
 from rlvr.verifiers.trace import Decision, rule
 
 logger = logging.getLogger(__name__)
@@ -100,13 +102,8 @@ def verify_row(completion: Any, gold: Any, config: VerifierConfig, compare: Comp
             gold = "" if gold is None else str(gold)
         gold_shown = gold_text(gold)
         ex = extract_answer(completion, config)
-        if ex.source == "boxed" and ex.status == "multiple" and ex.rule == ALTERNATIVES \
-                and len(ex.candidates) > 1 and is_list_gold(gold_shown):
-            # "find all solutions": boxes stated together ("\boxed{2} and \boxed{3}") are one answer,
-            # compared as a whole with the list gold; boxes of other statements are earlier work
-            together = tuple(dict.fromkeys(ex.candidates))
-            ex = Extraction("ok", ", ".join(together), "the boxes stated together read as one list answer",
-                            ex.source, rule=LIST_ANSWER, values=together)
+        if ex.source == "boxed" and ex.status == "multiple" and ex.rule == ALTERNATIVES and len(ex.candidates) > 1:
+            ex = _stated_together(ex, gold_shown)
     except TypeError as exc:
         return _verdict("error", None, str(exc), None, "extraction", READ_ERROR)
     except Exception as exc:  # one bad row costs only that row
@@ -125,6 +122,24 @@ def verify_row(completion: Any, gold: Any, config: VerifierConfig, compare: Comp
             t2 = time.process_time()
             stages["read"] = stages.get("read", 0.0) + (t1 - t0)
             stages["compare"] = stages.get("compare", 0.0) + (t2 - t1)
+
+
+def _stated_together(ex: Extraction, gold: str) -> Extraction:
+    """Boxes stated together against a gold of several values: one answer, compared as a whole.
+
+    "Find all solutions": ``\\boxed{2} and \\boxed{3}`` against a list gold is the list ``2, 3``. Coordinates:
+    ``x = \\boxed{3}`` and ``y = \\boxed{4}`` against a tuple gold of two items is ``(3, 4)``, ordered by their
+    names. Against any other gold they stay several answers."""
+    if is_list_gold(gold):
+        together = tuple(dict.fromkeys(ex.candidates))
+        return Extraction("ok", ", ".join(together), "the boxes stated together read as one list answer",
+                          ex.source, rule=LIST_ANSWER, values=together)
+    if ex.labels and len(ex.labels) == len(ex.candidates) == tuple_size(gold):
+        ordered = tuple(value for _name, value in sorted(zip(ex.labels, ex.candidates)))
+        named = ", ".join(f"{name} = {value}" for name, value in sorted(zip(ex.labels, ex.candidates)))
+        return Extraction("ok", "(" + ", ".join(ordered) + ")", f"the named boxes stated together ({named}) read as "
+                          "one tuple", ex.source, rule=LIST_ANSWER, values=ordered)
+    return ex
 
 
 def _compare_row(ex: Extraction, gold: str, config: VerifierConfig, compare: Compare) -> dict[str, Any]:
@@ -153,9 +168,9 @@ def decide(answer_text: str, gold: str, config: VerifierConfig, compare: Compare
     cached = _CACHE.get(key)
     if cached is not None:
         return cached
-    outcome = _decide_locally(answer_text, gold, config)
+    outcome, answer = _decide_locally(answer_text, gold, config)
     if outcome is None:
-        a, g = sandbox_texts(exact_part(normalize_answer(answer_text)), gold_info(gold, config), config)
+        a, g = sandbox_texts(answer, gold_info(gold, config), config)
         result = compare([{"answer": a, "gold": g, "abs_tol": config.abs_tol, "rel_tol": config.rel_tol}])[0]
         status, reason = result.get("status", "error"), result.get("reason", "")
         symbolic = status in ("correct", "incorrect")
@@ -201,39 +216,54 @@ def _reconciled(ex: Extraction, config: VerifierConfig, compare: Compare) -> Ext
                       + ", ".join(repr(c) for c in ex.candidates) + ")", ex.source, rule=RESTATED, values=ex.values)
 
 
-def _decide_locally(answer_text: str, gold_text_: str, config: VerifierConfig) -> Decision | None:
+def _decide_locally(answer_text: str, gold_text_: str, config: VerifierConfig) -> tuple[Decision | None, Any]:
+    """The decision the cheap rules make, or ``None``; and the answer as it is to be compared (the value an
+    equation states for the asked quantity, a labelled list's values, a definition in the gold's variable)."""
+    answer = exact_part(normalize_answer(answer_text))
+    return _local_decision(answer_text, answer, gold_text_, config)
+
+
+def _local_decision(answer_text: str, answer: Any, gold_text_: str, config: VerifierConfig) -> tuple[Decision | None, Any]:
     gold = gold_info(gold_text_, config)
     if not gold.norm.key:
-        return Decision("unparseable_gold", "the gold answer is empty", "gold", EMPTY_GOLD)
+        return Decision("unparseable_gold", "the gold answer is empty", "gold", EMPTY_GOLD), answer
     if _states_no_value(gold_text_):
         return Decision("unparseable_gold", f"the gold {gold_text_[:80]!r} is a sentence that states no answer", "gold",
-                        PROSE_GOLD)
-    answer = exact_part(normalize_answer(answer_text))
-    if "=" in answer.clean and "=" not in gold.norm.clean and not _RELATION_CHARS_RE.search(answer.clean, timeout=REGEX_TIMEOUT_S) \
-            and (rhs := quantity_rhs(answer.clean)) is not None:
-        answer = exact_part(normalize_answer(rhs))  # "m + n = 12", "E[X] = 3": the value stated for the asked quantity
+                        PROSE_GOLD), answer
+    if "=" in answer.clean and "=" not in gold.norm.clean and not _RELATION_CHARS_RE.search(answer.clean, timeout=REGEX_TIMEOUT_S):
+        if (rhs := quantity_rhs(answer.clean)) is not None:
+            answer = exact_part(normalize_answer(rhs))  # "m + n = 12", "E[X] = 3": the value stated for the asked quantity
+        elif (named := labelled_values(answer.clean)) is not None:
+            # "Maximum = 2, Minimum = 1" against "1, 2": the values the labels name, compared as the gold's list;
+            # "y = 4, x = 3" against the tuple (3, 4): the coordinates in the order of their names
+            if tuple_size(gold_text_) == len(named):
+                answer = normalize_answer("(" + ", ".join(value for _label, value in sorted(named)) + ")")
+            else:
+                answer = normalize_answer(", ".join(value for _label, value in named))
+    elif (renamed := renamed_definition(answer.clean, gold.norm.clean)) is not None:
+        answer = normalize_answer(renamed)  # "f(z) = z^2" against "f(x) = x^2": the same function
     if not answer.key:
-        return Decision("no_answer", "the final answer is empty after normalisation", "extraction", EMPTY_ANSWER)
+        return Decision("no_answer", "the final answer is empty after normalisation", "extraction", EMPTY_ANSWER), answer
     fast = fast_decision(answer, gold, config)
     if fast:
-        return fast
+        return fast, answer
     unsafe = unsafe_reason(answer.clean, config) or malformed_reason(answer.clean)
     if unsafe:
-        return Decision("unparseable_answer", unsafe, "guard", GUARD)
+        return Decision("unparseable_answer", unsafe, "guard", GUARD), answer
     unread = unread_part(sandbox_texts(answer, gold, config)[0])  # what the parser would be given
     if unread:
-        return Decision("unparseable_answer", unread, "guard", UNREAD)
+        return Decision("unparseable_answer", unread, "guard", UNREAD), answer
     if gold.unsafe:
-        return Decision("unparseable_gold", f"gold answer is unsafe to parse: {gold.unsafe}", "guard", GOLD_GUARD)
+        return Decision("unparseable_gold", f"gold answer is unsafe to parse: {gold.unsafe}", "guard", GOLD_GUARD), answer
     # only now: a gold the parser refused can still equal an answer as a string or number, and which rows
     # this process read before must not decide that ("12:00" after a row that found "12:00" unparseable)
     bad_gold = _BAD_GOLDS.get((gold_text_, config))
     if bad_gold:
-        return bad_gold
+        return bad_gold, answer
     if not config.symbolic:
         return Decision("incorrect", f"{answer.clean!r} does not match gold {gold_text_!r} as a string or number "
-                        "(symbolic comparison off)", "number", NO_SYMBOLIC)
-    return None
+                        "(symbolic comparison off)", "number", NO_SYMBOLIC), answer
+    return None, answer
 
 
 def validate_gold(gold: str, config: VerifierConfig, compare: Compare) -> str | None:

@@ -105,6 +105,15 @@ def is_list_gold(gold: str) -> bool:
     return False
 
 
+def tuple_size(gold: str) -> int | None:
+    """How many items a gold written as a tuple holds (``(3, 4)`` -> 2), or ``None`` for anything else."""
+    s = normalize_answer(gold).clean.strip()
+    if not (s.startswith("(") and s.endswith(")")):
+        return None
+    items = split_top_level(s[1:-1], ",")
+    return len(items) if len(items) > 1 and all(i.strip() for i in items) else None
+
+
 _TEXT_NUMERAL_RE = regex.compile(r"\\(?:text|mathrm)\s*\{\s*([0-9A-Z]{1,64})\s*\}(?=_)")
 _AND_OR_RE = regex.compile(r"\s+(?:and|or)\s+|\s*,\s*(?:and|or)\s+")
 _PLUS_MINUS_RE = regex.compile(r"(?:([A-Za-z])\s*=\s*)?([^=,]*?)\s*\\pm\s*([^=,]+)")

@@ -18,7 +18,8 @@ from rlvr.verifiers.limits import REGEX_TIMEOUT_S
 from rlvr.verifiers.normalize import NormalizedAnswer, normalize_answer, split_top_level
 from rlvr.verifiers.numbers import parse_number
 
-__all__ = ["APPROX", "NAME_RE", "is_constant_side", "equation_problem", "exact_part", "relations_as_intervals"]
+__all__ = ["APPROX", "NAME_RE", "is_constant_side", "equation_problem", "exact_part", "relations_as_intervals",
+           "labelled_values", "set_builder_interval", "renamed_definition"]
 
 # what may stand on the left of "= value" and still state the value: a name, never an expression
 # (x, y_1, AB, f(2), P(A), |z|, \angle ABC, m\angle A, \text{answer}); 3y = 7 states 3y, not y
@@ -123,32 +124,98 @@ def exact_part(answer: NormalizedAnswer) -> NormalizedAnswer:
     return exact
 
 
+_REL = r"(<|>|≤|≥|\\(?:le|leq|ge|geq|lt|gt|leqslant|geqslant)(?![A-Za-z]))"
 _ONE_SIDED_RE = regex.compile(
-    r"\s*([A-Za-z])\s*(<|>|\\le|\\leq|\\ge|\\geq|\\lt|\\gt|\\leqslant|\\geqslant)(?![A-Za-z])\s*([^<>=]+?)\s*"
-    r"|\s*([^<>=]+?)\s*(<|>|\\le|\\leq|\\lt|\\leqslant)(?![A-Za-z])\s*([A-Za-z])\s*(<|>|\\le|\\leq|\\lt|\\leqslant)(?![A-Za-z])\s*([^<>=]+?)\s*")
+    r"\s*([A-Za-z])\s*" + _REL + r"\s*([^<>=≤≥]+?)\s*"
+    r"|\s*([^<>=≤≥]+?)\s*" + _REL + r"\s*([A-Za-z])\s*" + _REL + r"\s*([^<>=≤≥]+?)\s*")
 _OR_SPLIT_RE = regex.compile(r"\s*(?:\\lor(?![A-Za-z])|(?<![A-Za-z\\])or(?![A-Za-z])|\\cup(?![A-Za-z]))\s*")
-_LESS = {"<": True, "\\lt": True, "\\le": False, "\\leq": False, "\\leqslant": False}
+_LESS = {"<": True, "\\lt": True, "\\le": False, "\\leq": False, "\\leqslant": False, "≤": False}  # strict?
+_GREATER = {">": True, "\\gt": True, "\\ge": False, "\\geq": False, "\\geqslant": False, "≥": False}
 
 
-def relations_as_intervals(clean: str) -> str | None:
-    """``x \\le -1 or x \\ge 3`` as ``(-\\infty, -1] \\cup [3, \\infty)``; ``None`` unless every part is
-    a one-variable inequality in the same variable (a solution set written with "or" or ``\\lor``)."""
-    parts = _OR_SPLIT_RE.split(clean, timeout=REGEX_TIMEOUT_S)
-    if len(parts) < 2:
+def _relation_interval(part: str) -> tuple[str, str] | None:
+    """``x \\le -1`` -> ``("(-\\infty, -1]", "x")``, ``-1 < x < 1`` -> ``("(-1, 1)", "x")``; ``None`` for anything
+    but a one-variable inequality."""
+    m = _ONE_SIDED_RE.fullmatch(part, timeout=REGEX_TIMEOUT_S)
+    if not m:
         return None
-    intervals, names = [], set()
-    for part in parts:
-        m = _ONE_SIDED_RE.fullmatch(part, timeout=REGEX_TIMEOUT_S)
-        if not m:
+    if m[1]:
+        name, op, bound = m[1], m[2], m[3]
+        if op in _LESS:
+            return f"(-\\infty, {bound}" + (")" if _LESS[op] else "]"), name
+        return ("(" if _GREATER[op] else "[") + f"{bound}, \\infty)", name
+    low, op1, name, op2, high = m[4], m[5], m[6], m[7], m[8]
+    if op1 in _LESS and op2 in _LESS:  # low < x < high
+        return ("(" if _LESS[op1] else "[") + f"{low}, {high}" + (")" if _LESS[op2] else "]"), name
+    if op1 in _GREATER and op2 in _GREATER:  # high > x > low
+        return ("(" if _GREATER[op2] else "[") + f"{high}, {low}" + (")" if _GREATER[op1] else "]"), name
+    return None
+
+
+def relations_as_intervals(clean: str, minimum: int = 2) -> str | None:
+    """``x \\le -1 or x \\ge 3`` as ``(-\\infty, -1] \\cup [3, \\infty)``; ``None`` unless every part (at least
+    ``minimum`` of them) is a one-variable inequality in the same variable (a solution set written with "or",
+    ``\\lor`` or ``\\cup``)."""
+    parts = _OR_SPLIT_RE.split(clean, timeout=REGEX_TIMEOUT_S)
+    if len(parts) < minimum:
+        return None
+    read = [_relation_interval(p) for p in parts]
+    if any(r is None for r in read) or len({name for _i, name in read}) != 1:  # type: ignore[misc]
+        return None
+    return " \\cup ".join(interval for interval, _name in read)  # type: ignore[misc]
+
+
+# a label before "=": a letter with an optional subscript, a word, or a word in \text{} ("x", "a_1", "Maximum",
+# "\text{Minimum}", "\mathrm{max}")
+_ITEM_LABEL_RE = regex.compile(r"\s*(?:\\(?:text|mathrm|textbf|operatorname)\s*\{\s*(\p{L}[\p{L} ]{0,30}?)\s*\}"
+                               r"|(\p{L}{2,30})|([A-Za-z](?:_\{?[A-Za-z0-9]+\}?)?))\s*=\s*([^=]+?)\s*")
+
+
+def labelled_values(clean: str) -> list[tuple[str, str]] | None:
+    """``Maximum = 2, \\text{Minimum} = 1`` -> ``[("maximum", "2"), ("minimum", "1")]``: a comma list whose every
+    item gives one labelled value, each label different; ``None`` for anything else."""
+    items = split_top_level(clean, ",")
+    if len(items) < 2:
+        return None
+    out = []
+    for item in items:
+        m = _ITEM_LABEL_RE.fullmatch(item, timeout=REGEX_TIMEOUT_S)
+        if m is None or not m[4].strip():
             return None
-        if m[1]:
-            name, op, bound = m[1], m[2], m[3]
-            if op in _LESS:
-                intervals.append(f"(-\\infty, {bound}" + (")" if _LESS[op] else "]"))
-            else:
-                intervals.append(("(" if op in (">", "\\gt") else "[") + f"{bound}, \\infty)")
-        else:
-            low, op1, name, op2, high = m[4], m[5], m[6], m[7], m[8]
-            intervals.append(("(" if _LESS[op1] else "[") + f"{low}, {high}" + (")" if _LESS[op2] else "]"))
-        names.add(name)
-    return " \\cup ".join(intervals) if len(names) == 1 else None
+        out.append(((m[1] or m[2] or m[3]).strip().lower(), m[4].strip()))
+    return out if len({label for label, _value in out}) == len(out) else None
+
+
+# {x | -1 < x < 1}, \{x \mid x > 2\}, \{x : x \le 0\}: one variable and one condition on it
+_SET_BUILDER_RE = regex.compile(r"\s*\\\{\s*([A-Za-z])\s*(?:\\mid|\\vert|\||:|\\colon)\s*(.+?)\s*\\\}\s*")
+
+
+def set_builder_interval(clean: str) -> str | None:
+    """``\\{x \\mid -1<x<1\\}`` -> ``(-1, 1)``: a set written by a condition on one variable that is an inequality
+    in it (or several joined by "or"), as the interval it is; ``None`` otherwise."""
+    m = _SET_BUILDER_RE.fullmatch(clean, timeout=REGEX_TIMEOUT_S)
+    if m is None:
+        return None
+    condition = regex.sub(r"\\(?:text|mathrm)\s*\{\s*or\s*\}", " or ", m[2], timeout=REGEX_TIMEOUT_S)
+    intervals = relations_as_intervals(condition, minimum=1)
+    if intervals is None or _relation_interval(_OR_SPLIT_RE.split(condition, timeout=REGEX_TIMEOUT_S)[0])[1] != m[1]:
+        return None
+    return intervals
+
+
+_DEFINITION_RE = regex.compile(r"\s*([A-Za-z])\s*\(\s*([A-Za-z])\s*\)\s*=\s*(.+)")
+
+
+def renamed_definition(answer: str, gold: str) -> str | None:
+    """``f(z) = z^2`` against the gold ``f(x) = x^2``: the answer's definition written in the gold's variable
+    (a function does not depend on its variable's name); ``None`` unless both define the same function of
+    one variable and the names differ."""
+    a, g = _DEFINITION_RE.fullmatch(answer, timeout=REGEX_TIMEOUT_S), _DEFINITION_RE.fullmatch(gold, timeout=REGEX_TIMEOUT_S)
+    if a is None or g is None or a[1] != g[1] or a[2] == g[2]:
+        return None
+    old, new = a[2], g[2]
+    body = a[3]
+    if regex.search(rf"(?<![\\A-Za-z]){new}(?![A-Za-z])", body, timeout=REGEX_TIMEOUT_S):
+        return None  # the gold's variable already stands in the answer: renaming would merge two names
+    renamed = regex.sub(rf"(?<![\\A-Za-z]){old}(?![A-Za-z])", new, body, timeout=REGEX_TIMEOUT_S)
+    return f"{a[1]}({new}) = {renamed}"

@@ -57,3 +57,5 @@ class Finding(NamedTuple):
     rule: str
     reason: str
     others: tuple[str, ...] = ()
+    #: for answers stated together, the name each one is given, in order, the final one last ("x", "y")
+    labels: tuple[str, ...] = ()
