@@ -195,7 +195,7 @@ class SandboxPool:
                 else:
                     died.add(head.idx)
                     pending.appendleft(head.idx)
-            logger.warning("verifier sandbox worker %s %s%s; replaced it", w.pid, what,
+            logger.warning("verifier sandbox worker %s died (%s)%s and was replaced", w.pid, what,
                            " while working on a task" if working else "")
             swap(w)
 
@@ -346,8 +346,8 @@ class SandboxPool:
         tail = w.stderr_tail()
         what = w.ended()
         self._start_failures += 1
-        if what.startswith("killed by"):
-            logger.warning("verifier sandbox worker %s was %s before it was ready; replacing it", w.pid, what)
+        if what.startswith("signal"):
+            logger.warning("verifier sandbox worker %s died (%s) before it was ready and was replaced", w.pid, what)
         else:
             logger.error("verifier sandbox worker failed to start (%s): %s", what, tail or "no output")
         if self._start_failures >= _MAX_START_FAILURES:

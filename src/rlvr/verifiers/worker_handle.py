@@ -105,17 +105,19 @@ class WorkerHandle:
         except (BrokenPipeError, OSError, ValueError):
             return False
 
-    def ended(self) -> str:
-        """How the process ended, in words ("killed by SIGKILL", "exited with code 1"), or "running"."""
-        code = self.proc.poll()
-        if code is None:
+    def ended(self, wait_s: float = 1.0) -> str:
+        """How the process ended, in words ("signal SIGKILL", "exit code 1"), or "running". Its pipe closes
+        a moment before the kernel reaps it, so this waits up to ``wait_s`` for the status."""
+        try:
+            code = self.proc.wait(timeout=wait_s)
+        except subprocess.TimeoutExpired:
             return "running"
         if code < 0:
             try:
-                return f"killed by {signal.Signals(-code).name}"
+                return f"signal {signal.Signals(-code).name}"
             except ValueError:
-                return f"killed by signal {-code}"
-        return f"exited with code {code}"
+                return f"signal {-code}"
+        return f"exit code {code}"
 
     def stderr_tail(self) -> str:
         try:
