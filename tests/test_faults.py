@@ -300,11 +300,18 @@ def test_requests_past_their_deadline_stop_their_work(rlvr_server):
     assert [v["status"] for v in r.json()["verdicts"]] == ["correct"] * 3, r.text
 
 
+SLEEPY = ("import time\nfrom rlvr.rewards import reward\n\n@reward('sleeps_for_tests')\n"
+          "def sleeps(completions, **kwargs):\n    time.sleep(6)\n    return [1.0] * len(completions)\n")
+
+
+def _sleepy_rewards(folder) -> None:
+    """``folder/rewards.yaml``: a plug-in reward that sleeps 6 s in a call (a scorer that ignores the deadline)."""
+    (folder / "sleepy.py").write_text(SLEEPY)
+    (folder / "rewards.yaml").write_text("plugins: [sleepy.py]\nrewards:\n  - {name: sleeps_for_tests}\n")
+
+
 def test_healthz_reports_a_server_wedged_by_a_scorer_that_ignores_its_deadline(rlvr_server, tmp_path):
-    (tmp_path / "sleepy.py").write_text("import time\nfrom rlvr.rewards import reward\n\n"
-                                        "@reward('sleeps_for_tests')\ndef sleeps(completions, **kwargs):\n"
-                                        "    time.sleep(6)\n    return [1.0] * len(completions)\n")
-    (tmp_path / "rewards.yaml").write_text("plugins: [sleepy.py]\nrewards:\n  - {name: sleeps_for_tests}\n")
+    _sleepy_rewards(tmp_path)
     server = rlvr_server("--rewards", "rewards.yaml", "--deadline-s", "1")
     assert server.ready() == 200
     began = time.monotonic()
@@ -321,10 +328,6 @@ def test_healthz_reports_a_server_wedged_by_a_scorer_that_ignores_its_deadline(r
     assert _metric(server, "rlvr_stuck_slots", headers={}) == 0
 
 
-SLEEPY = ("import time\nfrom rlvr.rewards import reward\n\n@reward('sleeps_for_tests')\n"
-          "def sleeps(completions, **kwargs):\n    time.sleep(6)\n    return [1.0] * len(completions)\n")
-
-
 def test_sigterm_exits_0_after_a_drain_and_non_zero_when_cut_short(rlvr_server, tmp_path):
     # a drain that finishes: the request in flight is answered, then exit 0 (not -15: supervisors read that as a crash)
     server = rlvr_server(token=TOKEN)
@@ -338,8 +341,7 @@ def test_sigterm_exits_0_after_a_drain_and_non_zero_when_cut_short(rlvr_server, 
     assert server.proc.wait(timeout=60) == 0
     assert result["r"].status_code == 200 and {v["status"] for v in result["r"].json()["verdicts"]} == {"correct"}
     # a drain cut short: the scorer outlives the drain's time (deadline + 1 s), so the request gets no answer
-    (tmp_path / "sleepy.py").write_text(SLEEPY)
-    (tmp_path / "rewards.yaml").write_text("plugins: [sleepy.py]\nrewards:\n  - {name: sleeps_for_tests}\n")
+    _sleepy_rewards(tmp_path)
     wedged = rlvr_server("--rewards", "rewards.yaml", "--deadline-s", "1")
     assert wedged.ready() == 200
 
