@@ -138,7 +138,7 @@ def test_sigterm_drains_a_request_in_flight(rlvr_server):
     time.sleep(0.3)
     proc.send_signal(signal.SIGTERM)
     t.join(timeout=120)
-    assert proc.wait(timeout=60) in (0, -signal.SIGTERM)  # uvicorn re-raises the signal after draining
+    assert proc.wait(timeout=60) == 0  # a drain that finished: exit 0, not the signal (uvicorn would re-raise it)
     assert result["r"].status_code == 200 and len(result["r"].json()["rows"]) == 300
     assert result["seconds"] > 0.3  # the request was still running when SIGTERM arrived
     assert all(row["total"] == 1.0 for row in result["r"].json()["rows"])

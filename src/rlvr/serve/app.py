@@ -13,9 +13,13 @@ At most ``max_concurrent`` requests score at once and at most ``max_queue`` wait
 ``503`` with ``Retry-After``. A request's deadline reaches its work: the verifier stops at it and the
 rows it did not decide are ``timeout`` results; only a scorer that ignores the deadline gets a
 ``504`` and keeps its slot until it returns. Malformed input is a 4xx naming the problem (one log
-line), never a 500. A client's verifier config may narrow extraction and comparison, never raise a
-resource limit (:mod:`rlvr.serve.policy`). Every response carries ``X-Request-ID``; secrets are
-never echoed. Connection guards (header timeout, connection cap) are in :mod:`rlvr.serve.protocol`.
+line), never a 500. A client's verifier config is typed like a file's and may narrow extraction and
+comparison and lower a limit to its floor, never raise one (:mod:`rlvr.serve.policy`; ``/readyz``
+lists the bands). No answer amplifies its request: config fields are bounded in size, a reason is
+cut at ``max_reason_chars`` and an error message at ``max_message_chars``, so a response is at most
+its request's bytes plus about 2 KB a row for each reward. Every response carries ``X-Request-ID``;
+secrets are never echoed. Connection guards (header timeout, connection cap) are in
+:mod:`rlvr.serve.protocol`; the shutdown drain and its exit status in :mod:`rlvr.serve.drain`.
 """
 
 from __future__ import annotations
@@ -60,6 +64,8 @@ class Limits:
     max_queue: int = 32
     grace_s: float | None = None  # a scoring call this long past its deadline is stuck (default: deadline / 4, >= 2 s)
     warm_up_s: float = 120.0
+    max_reason_chars: int = 500  # a verdict's or reward's reason in a response (it may quote the completion)
+    max_message_chars: int = 1000  # an error message (it may quote a client's value)
 
     @property
     def stuck_after_s(self) -> float:
@@ -75,14 +81,11 @@ def _reserved_columns(reward_set: Any) -> frozenset[str]:
     return frozenset(names)
 
 
-def _warm(verifier_config: Any, timeout_s: float) -> None:
-    from rlvr.verifiers import verify_batch, warm_up
-
-    if not warm_up(timeout_s, verifier_config):
-        raise RuntimeError(f"not every verifier sandbox worker answered within {timeout_s:g}s")
-    verdict = verify_batch(["\\boxed{x+1}"], ["1+x"], verifier_config)[0]  # one comparison, end to end
-    if not verdict.correct:
-        raise RuntimeError(f"the verifier sandbox answered {verdict.status}: {verdict.reason}")
+def _cut(text: Any, limit: int) -> Any:
+    """``text`` within ``limit`` characters, saying how much was cut."""
+    if not isinstance(text, str) or len(text) <= limit:
+        return text
+    return f"{text[:limit]}... [{len(text) - limit:,} more characters]"
 
 
 def create_app(rewards: Any = None, token: str | None = None, limits: Limits | None = None,
@@ -96,14 +99,20 @@ def create_app(rewards: Any = None, token: str | None = None, limits: Limits | N
 
     from rlvr.integrations.openrlhf import score_queries
     from rlvr.rewards.scoring import batch_from_rows, build_reward_set, score_rows
-    from rlvr.serve.policy import request_config
+    from rlvr.serve.drain import Drain
+    from rlvr.serve.policy import bands, request_config
+    from rlvr.serve.readiness import sandbox_configs, warm as warm_sandbox
     from rlvr.verifiers import VerifierConfig, verify_batch
+    from rlvr.verifiers.cache import all_caches
+    from rlvr.verifiers.sandbox import get_pool
 
     limits = limits or Limits()
     reward_set = build_reward_set(rewards)
     reserved = _reserved_columns(reward_set)
     server_config = VerifierConfig.load(verifier_config)
+    pools = [c.memory_mb for c in sandbox_configs(server_config, reward_set)]  # the sandbox pools this server uses
     metrics = Metrics()
+    drain = Drain()
     slots = ScoringSlots(limits.max_concurrent, limits.max_queue, limits.stuck_after_s,
                          min_budget_s=limits.deadline_s / 10)  # less left than that: 503, not a batch of timeouts
     bodies = ByteBudget(limits.max_buffered_bytes)
@@ -112,8 +121,8 @@ def create_app(rewards: Any = None, token: str | None = None, limits: Limits | N
 
     async def warm_up() -> None:
         try:
-            await slots.run(lambda: _warm(server_config, limits.warm_up_s), time.monotonic() + limits.warm_up_s,
-                            bounded=False)
+            await slots.run(lambda: warm_sandbox(server_config, reward_set, limits.warm_up_s),
+                            time.monotonic() + limits.warm_up_s, bounded=False)
         except Exception as exc:  # requests still run; /readyz says why it is not ready
             warm["problem"] = f"{type(exc).__name__}: {exc}"
             logger.error("verifier warm-up failed: %s", warm["problem"])
@@ -130,7 +139,10 @@ def create_app(rewards: Any = None, token: str | None = None, limits: Limits | N
         tasks = [asyncio.create_task(warm_up()), asyncio.create_task(flush_refusals())]
         try:
             yield
-        finally:
+        finally:  # after uvicorn's drain: was anything cut short?
+            drain.close(slots.inflight - (0 if warm["done"].is_set() else 1))  # the warm-up is no request
+            if not drain.finished:
+                logger.error("shutdown drain cut short: %s", drain.problem)
             for task in tasks:
                 task.cancel()
             refusals.flush()
@@ -142,32 +154,44 @@ def create_app(rewards: Any = None, token: str | None = None, limits: Limits | N
             rid = given if _REQUEST_ID.fullmatch(given) else uuid.uuid4().hex[:16]
             started = time.monotonic()
             held = [0]
+            drain.inflight += 1
             try:
                 response = await work(request, started + limits.deadline_s, held)
             except HTTPProblem as problem:
                 headers = {**problem.headers, "Connection": "close"}  # the body may be unread: start afresh
-                response = JSONResponse({"error": problem.message, "request_id": rid}, status_code=problem.status,
-                                        headers=headers)
+                response = JSONResponse({"error": _cut(problem.message, limits.max_message_chars), "request_id": rid},
+                                        status_code=problem.status, headers=headers)
                 logger.info("request %s %s -> %d: %s", rid, name, problem.status, problem.message[:300])
+            except asyncio.CancelledError:  # the shutdown drain ran out of time: this request gets no answer
+                drain.cancelled += 1
+                raise
             except Exception as exc:  # a bug: say so without leaking internals, keep the server up
                 logger.exception("request %s to %s failed", rid, name)
                 response = JSONResponse({"error": f"internal error ({type(exc).__name__})", "request_id": rid},
                                         status_code=500)
             finally:
                 bodies.give(held[0])
+                drain.inflight -= 1
             response.headers["X-Request-ID"] = rid
             metrics.observe(name, response.status_code, time.monotonic() - started)
             return response
         return handle
 
-    async def scored(fn: Any, deadline: float) -> Any:
+    async def scored(name: str, fn: Any, deadline: float) -> Any:
         """``fn`` on a scoring thread, after the warm-up, under the concurrency gate and the deadline."""
+        def timed() -> Any:
+            wall, cpu = time.perf_counter(), time.thread_time()
+            try:
+                return fn()
+            finally:
+                metrics.scoring(name, time.perf_counter() - wall, time.thread_time() - cpu)
+
         try:
             await asyncio.wait_for(warm["done"].wait(), timeout=max(0.0, deadline - time.monotonic()))
         except asyncio.TimeoutError:
             raise HTTPProblem(503, "server warming up: the verifier sandbox is starting", {"Retry-After": "5"}) from None
         try:
-            return await slots.run(fn, deadline)
+            return await slots.run(timed, deadline)
         except Busy as exc:
             raise HTTPProblem(503, f"server busy: {exc}", {"Retry-After": "1"}) from None
         except Overran as exc:
@@ -183,7 +207,8 @@ def create_app(rewards: Any = None, token: str | None = None, limits: Limits | N
         if not len(queries) == len(prompts) == len(labels):
             raise HTTPProblem(422, f"query, prompts and labels differ in length ({len(queries)}, {len(prompts)}, "
                                    f"{len(labels)})")
-        result = await scored(lambda: score_queries(reward_set, queries, prompts, [str(x) for x in labels]), deadline)
+        result = await scored("get_reward", lambda: score_queries(reward_set, queries, prompts, [str(x) for x in labels]),
+                              deadline)
         for statuses in result["statuses"]:
             metrics.count_statuses(statuses.values())
         return JSONResponse({k: result[k] for k in ("rewards", "scores", "extra_logs")})
@@ -207,11 +232,14 @@ def create_app(rewards: Any = None, token: str | None = None, limits: Limits | N
         def run() -> list[Any]:
             return score_rows(reward_set, *batch_from_rows(rows))
 
-        out = await scored(run, deadline)
+        out = await scored("score", run, deadline)
         payload = []
         for row in out:
             metrics.count_statuses(r.status for r in row["rewards"].values())
-            payload.append({"total": row["total"], "rewards": {k: v.to_dict() for k, v in row["rewards"].items()}})
+            rewards = {k: v.to_dict() for k, v in row["rewards"].items()}
+            for result in rewards.values():
+                result["reason"] = _cut(result.get("reason"), limits.max_reason_chars)
+            payload.append({"total": row["total"], "rewards": rewards})
         return JSONResponse({"rows": payload})
 
     async def verify(request: Request, deadline: float, held: list[int]) -> Response:
@@ -220,17 +248,18 @@ def create_app(rewards: Any = None, token: str | None = None, limits: Limits | N
         try:
             config = request_config(server_config, body.get("config"))
         except ConfigError as exc:
-            raise HTTPProblem(422, f"config: {exc}") from None
+            raise HTTPProblem(422, str(exc)) from None
         for i, item in enumerate(items):
             gold = item.get("gold")
             if "completion" not in item or isinstance(gold, bool) or not isinstance(gold, (str, int, float)):
                 raise HTTPProblem(422, f"items[{i}] needs 'completion' (text or chat) and 'gold' (text or a number)")
             check_text(item["completion"], f"items[{i}].completion", limits.max_completion_chars)
             check_value(gold, f"items[{i}].gold", limits.max_field_chars)
-        verdicts = await scored(lambda: verify_batch([it["completion"] for it in items],
-                                                     [str(it["gold"]) for it in items], config), deadline)
+        verdicts = await scored("verify", lambda: verify_batch([it["completion"] for it in items],
+                                                               [str(it["gold"]) for it in items], config), deadline)
         metrics.count_statuses(v.status for v in verdicts)
-        return JSONResponse({"verdicts": [v.to_dict() for v in verdicts]})
+        return JSONResponse({"verdicts": [{**v.to_dict(), "reason": _cut(v.reason, limits.max_reason_chars)}
+                                          for v in verdicts]})
 
     async def healthz(request: Request, deadline: float, held: list[int]) -> Response:
         stuck = slots.stuck()
@@ -246,10 +275,14 @@ def create_app(rewards: Any = None, token: str | None = None, limits: Limits | N
             raise HTTPProblem(503, f"verifier sandbox not ready: {warm['problem']}", {"Retry-After": "5"})
         if slots.stuck() >= slots.size:
             raise HTTPProblem(503, "wedged: every scoring slot is stuck past its deadline", {"Retry-After": "5"})
-        return JSONResponse({"status": "ready", "rewards": reward_set.names})
+        return JSONResponse({"status": "ready", "rewards": reward_set.names, "config_bands": bands(server_config)})
 
     async def prometheus(request: Request, deadline: float, held: list[int]) -> Response:
-        metrics.queue_depth, metrics.inflight = slots.waiting, slots.inflight
+        metrics.queue_depth, metrics.inflight, metrics.stuck = slots.waiting, slots.inflight, slots.stuck()
+        metrics.worker_restarts = sum(get_pool(memory_mb).restarts for memory_mb in pools)
+        metrics.cache_bytes = {}
+        for cache in all_caches():
+            metrics.cache_bytes[cache.name] = metrics.cache_bytes.get(cache.name, 0) + cache.bytes
         return PlainTextResponse(metrics.render(), media_type="text/plain; version=0.0.4")
 
     routes = [
@@ -293,4 +326,5 @@ def create_app(rewards: Any = None, token: str | None = None, limits: Limits | N
     app.state = inner.state  # type: ignore[attr-defined]
     app.state.metrics = metrics
     app.state.slots = slots
+    app.state.drain = drain
     return app

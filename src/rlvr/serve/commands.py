@@ -1,5 +1,7 @@
 """``rlvr serve``: run the reward server under uvicorn, with the connection guards of
-:mod:`rlvr.serve.protocol` and the port bound here (a port taken or a host unknown is one line)."""
+:mod:`rlvr.serve.protocol` and the port bound here (a port taken or a host unknown is one line).
+SIGTERM drains the requests in flight; the exit status is 0 when the drain finished and
+:data:`rlvr.serve.drain.CUT_SHORT` when it was cut short."""
 
 from __future__ import annotations
 
@@ -61,6 +63,7 @@ def serve_command(args: argparse.Namespace) -> int:
     except ImportError:
         raise DependencyMissingError("rlvr serve needs the server extra: pip install 'rlvr[serve]'") from None
     from rlvr.serve.app import Limits, create_app
+    from rlvr.serve.drain import CUT_SHORT, DrainingServer
     from rlvr.serve.logs import RepeatFilter
     from rlvr.serve.protocol import guarded_protocol
 
@@ -81,5 +84,7 @@ def serve_command(args: argparse.Namespace) -> int:
     logger.info("serving %s on http://%s:%d (token %s)", args.rewards or "math_equivalence", args.host,
                 sock.getsockname()[1], "required" if token else "off")
     with sock:
-        uvicorn.Server(config).run(sockets=[sock])
+        DrainingServer(config).run(sockets=[sock])
+    if not app.state.drain.finished:  # the lifespan logged why (or never ended: a forced exit)
+        return CUT_SHORT
     return 0

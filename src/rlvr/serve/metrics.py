@@ -1,4 +1,11 @@
-"""Prometheus text metrics of the reward server: requests, latency histogram, statuses, queue depth."""
+"""Prometheus text metrics of the reward server.
+
+Requests (by endpoint and code) and their latency histogram; statuses returned; the time scoring
+calls took (wall) and the CPU the server process spent in them (reading completions and the rules
+decided without the sandbox: the reader's time while it runs in process); gauges read at each
+scrape: queue depth, calls in flight, slots stuck past their deadline, sandbox worker restarts
+(killed at a budget or died, and replaced), and the bytes the verifier's caches hold.
+"""
 
 from __future__ import annotations
 
@@ -23,6 +30,11 @@ class Metrics:
         self.statuses: Counter[str] = Counter()
         self.inflight = 0
         self.queue_depth = 0
+        self.stuck = 0
+        self.worker_restarts = 0
+        self.cache_bytes: dict[str, int] = {}
+        self.scoring_seconds: Counter[str] = Counter()
+        self.scoring_cpu_seconds: Counter[str] = Counter()
 
     def observe(self, endpoint: str, code: int, seconds: float) -> None:
         with self._lock:
@@ -33,6 +45,12 @@ class Metrics:
                     buckets[i] += 1
             self.sums[endpoint] += seconds
             self.counts[endpoint] += 1
+
+    def scoring(self, endpoint: str, wall_s: float, cpu_s: float) -> None:
+        """One scoring call's wall time and the CPU time of its thread in this process."""
+        with self._lock:
+            self.scoring_seconds[endpoint] += wall_s
+            self.scoring_cpu_seconds[endpoint] += cpu_s
 
     def count_statuses(self, statuses: Iterable[str]) -> None:
         with self._lock:
@@ -56,5 +74,21 @@ class Metrics:
             lines += ["# HELP rlvr_verifier_timeouts_total Comparisons that ran past the sandbox time limit.",
                       "# TYPE rlvr_verifier_timeouts_total counter", f"rlvr_verifier_timeouts_total {self.statuses['timeout']}",
                       "# TYPE rlvr_inflight gauge", f"rlvr_inflight {self.inflight}",
-                      "# TYPE rlvr_queue_depth gauge", f"rlvr_queue_depth {self.queue_depth}"]
+                      "# TYPE rlvr_queue_depth gauge", f"rlvr_queue_depth {self.queue_depth}",
+                      "# HELP rlvr_stuck_slots Scoring slots held by a call running past its deadline and grace.",
+                      "# TYPE rlvr_stuck_slots gauge", f"rlvr_stuck_slots {self.stuck}",
+                      "# HELP rlvr_worker_restarts_total Sandbox workers killed (at a budget or deadline) or dead, "
+                      "and replaced.",
+                      "# TYPE rlvr_worker_restarts_total counter", f"rlvr_worker_restarts_total {self.worker_restarts}",
+                      "# HELP rlvr_cache_bytes Bytes held by each of the verifier's caches.",
+                      "# TYPE rlvr_cache_bytes gauge"]
+            lines += [f'rlvr_cache_bytes{{cache="{name}"}} {n}' for name, n in sorted(self.cache_bytes.items())]
+            lines += ["# HELP rlvr_scoring_seconds_total Wall time of scoring calls.",
+                      "# TYPE rlvr_scoring_seconds_total counter"]
+            lines += [f'rlvr_scoring_seconds_total{{endpoint="{e}"}} {s:.6f}' for e, s in sorted(self.scoring_seconds.items())]
+            lines += ["# HELP rlvr_scoring_cpu_seconds_total CPU time of scoring calls in the server process "
+                      "(reading completions, rules decided without the sandbox; the workers' CPU is not counted).",
+                      "# TYPE rlvr_scoring_cpu_seconds_total counter"]
+            lines += [f'rlvr_scoring_cpu_seconds_total{{endpoint="{e}"}} {s:.6f}'
+                      for e, s in sorted(self.scoring_cpu_seconds.items())]
         return "\n".join(lines) + "\n"

@@ -1,19 +1,28 @@
 """VerifierConfig: every knob of answer extraction and equivalence, as one frozen dataclass.
 
 Frozen and hashable so a config can key caches and cross process boundaries; lists given by YAML or
-JSON are turned into tuples. Invalid values raise :class:`~rlvr.errors.ConfigError` naming the field,
-the value and the accepted range.
+JSON are turned into tuples. Every field is checked against its declared type, whoever builds the
+config (a file, a server request, code): ``1``, ``"yes"`` or a list is no boolean, ``true`` is no
+number. Sizes are bounded (sources named once each, tags of at most :data:`MAX_TAG_CHARS`), so no
+config can make a verdict's reason large. Invalid values raise :class:`~rlvr.errors.ConfigError`
+naming the field, the value (shortened) and the accepted range.
 """
 
 from __future__ import annotations
 
+import functools
+import math
+import typing
 from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any, ClassVar, Literal
 
 from rlvr.errors import ConfigError
 
-__all__ = ["VerifierConfig", "DEFAULT_SOURCES"]
+__all__ = ["VerifierConfig", "DEFAULT_SOURCES", "MAX_TAG_CHARS"]
+
+#: longest reasoning tag accepted (``<|begin_of_thought|>`` is 20): reasons quote the tags
+MAX_TAG_CHARS = 64
 
 DEFAULT_SOURCES: tuple[str, ...] = (
     "boxed", "answer_tag", "solution_tag", "answer_line", "table_answer", "json_answer", "hash_answer",
@@ -88,6 +97,9 @@ class VerifierConfig:
         "max_factorial", "regex_timeout_s")
     #: fields of the process, not of a call (the sandbox pool's memory): fixed where the pool is shared
     PROCESS_FIELDS: ClassVar[tuple[str, ...]] = ("memory_mb",)
+    #: the smallest value each size cap accepts
+    MINIMUMS: ClassVar[dict[str, int]] = {"memory_mb": 256, "max_completion_chars": 100, "max_answer_chars": 10,
+                                          "max_nesting": 2, "max_digits": 10, "max_factorial": 10}
 
     think_tags: tuple[str, str] = ("<think>", "</think>")
     think_prefilled: bool = False
@@ -111,46 +123,49 @@ class VerifierConfig:
     regex_timeout_s: float = 0.5
 
     def __post_init__(self) -> None:
+        for f in fields(self):
+            _check_type(f.name, getattr(self, f.name), _declared_types()[f.name])
         for name in ("sources", "think_tags"):
-            value = getattr(self, name)
-            if isinstance(value, str) or not isinstance(value, (list, tuple)):
-                raise ConfigError(f"VerifierConfig.{name} must be a list of strings, got {value!r}")
-            object.__setattr__(self, name, tuple(value))
+            object.__setattr__(self, name, tuple(getattr(self, name)))
         if not self.sources:
             raise ConfigError("VerifierConfig.sources is empty: name at least one answer source, e.g. ['boxed']")
-        if len(self.think_tags) != 2 or not all(isinstance(t, str) and t for t in self.think_tags):
-            raise ConfigError(f"VerifierConfig.think_tags must be two non-empty strings (open, close), got {self.think_tags!r}")
+        if len(self.think_tags) != 2 or not all(0 < len(t) <= MAX_TAG_CHARS for t in self.think_tags):
+            raise ConfigError(f"VerifierConfig.think_tags must be two non-empty strings (open, close) of at most "
+                              f"{MAX_TAG_CHARS} characters, got {_shown(self.think_tags)}")
+        if len(set(self.sources)) < len(self.sources):
+            repeated = next(s for s in self.sources if self.sources.count(s) > 1)
+            raise ConfigError(f"VerifierConfig.sources names {_shown(repeated)} more than once ({len(self.sources):,} "
+                              "entries); name each source once")
         if self.multiple_answers not in _MULTIPLE:
-            raise ConfigError(f"VerifierConfig.multiple_answers={self.multiple_answers!r}; use one of {_MULTIPLE}")
+            raise ConfigError(f"VerifierConfig.multiple_answers={_shown(self.multiple_answers)}; use one of {_MULTIPLE}")
         if self.policy not in _POLICIES:
-            raise ConfigError(f"VerifierConfig.policy={self.policy!r}; use 'strict' (training) or 'lenient' (evaluation)")
+            raise ConfigError(f"VerifierConfig.policy={_shown(self.policy)}; use 'strict' (training) or 'lenient' (evaluation)")
         if self.list_order not in ("auto", "any", "given"):
-            raise ConfigError(f"VerifierConfig.list_order={self.list_order!r}; use 'auto', 'any' or 'given'")
+            raise ConfigError(f"VerifierConfig.list_order={_shown(self.list_order)}; use 'auto', 'any' or 'given'")
         if self.percent not in _PERCENT:
-            raise ConfigError(f"VerifierConfig.percent={self.percent!r}; use one of {_PERCENT}")
+            raise ConfigError(f"VerifierConfig.percent={_shown(self.percent)}; use one of {_PERCENT}")
         for name in ("abs_tol", "rel_tol"):
             value = getattr(self, name)
             if not isinstance(value, (int, float)) or isinstance(value, bool) or not 0 <= value < 1e6:
-                raise ConfigError(f"VerifierConfig.{name}={value!r}; use a number >= 0 (0 means exact)")
+                raise ConfigError(f"VerifierConfig.{name}={_shown(value)}; use a number >= 0 (0 means exact)")
         if not isinstance(self.timeout_s, (int, float)) or not 0 < self.timeout_s <= 600:
-            raise ConfigError(f"VerifierConfig.timeout_s={self.timeout_s!r}; use seconds in (0, 600]")
+            raise ConfigError(f"VerifierConfig.timeout_s={_shown(self.timeout_s)}; use seconds in (0, 600]")
         if not isinstance(self.batch_timeout_s, (int, float)) or isinstance(self.batch_timeout_s, bool) \
                 or not self.timeout_s <= self.batch_timeout_s <= 3600:
-            raise ConfigError(f"VerifierConfig.batch_timeout_s={self.batch_timeout_s!r}; use seconds in "
+            raise ConfigError(f"VerifierConfig.batch_timeout_s={_shown(self.batch_timeout_s)}; use seconds in "
                               f"[timeout_s, 3600] (timeout_s={self.timeout_s})")
         if not isinstance(self.regex_timeout_s, (int, float)) or not 0 < self.regex_timeout_s <= 60:
-            raise ConfigError(f"VerifierConfig.regex_timeout_s={self.regex_timeout_s!r}; use seconds in (0, 60]")
-        for name, low in (("memory_mb", 256), ("max_completion_chars", 100), ("max_answer_chars", 10),
-                          ("max_nesting", 2), ("max_digits", 10), ("max_factorial", 10)):
+            raise ConfigError(f"VerifierConfig.regex_timeout_s={_shown(self.regex_timeout_s)}; use seconds in (0, 60]")
+        for name, low in self.MINIMUMS.items():
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool) or value < low:
-                raise ConfigError(f"VerifierConfig.{name}={value!r}; use an integer >= {low}")
+                raise ConfigError(f"VerifierConfig.{name}={_shown(value)}; use an integer >= {low}")
         from rlvr.verifiers.extraction import answer_source_names
 
         unknown = [s for s in self.sources if s not in answer_source_names()]
         if unknown:
             raise ConfigError(
-                f"VerifierConfig.sources names unknown answer sources {unknown}; "
+                f"VerifierConfig.sources names unknown answer sources {_shown(unknown)}; "
                 f"known: {sorted(answer_source_names())} (add one with register_answer_source)"
             )
 
@@ -161,7 +176,7 @@ class VerifierConfig:
         valid = {f.name for f in fields(cls)}
         unknown = sorted(set(data) - valid)
         if unknown:
-            raise ConfigError(f"unknown VerifierConfig field(s) {unknown}; valid fields: {sorted(valid)}")
+            raise ConfigError(f"unknown VerifierConfig field(s) {_shown(unknown)}; valid fields: {sorted(valid)}")
         return cls(**data)
 
     @classmethod
@@ -182,3 +197,37 @@ class VerifierConfig:
         if not isinstance(data, dict):
             raise ConfigError(f"{path}: expected a mapping of VerifierConfig fields, got {type(data).__name__}")
         return cls.from_dict(data)
+
+
+def _shown(value: Any) -> str:
+    """A value as an error message quotes it: its repr, cut to 60 characters (a config may be a client's)."""
+    try:
+        text = repr(value)
+    except ValueError:  # an integer past Python's int-to-text limit
+        return f"a {type(value).__name__} too large to print"
+    return text if len(text) <= 60 else f"{text[:50]}... ({len(text):,} characters)"
+
+
+@functools.cache
+def _declared_types() -> dict[str, Any]:
+    return typing.get_type_hints(VerifierConfig)
+
+
+def _check_type(name: str, value: Any, declared: Any) -> None:
+    """``value`` is of the field's declared type (no coercion: what YAML, JSON and Python give is what counts)."""
+    origin, args = typing.get_origin(declared), typing.get_args(declared)
+    if declared is bool:
+        ok, want = isinstance(value, bool), "true or false"
+    elif declared is int:
+        ok, want = isinstance(value, int) and not isinstance(value, bool), "an integer"
+    elif declared is float:
+        ok = isinstance(value, int) and not isinstance(value, bool) or isinstance(value, float) and math.isfinite(value)
+        want = "a number"
+    elif origin is Literal:
+        ok, want = isinstance(value, str) and value in args, f"one of {list(args)}"
+    elif origin is tuple:
+        ok, want = isinstance(value, (list, tuple)) and all(isinstance(v, str) for v in value), "a list of strings"
+    else:  # a type this check does not know: the field's own checks below apply
+        return
+    if not ok:
+        raise ConfigError(f"VerifierConfig.{name} must be {want}, got {type(value).__name__} {_shown(value)}")
