@@ -131,13 +131,15 @@ def test_score_rows_keep_ids_and_inputs(tmp_path, capsys):
     rewards = tmp_path / "r.yaml"
     rewards.write_text(GOOD_REWARDS)
     out = tmp_path / "scores.jsonl"
-    assert main(["score", "--rewards", str(rewards), str(rows), "--out", str(out)]) == 0
+    assert main(["score", "--rewards", str(rewards), str(rows), "--out", str(out)]) == 2  # and says why, at the end
     scored = [json.loads(line) for line in out.read_text().splitlines()]
     assert [s["id"] for s in scored] == ["r1", "r2"]
     assert scored[0]["completion"] == "\\boxed{2}" and scored[0]["answer"] == "2" and scored[0]["total"] == 1.0
     assert scored[1]["rewards"]["math_equivalence"]["status"] == "error"  # one bad row costs only that row
-    printed = capsys.readouterr().out
-    assert "wrote 2 rows" in printed and "r1" not in printed  # a summary, not the table
+    captured = capsys.readouterr()
+    assert "wrote 2 rows" in captured.out and "r1" not in captured.out  # a summary, not the table
+    assert f"{rows}:2: 'completion' is null, which is no completion" in captured.err
+    rows.write_text(GOOD_ROWS)
     assert main(["score", "--rewards", str(rewards), str(rows), "--out", str(out), "--force"]) == 0
 
 

@@ -42,6 +42,7 @@ class RunSummary:
     reward_means: dict[str, float]
     seconds: float
     no_signal: str | None = None  # the warning when no logged step had any learning signal
+    truncated: str | None = None  # the warning when most completions hit max_completion_length
 
 
 def library_versions() -> dict[str, str]:
@@ -348,11 +349,12 @@ def run(config: RunConfig, resume: bool = False) -> RunSummary:
             means[name] = sum(logged) / len(logged)
     if config.output.plot and (run_dir / "metrics.jsonl").is_file():
         plot_reward_curve(run_dir / "metrics.jsonl", run_dir / "reward_curve.png", rs.names)
-    from rlvr.harness.learning_signal import no_signal_summary
+    from rlvr.harness.learning_signal import no_signal_summary, truncation_summary
 
     no_signal = no_signal_summary(history, rs.names)  # the command prints it; the report shows it
+    truncated = truncation_summary(history, config.trainer.max_completion_length)
     summary = RunSummary(str(run_dir), backend, trainer.state.global_step, before, after, means,
-                         round(time.perf_counter() - started, 1), no_signal)
+                         round(time.perf_counter() - started, 1), no_signal, truncated)
     (run_dir / "summary.json").write_text(json.dumps(summary.__dict__, indent=2))
     try:
         from rlvr.harness.report import write_report
