@@ -28,64 +28,18 @@ from __future__ import annotations
 
 import argparse
 import json
-import multiprocessing
 import os
 import resource
 import shutil
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 
+from burners import Burners, LoadSampler  # benchmarks/burners.py (make test-busy's too): benchmarks/ is on sys.path
+
 TARGET_RATIO = 3.0
-
-
-def _burn() -> None:  # a pure-Python busy loop: one process that wants a whole core
-    x = 0
-    while True:
-        x = (x + 1) % 1_000_003
-
-
-class Burners:
-    """N busy-loop processes, stopped on exit from the ``with`` block whatever happens inside it."""
-
-    def __init__(self, n: int) -> None:
-        self.n, self.procs = n, []
-
-    def __enter__(self) -> Burners:
-        ctx = multiprocessing.get_context("spawn")  # nothing of this process (threads, torch) is copied
-        for _ in range(self.n):
-            p = ctx.Process(target=_burn, daemon=True)
-            p.start()
-            self.procs.append(p)
-        time.sleep(1.0)  # let them reach full speed before the timed run starts
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        for p in self.procs:
-            p.terminate()
-        for p in self.procs:
-            p.join(timeout=5)
-            if p.is_alive():
-                p.kill()
-                p.join()
-
-
-class LoadSampler(threading.Thread):
-    """Samples the 1-minute load average every few seconds while a run goes on."""
-
-    def __init__(self, every: float = 5.0) -> None:
-        super().__init__(daemon=True)
-        self.every, self.samples, self.stop = every, [], threading.Event()
-
-    def run(self) -> None:
-        while not self.stop.wait(self.every):
-            self.samples.append(os.getloadavg()[0])
-
-    def mean(self) -> float:
-        return sum(self.samples) / len(self.samples) if self.samples else os.getloadavg()[0]
 
 
 def _grpo_seconds(run_dir: Path) -> tuple[float | None, int | None]:
