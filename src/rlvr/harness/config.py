@@ -294,6 +294,12 @@ def validate(config: RunConfig, check_hardware: bool = True) -> None:
                           "bound, so epsilon_high must be >= epsilon (DAPO: 0.2 and 0.28)")
     if not 0 < t.temperature <= 5:
         raise ConfigError("trainer.temperature must be in (0, 5]")
+    if t.dynamic_sampling.enabled:  # it reaches TRL's private generation step: the installed TRL must have it
+        from trl import GRPOTrainer
+
+        from rlvr.harness.trl_generation import check_trainer
+
+        check_trainer(GRPOTrainer)
     if check_hardware and (t.use_vllm or m.load_in_4bit or config.backend == "unsloth"):
         import torch
 
