@@ -45,6 +45,17 @@ class RunSummary:
     truncated: str | None = None  # the warning when most completions hit max_completion_length
 
 
+def reward_config(rs: Any) -> list[dict[str, Any]]:
+    """Each reward the run trains on with its weight, gate and every parameter as it took effect
+    (defaults filled in): what ``rewards.json`` records and the report shows."""
+    out = []
+    for name, weight, func, spec in zip(rs.names, rs.weights, rs.funcs, rs.specs):
+        params = func.params() if hasattr(func, "params") else dict(spec.params)
+        out.append({"name": name, "reward": spec.name, "weight": weight, "gate": spec.gate,
+                    "params": {k: v for k, v in params.items() if k not in ("gate", "gate_min", "gate_fail_value")}})
+    return out
+
+
 def library_versions() -> dict[str, str]:
     """Versions of Python and the training stack, recorded with every run for reproducibility."""
     out = {"python": platform.python_version()}
@@ -272,6 +283,7 @@ def run(config: RunConfig, resume: bool = False) -> RunSummary:
         (run_dir / "config.yaml").write_text(yaml.safe_dump(to_dict(config), sort_keys=False))
         (run_dir / "versions.json").write_text(json.dumps({**library_versions(), "reward_config_hash": rs.config_hash(),
                                                           "processes": dist.num_processes}, indent=2))
+        (run_dir / "rewards.json").write_text(json.dumps(reward_config(rs), indent=2, default=str))
     dist.wait_for_everyone()
     torch.manual_seed(config.trainer.seed)
 
