@@ -109,7 +109,8 @@ def audit_command(args: argparse.Namespace) -> int:
         console.print(f"{len(overpaid)} attack(s) pay MORE than the honest right answer: "
                       + ", ".join(r.attack for r in overpaid))
     applicable = sum(r.applies for r in report.rows)
-    console.print(f"{len(flagged)} of {len(report.rows)} attacks flagged ({applicable} apply to what it measures)"
+    console.print(f"{len(flagged)} of {len(report.rows)} attacks flagged ({applicable} apply: to what it measures, "
+                  "or they say nothing)"
                   + (": " + ", ".join(f"{r.attack} ({r.flag})" for r in flagged) if flagged else ""))
     covered = report.coverage_flagged
     if covered:
