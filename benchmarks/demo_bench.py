@@ -18,7 +18,8 @@ CPU seconds, the load average, the commit, the machine's CPUs) in ``benchmarks/r
 and rewrites the README's block between the ``demo-bench`` markers from it, so the README quotes the
 figures of the last measured commit and nothing else (tests/test_readme_figures.py checks the block
 against the file). With several seeds the block states the range over them. Runs given ``--set``
-overrides are not the demo: ``--write`` refuses them.
+overrides are not the demo: ``--write`` refuses them. ``--render`` rewrites the block from the saved
+file without running anything.
 
 "Idle" means no burners: on a shared machine other work still runs, which is why the load average
 is printed beside every figure. Exit code 1 when the busy run is more than 3x the idle one.
@@ -149,14 +150,19 @@ def render_block(record: dict) -> str:
                      f" (seeds {seeds}: {before} before, {after} after: it varies by seed)")
         walls = [r["wall_s"] for r in idle]
         text += (f"; {first['wall_s']:,.0f} s wall and {first['cpu_s']:,.0f} s of CPU at load "
-                 f"{first['load_during']:.1f} (the machine was shared with other jobs)")
+                 f"{first['load_during']:.1f} ({first['load_before']:.1f} before it started: other jobs share "
+                 "the machine)" if first["load_before"] >= 1.0 else
+                 f"; {first['wall_s']:,.0f} s wall and {first['cpu_s']:,.0f} s of CPU at load "
+                 f"{first['load_during']:.1f} (an otherwise idle machine: load {first['load_before']:.1f} before)")
         if len(idle) > 1:
             text += f", {min(walls):,.0f}–{max(walls):,.0f} s over the seeds"
         if busy:
             b = busy[0]
             text += (f"; beside {b['burners']} more busy processes (load {b['load_during']:.1f}) "
                      f"{b['wall_s']:,.0f} s ({b['wall_s'] / first['wall_s']:.1f}x) with {b['cpu_s']:,.0f} s of CPU")
-        lines.append(text + ".")
+        import textwrap
+
+        lines.append(textwrap.fill(text + ".", width=100, break_long_words=False, break_on_hyphens=False))
     else:
         lines.append("`benchmarks/demo_bench.py` has no idle run recorded.")
     lines.append(END)
@@ -188,8 +194,15 @@ def main() -> int:
     parser.add_argument("--readme", type=Path, default=README, help="the README whose block --write rewrites")
     parser.add_argument("--allow-overrides", action="store_true",
                         help="let --write record a run with --set/--env (mechanism checks into other files only)")
+    parser.add_argument("--render", action="store_true",
+                        help="run nothing: rewrite the README's block from the saved --results (after a wording change)")
     parser.add_argument("--keep", action="store_true", help="keep the run folders (printed)")
     args = parser.parse_args()
+    if args.render:
+        block = render_block(json.loads(args.results.read_text()))
+        update_readme(args.readme, block)
+        print(block)
+        return 0
     try:
         seeds = [int(s) for s in args.seeds.split(",") if s.strip()]
     except ValueError:

@@ -45,7 +45,7 @@ def test_the_block_says_the_seed_the_commit_the_load_and_the_range_over_seeds(be
               "runs": [_run(0, 0.342, 0.614), _run(1, 0.29, 0.662, wall=640.0), _run(2, 0.31, 0.6),
                        _run(0, 0.342, 0.614, burners=4, wall=1500.0)]}
     text = " ".join(bench.render_block(record).split())
-    assert "commit `abc123`" in text and "2 CPUs" in text and "at load 3.2" in text
+    assert "commit `abc123`" in text and "2 CPUs" in text and "at load 3.2 (2.0 before it started" in text
     assert "**34.2% → 61.4%** with seed 0" in text
     assert "(seeds 0, 1, 2: 29.0%–34.2% before, 60.0%–66.2% after: it varies by seed)" in text
     assert "600–640 s over the seeds" in text and "beside 4 more busy processes (load 3.2) 1,500 s (2.5x)" in text
