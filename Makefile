@@ -2,7 +2,8 @@
 VENV ?= .venv
 PYTEST_ARGS ?=
 
-.PHONY: demo test test-fast setup
+.PHONY: demo test test-fast test-busy setup
+BURNERS ?= 4
 
 demo:
 	@bash scripts/setup_env.sh
@@ -17,3 +18,9 @@ test:
 test-fast:
 	@bash scripts/setup_env.sh dev
 	$(VENV)/bin/python -m pytest -m "not slow" $(PYTEST_ARGS)
+
+# The whole suite beside $(BURNERS) CPU burners (pure-Python busy loops), as on a machine shared with
+# other work: no test may assume how fast the machine is. The burners stop however the suite ends.
+test-busy:
+	@bash scripts/setup_env.sh dev
+	$(VENV)/bin/python benchmarks/burners.py -n $(BURNERS) -- $(VENV)/bin/python -m pytest $(PYTEST_ARGS)

@@ -131,13 +131,15 @@ def test_score_rows_keep_ids_and_inputs(tmp_path, capsys):
     rewards = tmp_path / "r.yaml"
     rewards.write_text(GOOD_REWARDS)
     out = tmp_path / "scores.jsonl"
-    assert main(["score", "--rewards", str(rewards), str(rows), "--out", str(out)]) == 0
+    assert main(["score", "--rewards", str(rewards), str(rows), "--out", str(out)]) == 2  # and says why, at the end
     scored = [json.loads(line) for line in out.read_text().splitlines()]
     assert [s["id"] for s in scored] == ["r1", "r2"]
     assert scored[0]["completion"] == "\\boxed{2}" and scored[0]["answer"] == "2" and scored[0]["total"] == 1.0
     assert scored[1]["rewards"]["math_equivalence"]["status"] == "error"  # one bad row costs only that row
-    printed = capsys.readouterr().out
-    assert "wrote 2 rows" in printed and "r1" not in printed  # a summary, not the table
+    captured = capsys.readouterr()
+    assert "wrote 2 rows" in captured.out and "r1" not in captured.out  # a summary, not the table
+    assert f"{rows}:2: 'completion' is null, which is no completion" in captured.err
+    rows.write_text(GOOD_ROWS)
     assert main(["score", "--rewards", str(rewards), str(rows), "--out", str(out), "--force"]) == 0
 
 
@@ -289,8 +291,24 @@ def _run_measured(argv: list[str], cwd: Path, timeout_s: float = 120) -> tuple[i
     return code, err, took, maxrss_kb / 1024
 
 
+def _startup_cost(tmp: Path) -> float:
+    """What refusing a missing input costs ``rlvr score`` here and now (start Python, import rlvr,
+    build the RewardSet, find the file missing): the yardstick a hostile input's refusal is held to."""
+    (tmp / "r.yaml").write_text(GOOD_REWARDS)
+    return min(_run_measured(["score", "--rewards", str(tmp / "r.yaml"), str(tmp / "missing.jsonl")], tmp)[2]
+               for _ in range(2))
+
+
+@pytest.fixture(scope="module")
+def startup_cost(tmp_path_factory) -> float:
+    return _startup_cost(tmp_path_factory.mktemp("startup"))
+
+
+REFUSAL_FACTOR = 4  # a hostile input is refused at the cost of a start-up or so, never after reading it whole
+
+
 @pytest.mark.parametrize("name,argv,fragment", BOUNDED_CASES, ids=[c[0] for c in BOUNDED_CASES])
-def test_hostile_input_is_refused_early_in_bounded_memory_and_time(tmp_path, name, argv, fragment):
+def test_hostile_input_is_refused_early_in_bounded_memory_and_time(tmp_path, startup_cost, name, argv, fragment):
     files = _bounded_files(tmp_path)
     busy, files["busy_port"] = _busy_port()
     with busy:
@@ -300,5 +318,12 @@ def test_hostile_input_is_refused_early_in_bounded_memory_and_time(tmp_path, nam
     lines = [line for line in err.splitlines() if line.strip()]
     assert len(lines) == 1 and "Traceback" not in err and "internal error" not in err, err
     assert fragment in lines[0], lines[0]
-    assert seconds < 30 and peak_mb < 400, (seconds, peak_mb)
+    assert peak_mb < 400, peak_mb
+    yardstick = startup_cost
+    if seconds >= REFUSAL_FACTOR * yardstick:  # the machine may have got busier since: measure it again, now
+        import tempfile
+
+        with tempfile.TemporaryDirectory() as again:
+            yardstick = max(yardstick, _startup_cost(Path(again)))
+    assert seconds < REFUSAL_FACTOR * yardstick, (seconds, yardstick)
     assert _snapshot(tmp_path) == before  # nothing written, nothing changed

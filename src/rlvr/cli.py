@@ -471,6 +471,12 @@ def _quiet_environment() -> None:
     os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
 
 
+# Commands that name rewards (or train with them): they import the [tool.rlvr] plugins of the nearest
+# pyproject.toml above the working directory, as the pytest plugin and fixture files do.
+_PROJECT_COMMANDS = frozenset({"train", "sample", "sft", "distill", "pipeline", "serve", "score", "rewards list",
+                               "rewards test", "rewards export", "rewards audit", "data lint"})
+
+
 def _resolve(handler: str) -> Callable[[argparse.Namespace], int | None]:
     module_name, _, func_name = handler.partition(":")
     return getattr(importlib.import_module(module_name), func_name)
@@ -487,6 +493,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         for spec in getattr(args, "imports", []):
             import_plugin(spec)
+        if args._command in _PROJECT_COMMANDS:  # the project's rewards, wherever a command names rewards
+            from pathlib import Path
+
+            from rlvr.plugins import import_project_plugins
+
+            import_project_plugins(Path.cwd())
         code = _resolve(args._handler)(args)
         sys.stdout.flush()  # a closed pipe shows up here, inside the handler's error policy
     except KeyboardInterrupt:

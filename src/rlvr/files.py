@@ -174,6 +174,8 @@ def read_config(spec: str | Path, what: str) -> Any:
         except JSONError as exc:
             raise ConfigError(f"{what} is {exc}" if str(exc).startswith("not valid") else f"{what}: {exc}") from None
     path = Path(text).expanduser()
+    if path.is_dir():
+        raise ConfigError(f"{what} {path} is a folder; give the config file in it (YAML, TOML or JSON)")
     if not path.is_file():
         raise ConfigError(f"{what} {path} does not exist")
     raw = read_text(str(path), what, max_bytes=MAX_CONFIG_BYTES)

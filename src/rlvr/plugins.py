@@ -19,7 +19,15 @@ from pathlib import Path
 
 from rlvr.errors import ConfigError
 
-__all__ = ["import_plugin", "import_plugins", "import_project_plugins", "project_file"]
+__all__ = ["import_plugin", "import_plugins", "import_project_plugins", "project_file", "imported_plugins"]
+
+# every plugin this process imported, as a module name or a resolved .py path (what a run records)
+_IMPORTED: list[str] = []
+
+
+def imported_plugins() -> list[str]:
+    """The plugins imported so far in this process (--import, [tool.rlvr], plugins: lists), in order."""
+    return list(_IMPORTED)
 
 
 def import_plugin(spec: str, base: Path | None = None) -> None:
@@ -36,6 +44,7 @@ def import_plugin(spec: str, base: Path | None = None) -> None:
         name = "rlvr_plugin_" + hashlib.sha1(str(path.resolve()).encode()).hexdigest()[:12]
         if name in sys.modules:
             return
+        _IMPORTED.append(str(path.resolve()))
         module_spec = importlib.util.spec_from_file_location(name, path)
         if module_spec is None or module_spec.loader is None:
             raise ConfigError(f"plugin file {spec} cannot be imported (is it a Python file?)")
@@ -45,13 +54,17 @@ def import_plugin(spec: str, base: Path | None = None) -> None:
             module_spec.loader.exec_module(module)
         except ConfigError:
             del sys.modules[name]
+            _IMPORTED.remove(str(path.resolve()))
             raise
         except Exception as exc:
             del sys.modules[name]
+            _IMPORTED.remove(str(path.resolve()))
             raise ConfigError(f"plugin file {spec} failed to import: {type(exc).__name__}: {exc}") from exc
         return
     try:
         importlib.import_module(spec)
+        if spec not in _IMPORTED:
+            _IMPORTED.append(spec)
     except ModuleNotFoundError as exc:
         raise ConfigError(f"plugin module {spec!r} not found ({exc}); pass a .py path or install the package") from exc
     except ConfigError:

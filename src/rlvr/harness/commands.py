@@ -14,13 +14,13 @@ logger = logging.getLogger(__name__)
 
 def train_command(args: argparse.Namespace) -> int:
     """Run (or with --dry-run, describe) a GRPO fine-tune."""
-    from rlvr.harness.config import load_recipe, to_dict
+    from rlvr.harness.config import to_dict
     from rlvr.harness.train import plan, run
 
     if getattr(args, "help_config", None) is not None:
         return help_config(args.help_config)
     overrides = list(args.set) + ([f"backend={args.backend}"] if getattr(args, "backend", None) else [])
-    config = load_recipe(args.recipe, overrides, check_hardware=not args.dry_run)
+    config = load_with_command_plugins(args.recipe, overrides, check_hardware=not args.dry_run)
     if args.dry_run:
         print("# resolved config (trainer: the fields that differ from TRL's defaults; all of them: "
               "rlvr train --help-config trainer)")
@@ -47,11 +47,26 @@ def train_command(args: argparse.Namespace) -> int:
         print("reward means (last quarter of steps): " + ", ".join(f"{k} {v:.3f}" for k, v in summary.reward_means.items()))
     if summary.no_signal:
         print(f"warning: {summary.no_signal}")
+    if summary.truncated:
+        print(f"warning: {summary.truncated}")
     if config.note:
         print(f"note: {' '.join(config.note.split())}")
     print(f"metrics: {summary.run_dir}/metrics.jsonl, curve: {summary.run_dir}/reward_curve.png")
     print(f"report: {summary.run_dir}/report.html (rlvr report RUN_DIR [RUN_DIR ...] overlays runs)")
     return 0
+
+
+def load_with_command_plugins(recipe: object, overrides: list[str], check_hardware: bool) -> object:
+    """``load_recipe``, with the plugins the command line imported before it (``--import``, the
+    project's ``[tool.rlvr] plugins``) added to the config's ``plugins`` (resolved): what ``--dry-run``
+    shows and the run's config.yaml records is every plugin the run imported, not only the recipe's."""
+    from rlvr.harness.config import load_recipe
+    from rlvr.plugins import imported_plugins
+
+    before = imported_plugins()
+    config = load_recipe(recipe, overrides, check_hardware=check_hardware)
+    config.plugins = [*config.plugins, *(spec for spec in before if spec not in config.plugins)]
+    return config
 
 
 def help_config(section: str) -> int:

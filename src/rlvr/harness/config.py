@@ -192,6 +192,8 @@ def recipe_path(name_or_path: str) -> Path:
     p = Path(name_or_path)
     if p.is_file():
         return p
+    if p.is_dir():
+        raise ConfigError(f"recipe {name_or_path} is a folder; give the recipe's YAML file")
     packaged = importlib.resources.files("rlvr.harness") / "recipes" / f"{name_or_path}.yaml"
     if packaged.is_file():
         return Path(str(packaged))
@@ -229,12 +231,31 @@ def load_recipe(spec: str | Path | dict[str, Any] | None = None, overrides: list
             merge_extra(data["trainer"], "")
         config = build(RunConfig, data, "")
     except ConfigError as exc:
-        raise ConfigError(f"{where}: {exc}") from None
+        item = _override_blamed(str(exc), overrides or [])
+        # a bad value given on the command line is named there, not in the recipe file it overrides
+        raise ConfigError(f"--set {item}: {exc}" if item else f"{where}: {exc}") from None
     from rlvr.plugins import import_plugins
 
     import_plugins(config.plugins, Path(where).parent if Path(where).is_file() else None)
     validate(config, check_hardware)
     return config
+
+
+def _override_blamed(message: str, overrides: list[str]) -> str | None:
+    """The ``--set KEY=VALUE`` item an error of the config's build is about (its field's path starts
+    the message, or the field is named unknown in its section), else None: the recipe's own value."""
+    for item in reversed(overrides):  # the last --set of a key is the one that took effect
+        key = item.partition("=")[0].strip()
+        if not key:
+            continue
+        if message.startswith(key) and not (message[len(key):len(key) + 1].isalnum()
+                                            or message[len(key):len(key) + 1] == "_"):
+            return item
+        parent, _, leaf = key.rpartition(".")
+        if message.startswith(f"{parent}: unknown field(s)" if parent else "unknown field(s)") \
+                and repr(leaf) in message.split(";")[0]:
+            return item
+    return None
 
 
 def apply_overrides(data: dict[str, Any], overrides: list[str]) -> None:
@@ -273,6 +294,12 @@ def validate(config: RunConfig, check_hardware: bool = True) -> None:
                           "bound, so epsilon_high must be >= epsilon (DAPO: 0.2 and 0.28)")
     if not 0 < t.temperature <= 5:
         raise ConfigError("trainer.temperature must be in (0, 5]")
+    if t.dynamic_sampling.enabled:  # it reaches TRL's private generation step: the installed TRL must have it
+        from trl import GRPOTrainer
+
+        from rlvr.harness.trl_generation import check_trainer
+
+        check_trainer(GRPOTrainer)
     if check_hardware and (t.use_vllm or m.load_in_4bit or config.backend == "unsloth"):
         import torch
 

@@ -2,11 +2,12 @@
 
 A group whose completions all earn the same reward has zero advantages and adds no gradient. DAPO
 drops such groups and samples more prompts until the batch holds enough groups with signal
-(verl: ``algorithm.filter_groups`` with ``max_num_gen_batches``). Here the trainer's own
-``_generate_and_score_completions`` is called again on fresh prompts and the kept groups of every
-generation batch are merged (prompts left-padded, completions right-padded, as TRL pads them). When
-``max_gen_batches`` is reached the batch is topped up with dropped groups, so shapes stay fixed and
-the run goes on; the metrics say how often that happened.
+(verl: ``algorithm.filter_groups`` with ``max_num_gen_batches``). Here TRL's own generation step is
+called again on fresh prompts and the kept groups of every generation batch are merged (prompts
+left-padded, completions right-padded, as TRL pads them). When ``max_gen_batches`` is reached the
+batch is topped up with dropped groups, so shapes stay fixed and the run goes on; the metrics say how
+often that happened. TRL has no public hook for this: :mod:`rlvr.harness.trl_generation` is the one
+adapter that reaches its private generation step and checks it against the installed TRL.
 """
 
 from __future__ import annotations
@@ -19,11 +20,7 @@ logger = logging.getLogger(__name__)
 
 __all__ = ["dynamic_sampling_trainer", "kept_groups", "merge_batches", "select_rows"]
 
-# keys of TRL's generation output this module knows how to merge (text models)
-_PROMPT_KEYS = ("prompt_ids", "prompt_mask")
-_KNOWN = {"prompt_ids", "prompt_mask", "completion_ids", "completion_mask", "advantages", "num_items_in_batch",
-          "old_per_token_logps", "sampling_per_token_logps", "ref_per_token_logps", "importance_sampling_ratio",
-          "tool_mask"}
+_PROMPT_KEYS = ("prompt_ids", "prompt_mask")  # left-padded, as TRL pads prompts
 
 
 def kept_groups(advantages: Any, group_size: int, eps: float = 1e-8) -> list[int]:
@@ -78,75 +75,79 @@ def merge_batches(parts: list[dict[str, Any]], pad_token_id: int) -> dict[str, A
 
 def dynamic_sampling_trainer(base: type, max_gen_batches: int = 3, seed: int = 0) -> type:
     """A subclass of ``base`` (TRL's GRPOTrainer) that fills each generation batch with informative groups."""
+    from rlvr.harness.trl_generation import with_generation_hook
 
-    class DynamicSamplingGRPOTrainer(base):  # type: ignore[misc, valid-type]
-        _rlvr_max_gen_batches = max_gen_batches
+    return with_generation_hook(base, _DynamicSampler(max_gen_batches, seed), f"DynamicSampling{base.__name__}")
 
-        def _extra_rows(self, groups: int) -> list[dict[str, Any]]:
-            """``groups`` fresh prompts from the training set, each repeated once per generation."""
-            if not hasattr(self, "_rlvr_order"):
-                self._rlvr_rng = random.Random(seed)
-                self._rlvr_order: list[int] = []
-            rows = []
-            for _ in range(groups):
-                if not self._rlvr_order:
-                    self._rlvr_order = list(range(len(self.train_dataset)))
-                    self._rlvr_rng.shuffle(self._rlvr_order)
-                row = self.train_dataset[self._rlvr_order.pop()]
-                rows += [row] * self.num_generations
-            return rows
 
-        def _generate_and_score_completions(self, inputs: list[dict[str, Any]]) -> dict[str, Any]:
-            out = super()._generate_and_score_completions(inputs)
-            if not self.model.training or self.accelerator.num_processes > 1:
-                return out  # eval batches, and multi-process runs (groups are sharded), are left as they are
-            unknown = set(out) - _KNOWN
-            if unknown:
-                if not getattr(self, "_rlvr_warned", False):
-                    self._rlvr_warned = True
-                    logger.warning("dynamic sampling is off for this run: generation outputs %s (multimodal?) "
-                                   "cannot be merged", sorted(unknown))
-                return out
-            g = self.num_generations
-            wanted = out["advantages"].shape[0] // g
-            kept, dropped = [], []
-            batches, total_groups, total_kept = 0, 0, 0
-            while True:
-                batches += 1
-                groups = kept_groups(out["advantages"], g)
-                n = out["advantages"].shape[0] // g
-                total_groups += n
-                total_kept += len(groups)
-                kept.append(select_rows(out, [gi * g + j for gi in groups for j in range(g)]))
-                rest = [gi for gi in range(n) if gi not in set(groups)]
-                dropped.append(select_rows(out, [gi * g + j for gi in rest for j in range(g)]))
-                have = sum(k["advantages"].shape[0] for k in kept) // g
-                if have >= wanted or batches >= self._rlvr_max_gen_batches:
+class _DynamicSampler:
+    """The hook: TRL's batch, its zero-signal groups replaced by groups of fresh prompts."""
+
+    def __init__(self, max_gen_batches: int, seed: int) -> None:
+        self.max_gen_batches, self.rng, self.order = max_gen_batches, random.Random(seed), []
+        self.warned = False
+
+    def _extra_rows(self, trainer: Any, groups: int) -> list[dict[str, Any]]:
+        """``groups`` fresh prompts from the training set, each repeated once per generation."""
+        rows = []
+        for _ in range(groups):
+            if not self.order:
+                self.order = list(range(len(trainer.train_dataset)))
+                self.rng.shuffle(self.order)
+            row = trainer.train_dataset[self.order.pop()]
+            rows += [row] * trainer.num_generations
+        return rows
+
+    def __call__(self, trainer: Any, generate: Any, inputs: list[dict[str, Any]]) -> dict[str, Any]:
+        from rlvr.harness.trl_generation import check_output, log_metric
+
+        out = generate(inputs)
+        if not trainer.model.training or trainer.accelerator.num_processes > 1:
+            return out  # eval batches, and multi-process runs (groups are sharded), are left as they are
+        unknown = check_output(out)
+        if unknown:
+            if not self.warned:
+                self.warned = True
+                logger.warning("dynamic sampling is off for this run: generation outputs %s (multimodal?) "
+                               "cannot be merged", sorted(unknown))
+            return out
+        g = trainer.num_generations
+        wanted = out["advantages"].shape[0] // g
+        kept, dropped = [], []
+        batches, total_groups, total_kept = 0, 0, 0
+        while True:
+            batches += 1
+            groups = kept_groups(out["advantages"], g)
+            n = out["advantages"].shape[0] // g
+            total_groups += n
+            total_kept += len(groups)
+            kept.append(select_rows(out, [gi * g + j for gi in groups for j in range(g)]))
+            rest = [gi for gi in range(n) if gi not in set(groups)]
+            dropped.append(select_rows(out, [gi * g + j for gi in rest for j in range(g)]))
+            have = sum(k["advantages"].shape[0] for k in kept) // g
+            if have >= wanted or batches >= self.max_gen_batches:
+                break
+            out = generate(self._extra_rows(trainer, wanted - have))
+        parts = [k for k in kept if k["advantages"].shape[0]]
+        have = sum(p["advantages"].shape[0] for p in parts) // g
+        if have < wanted:  # out of generation batches: top up with groups that carry no signal
+            for d in dropped:
+                if have >= wanted:
                     break
-                out = super()._generate_and_score_completions(self._extra_rows(wanted - have))
-            parts = [k for k in kept if k["advantages"].shape[0]]
-            have = sum(p["advantages"].shape[0] for p in parts) // g
-            if have < wanted:  # out of generation batches: top up with groups that carry no signal
-                for d in dropped:
-                    if have >= wanted:
-                        break
-                    take = min(wanted - have, d["advantages"].shape[0] // g)
-                    if take:
-                        parts.append(select_rows(d, list(range(take * g))))
-                        have += take
-            merged = merge_batches(parts, self.processing_class.pad_token_id
-                                   if hasattr(self.processing_class, "pad_token_id")
-                                   else self.processing_class.tokenizer.pad_token_id)
-            merged = select_rows({**merged}, list(range(wanted * g))) | {"num_items_in_batch": None}
-            mask = merged["completion_mask"] * merged["tool_mask"] if "tool_mask" in merged else merged["completion_mask"]
-            merged["num_items_in_batch"] = mask.sum()
-            metrics = self._metrics["train"]
-            metrics["dynamic_sampling/gen_batches"].append(float(batches))
-            metrics["dynamic_sampling/groups_kept_share"].append(total_kept / max(1, total_groups))
-            filled = max(0, wanted - sum(k["advantages"].shape[0] for k in kept) // g)
-            metrics["dynamic_sampling/filled_with_zero_signal"].append(float(filled))
-            metrics["dynamic_sampling/zero_std_share_trained"].append(filled / max(1, wanted))
-            return merged
-
-    DynamicSamplingGRPOTrainer.__qualname__ = f"DynamicSampling{base.__name__}"
-    return DynamicSamplingGRPOTrainer
+                take = min(wanted - have, d["advantages"].shape[0] // g)
+                if take:
+                    parts.append(select_rows(d, list(range(take * g))))
+                    have += take
+        pad = getattr(trainer.processing_class, "pad_token_id", None)
+        if pad is None and hasattr(trainer.processing_class, "tokenizer"):  # a processor wraps the tokenizer
+            pad = trainer.processing_class.tokenizer.pad_token_id
+        merged = merge_batches(parts, pad)
+        merged = select_rows({**merged}, list(range(wanted * g))) | {"num_items_in_batch": None}
+        mask = merged["completion_mask"] * merged["tool_mask"] if "tool_mask" in merged else merged["completion_mask"]
+        merged["num_items_in_batch"] = mask.sum()
+        filled = max(0, wanted - sum(k["advantages"].shape[0] for k in kept) // g)
+        log_metric(trainer, "dynamic_sampling/gen_batches", batches)
+        log_metric(trainer, "dynamic_sampling/groups_kept_share", total_kept / max(1, total_groups))
+        log_metric(trainer, "dynamic_sampling/filled_with_zero_signal", filled)
+        log_metric(trainer, "dynamic_sampling/zero_std_share_trained", filled / max(1, wanted))
+        return merged

@@ -11,10 +11,11 @@ from pathlib import Path
 from typing import Any
 
 from rlvr.chat import completion_text, messages_as_text
+from rlvr.harness.learning_signal import TRUNCATED
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["run_logger", "plot_reward_curve", "no_signal_message", "NO_SIGNAL_STEPS"]
+__all__ = ["run_logger", "plot_reward_curve", "no_signal_message", "truncated_message", "NO_SIGNAL_STEPS"]
 
 
 def plot_reward_curve(metrics_path: Path, out: Path, names: list[str]) -> None:
@@ -106,11 +107,18 @@ def run_logger(run_dir: Path, reward_set: Any, samples: int) -> Any:
                 bad = {k: v for k, v in statuses.items() if k in ("timeout", "no_answer", "unparseable_gold", "error")}
                 if bad:
                     parts.append("status " + " ".join(f"{k}={_number(v, '.0%')}" for k, v in bad.items()))
-                for key, label in (("completions/mean_length", "len"), ("kl", "kl"), ("clip_ratio/region_mean", "clip")):
+                for key, label in (("completions/mean_length", "len"), ("kl", "kl"),
+                                   ("clip_ratio/region_mean", "ratio clipped")):  # TRL's policy-ratio clipping
                     if key in logs:
                         parts.append(f"{label} {_number(logs[key], '.3g')}")
+                cut = logs.get("completions/clipped_ratio")
+                if cut is not None:  # completions cut at max_completion_length: a different "clip"
+                    parts.append(f"truncated {_number(cut, '.0%')}")
                 parts.append(f"{row['step_time_s']:.2f}s")
                 logger.info(" | ".join(parts))
+                if isinstance(cut, (int, float)) and cut > TRUNCATED and not getattr(self, "warned_truncated", False):
+                    self.warned_truncated = True
+                    logger.warning(truncated_message(cut, state.global_step, getattr(args, "max_completion_length", None)))
 
     return RunLogger()
 
@@ -129,6 +137,15 @@ def _number(value: Any, spec: str) -> str:
         return "nan" if value != value else format(value, spec)
     except (TypeError, ValueError):
         return str(value)
+
+
+def truncated_message(share: float, step: int, max_completion_length: int | None) -> str:
+    """The console's warning, once a run, when most completions of a step hit max_completion_length."""
+    limit = f"={max_completion_length}" if max_completion_length else ""
+    return (f"{share:.0%} of step {step}'s completions hit trainer.max_completion_length{limit} (truncated): they end "
+            "before a final answer, so answer rewards read none. Raise trainer.max_completion_length, or set "
+            "trainer.mask_truncated_completions=true to leave them out of the loss ('ratio clipped' is TRL's "
+            "policy-ratio clipping, a different thing)")
 
 
 NO_SIGNAL_STEPS = 5  # logged steps in a row where every group's rewards were all equal

@@ -61,10 +61,10 @@ def select_command(args: argparse.Namespace) -> int:
 
 
 def _stage_config(args: argparse.Namespace, extra: dict[str, object]) -> object:
-    from rlvr.harness.config import load_recipe
+    from rlvr.harness.commands import load_with_command_plugins
 
     overrides = list(args.set) + [f"{k}={json.dumps(v)}" for k, v in extra.items() if v is not None]
-    return load_recipe(args.recipe, overrides, check_hardware=not args.dry_run)
+    return load_with_command_plugins(args.recipe, overrides, check_hardware=not args.dry_run)
 
 
 def _print_sft(summary: object, what: str) -> None:

@@ -42,6 +42,18 @@ class RunSummary:
     reward_means: dict[str, float]
     seconds: float
     no_signal: str | None = None  # the warning when no logged step had any learning signal
+    truncated: str | None = None  # the warning when most completions hit max_completion_length
+
+
+def reward_config(rs: Any) -> list[dict[str, Any]]:
+    """Each reward the run trains on with its weight, gate and every parameter as it took effect
+    (defaults filled in): what ``rewards.json`` records and the report shows."""
+    out = []
+    for name, weight, func, spec in zip(rs.names, rs.weights, rs.funcs, rs.specs):
+        params = func.params() if hasattr(func, "params") else dict(spec.params)
+        out.append({"name": name, "reward": spec.name, "weight": weight, "gate": spec.gate,
+                    "params": {k: v for k, v in params.items() if k not in ("gate", "gate_min", "gate_fail_value")}})
+    return out
 
 
 def library_versions() -> dict[str, str]:
@@ -271,6 +283,7 @@ def run(config: RunConfig, resume: bool = False) -> RunSummary:
         (run_dir / "config.yaml").write_text(yaml.safe_dump(to_dict(config), sort_keys=False))
         (run_dir / "versions.json").write_text(json.dumps({**library_versions(), "reward_config_hash": rs.config_hash(),
                                                           "processes": dist.num_processes}, indent=2))
+        (run_dir / "rewards.json").write_text(json.dumps(reward_config(rs), indent=2, default=str))
     dist.wait_for_everyone()
     torch.manual_seed(config.trainer.seed)
 
@@ -348,11 +361,12 @@ def run(config: RunConfig, resume: bool = False) -> RunSummary:
             means[name] = sum(logged) / len(logged)
     if config.output.plot and (run_dir / "metrics.jsonl").is_file():
         plot_reward_curve(run_dir / "metrics.jsonl", run_dir / "reward_curve.png", rs.names)
-    from rlvr.harness.learning_signal import no_signal_summary
+    from rlvr.harness.learning_signal import no_signal_summary, truncation_summary
 
     no_signal = no_signal_summary(history, rs.names)  # the command prints it; the report shows it
+    truncated = truncation_summary(history, config.trainer.max_completion_length)
     summary = RunSummary(str(run_dir), backend, trainer.state.global_step, before, after, means,
-                         round(time.perf_counter() - started, 1), no_signal)
+                         round(time.perf_counter() - started, 1), no_signal, truncated)
     (run_dir / "summary.json").write_text(json.dumps(summary.__dict__, indent=2))
     try:
         from rlvr.harness.report import write_report

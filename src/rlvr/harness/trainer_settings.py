@@ -99,6 +99,10 @@ _RANGES: dict[str, tuple[float | None, float | None]] = {
     "max_completion_length": (1, None), "num_iterations": (1, None),
     "learning_rate": (0, None), "weight_decay": (0, None), "max_grad_norm": (0, None), "beta": (0, None),
     "epsilon": (0, None), "top_p": (0, 1),
+    # ranges TRL's help states and its __post_init__ does not check (the value is used as given, mid-run)
+    "top_entropy_quantile": (0, 1), "min_p": (0, 1), "ref_model_mixup_alpha": (0, 1),
+    "vllm_gpu_memory_utilization": (0, 1), "epsilon_high": (0, None), "top_k": (0, None),
+    "repetition_penalty": (0, None),
 }
 
 # A type TRL declares narrower than what its own __post_init__ accepts.

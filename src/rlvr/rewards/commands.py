@@ -8,6 +8,7 @@ from collections import Counter
 from collections.abc import Iterator
 from typing import Any
 
+from rlvr.chat import completion_text
 from rlvr.errors import ConfigError
 from rlvr.jsonl import parse_jsonl
 
@@ -39,12 +40,38 @@ def list_command(args: argparse.Namespace) -> int:
     return 0
 
 
-def _read_rows(lines: Any, path: str) -> Iterator[dict[str, Any]]:
+class _Unreadable:
+    """Rows whose completion is no text (a number, null, a chat without an assistant turn): each
+    costs only its own row (its rewards are None, status 'error'), and the command ends saying so."""
+
+    def __init__(self, path: str) -> None:
+        self.path, self.lines, self.first = path, 0, ""
+
+    def check(self, n: int, completion: Any) -> None:
+        try:
+            completion_text(completion)
+        except TypeError as exc:
+            self.lines += 1
+            if not self.first:
+                shown = json.dumps(completion, default=str)
+                self.first = f"{self.path}:{n}: 'completion' is {shown[:60]}, which is no completion ({exc})"
+
+    def error(self, rows: int) -> ConfigError | None:
+        if not self.lines:
+            return None
+        more = f" (and {self.lines - 1} more row(s))" if self.lines > 1 else ""
+        return ConfigError(f"{self.first}{more}; {self.lines} of {rows} rows could not be scored (None, status "
+                           "'error'): give the model's text as a JSON string, or chat messages with an assistant turn")
+
+
+def _read_rows(lines: Any, path: str, unreadable: _Unreadable | None = None) -> Iterator[dict[str, Any]]:
     """The rows of a JSONL input, parsed and checked one line at a time (the file is never held whole)."""
     for n, row in parse_jsonl(lines, path):
         if not isinstance(row, dict) or "completion" not in row:
             raise ConfigError(f"{path}:{n}: each row needs a 'completion' (and usually 'prompt' and a gold "
                               f"'answer'); got {sorted(row) if isinstance(row, dict) else type(row).__name__}")
+        if unreadable is not None:
+            unreadable.check(n, row["completion"])
         yield row
 
 
@@ -76,17 +103,24 @@ def score_command(args: argparse.Namespace) -> int:
 
     check_output(args.out, [args.input, args.rewards], getattr(args, "force", False))
     rs = RewardSet.from_config(args.rewards)
+    unreadable = _Unreadable(args.input)
     with read_lines(args.input) as lines:
-        rows = _read_rows(lines, args.input)
+        rows = _read_rows(lines, args.input, unreadable)
         if getattr(args, "ray", None):  # a Ray Dataset is built from every row: the input is held whole
             held = list(rows)
             if not held:
                 raise ConfigError(f"{args.input} has no rows")
-            return _score_on_ray(args, rs, held)
-        return _score_locally(args, rs, rows)
+            code, n = _score_on_ray(args, rs, held), len(held)
+        else:
+            code, n = _score_locally(args, rs, rows)
+    error = unreadable.error(n)  # after every row is scored and written: one bad row costs only that row
+    if error is not None:
+        raise error
+    return code
 
 
-def _score_locally(args: argparse.Namespace, rs: Any, rows: Iterator[dict[str, Any]]) -> int:
+def _score_locally(args: argparse.Namespace, rs: Any, rows: Iterator[dict[str, Any]]) -> tuple[int, int]:
+    """Score and write the rows; returns the exit code and the number of rows."""
     import contextlib
     import itertools
 
@@ -158,7 +192,7 @@ def _score_locally(args: argparse.Namespace, rs: Any, rows: Iterator[dict[str, A
     error = raised.error(n)
     if error is not None:
         raise error
-    return 0
+    return 0, n
 
 
 def _score_on_ray(args: argparse.Namespace, rs: Any, rows: list[dict[str, Any]]) -> int:

@@ -87,12 +87,33 @@ def audit_command(args: argparse.Namespace) -> int:
         table.add_row(row.attack, row.family, fmt(row.score), escape(row.status), flag, f"{row.seconds * 1000:.1f}",
                       escape(row.reason))
     console.print(table)
+    if report.coverage:
+        cover = Table(title="coverage: k candidates stated, the gold at each position (pay: 0 = the honest wrong "
+                            "answer's, 1 = the honest right answer's; committing to one of k earns 1/k)")
+        ks = sorted({r.k for r in report.coverage})
+        cover.add_column("strategy")
+        for k in ks:
+            cover.add_column(f"k={k} paid / one pick", justify="right")
+        cover.add_column("flag")
+        for name in dict.fromkeys(r.strategy for r in report.coverage):
+            rows = {r.k: r for r in report.coverage if r.strategy == name}
+            flags = sorted({r.flag for r in rows.values() if r.flag})
+            cover.add_row(name, *(f"{rows[k].paid:.2f} / {rows[k].single_pick:.2f}" if k in rows else "" for k in ks),
+                          ", ".join(flags) or "ok")
+        console.print(cover)
+    for line in report.exploitability():
+        console.print(escape(line))
     console.print(escape(report.note()))
     overpaid, flagged = report.overpaid, report.flagged
     if overpaid:
         console.print(f"{len(overpaid)} attack(s) pay MORE than the honest right answer: "
                       + ", ".join(r.attack for r in overpaid))
     applicable = sum(r.applies for r in report.rows)
-    console.print(f"{len(flagged)} of {len(report.rows)} attacks flagged ({applicable} apply to what it measures)"
+    console.print(f"{len(flagged)} of {len(report.rows)} attacks flagged ({applicable} apply: to what it measures, "
+                  "or they say nothing)"
                   + (": " + ", ".join(f"{r.attack} ({r.flag})" for r in flagged) if flagged else ""))
-    return 1 if flagged and args.strict else 0
+    covered = report.coverage_flagged
+    if covered:
+        console.print(f"{len(covered)} coverage strategies flagged: "
+                      + ", ".join(f"{r.strategy} k={r.k} ({r.flag})" for r in covered))
+    return 1 if report.findings and args.strict else 0
