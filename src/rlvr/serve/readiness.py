@@ -1,10 +1,11 @@
 """When the reward server is ready: the sandbox pools it will use are up and answer, end to end.
 
-The warm-up starts only the pools the server will use: the one of its ``/v1/verify`` config when that
-compares symbolically, and those of the rewards' verifier configs that do. A reward that is a plain
-function (a plug-in) may call the verifier its own way, so it counts as using the default pool. A
-server that compares nothing symbolically starts no worker; its warm-up checks an exact match in
-process instead (it must not expect a symbolic one: with ``symbolic: false`` that is ``incorrect``).
+Every row is read in a sandbox pool (the verifier reads no model text in the server's process), so the
+warm-up starts the pool of its ``/v1/verify`` config and those of the rewards' verifier configs (one
+pool per memory cap). A reward that is a plain function (a plug-in) may call the verifier its own way,
+so it counts as using the default pool. The end-to-end check is a symbolic comparison where the
+server compares symbolically and an exact match where it does not (with ``symbolic: false`` a
+symbolic match would be ``incorrect``).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ def _members(reward_set: Any) -> list[Any]:
 
 
 def sandbox_configs(server_config: Any, reward_set: Any) -> list[Any]:
-    """The verifier configs, one per sandbox pool (memory cap), whose symbolic comparisons this server runs."""
+    """The verifier configs, one per sandbox pool (memory cap), whose rows this server reads."""
     from rlvr.rewards.base import FunctionReward
     from rlvr.verifiers import VerifierConfig
 
@@ -33,8 +34,7 @@ def sandbox_configs(server_config: Any, reward_set: Any) -> list[Any]:
         found += [v for v in vars(reward).values() if isinstance(v, VerifierConfig)]
     pools: dict[int, Any] = {}
     for config in found:
-        if config.symbolic:
-            pools.setdefault(config.memory_mb, config)
+        pools.setdefault(config.memory_mb, config)
     return list(pools.values())
 
 

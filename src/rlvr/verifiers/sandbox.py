@@ -195,8 +195,8 @@ class SandboxPool:
                 else:
                     died.add(head.idx)
                     pending.appendleft(head.idx)
-            logger.warning("verifier sandbox worker %s died (%s)%s and was replaced", w.pid, what,
-                           " while working on a task" if working else "")
+            logger.warning("verifier sandbox worker %s died (%s) and was replaced%s", w.pid, what,
+                           "; its task was retried" if working else "")
             swap(w)
 
         def feed(w: WorkerHandle) -> None:
