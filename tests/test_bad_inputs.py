@@ -73,6 +73,7 @@ CASES = [
     ("verify: no gold", lambda f: ["verify", "\\boxed{1}"], {2}, "--gold"),
     ("verify: binary jsonl", lambda f: ["verify", "--jsonl", f["binary"]], {2}, "binary.jsonl"),
     ("verify: empty jsonl rows", lambda f: ["verify", "--jsonl", f["truncated"]], {2}, "truncated.jsonl:2"),
+    ("verify: an empty jsonl file", lambda f: ["verify", "--jsonl", f["empty"]], {2}, "no rows"),
     ("verify: bad config", lambda f: ["verify", "--gold", "1", "--config", '{"percent": "sometimes"}', "1"], {2}, "percent"),
     ("rewards test: binary fixture", lambda f: ["rewards", "test", f["fixture_binary"]], {2}, "bad.yaml"),
     ("rewards test: nothing found", lambda f: ["rewards", "test", f["folder"]], {2}, "no fixture files"),

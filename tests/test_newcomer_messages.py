@@ -110,3 +110,9 @@ def test_a_smoke_run_with_a_reward_of_ones_own_says_what_it_paid_and_that_comple
     assert (out / "config.yaml").read_text().count(str((tmp_path / "mine.py").resolve())) == 1  # the run records it
     summary = json.loads((out / "summary.json").read_text())
     assert summary["truncated"].startswith("most completions were truncated")
+
+
+def test_a_percentage_is_quoted_with_its_percent_sign(tmp_path):
+    done = rlvr("verify", "\\boxed{25\\%}", "--gold", "\\frac{1}{4}", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "'25%' equals gold" in done.stdout and "'25' equals" not in done.stdout, done.stdout

@@ -19,6 +19,8 @@ def _read_rows(path: str) -> list[dict]:
             raise ConfigError(f"{path}:{n}: each row needs 'completion' and 'gold' (or 'answer'); got keys "
                               f"{sorted(row) if isinstance(row, dict) else type(row).__name__}")
         rows.append(row)
+    if not rows:
+        raise ConfigError(f"{path} has no rows: write one JSON object a line with 'completion' and 'gold'")
     return rows
 
 

@@ -149,29 +149,34 @@ def numbers_hidden_in_text(raw: str) -> bool:
     return len(groups) > 1 or any(c.isdigit() for c in outside)
 
 
+def _shown(answer: NormalizedAnswer) -> str:
+    """The answer as the reason quotes it: its percent sign kept ("25%", never "25" for ``\\boxed{25\\%}``)."""
+    return answer.clean + ("%" if answer.percent else "")
+
+
 def fast_decision(answer: NormalizedAnswer, gold: Gold, config: VerifierConfig) -> Decision | None:
     """Decide without sympy when possible: (status, reason, method) or ``None``."""
     g = gold.norm
     if answer.unit.startswith("base ") or g.unit.startswith("base "):
         return _base_decision(answer, gold)
     if answer.unit and g.unit and {answer.unit, g.unit} == {"degree", "radian"}:
-        return Decision("incorrect", f"{answer.clean!r} is in {answer.unit}s but the gold {gold.raw!r} is in {g.unit}s", "number", UNITS)
+        return Decision("incorrect", f"{_shown(answer)!r} is in {answer.unit}s but the gold {gold.raw!r} is in {g.unit}s", "number", UNITS)
     a_unit, g_unit = canonical_unit(answer.unit), canonical_unit(g.unit)
     if a_unit and g_unit and a_unit != g_unit:  # "42 mm" against "42 cm": the same digits, another quantity
-        return Decision("incorrect", f"{answer.clean!r} is in {answer.unit} but the gold {gold.raw!r} is in {g.unit}",
+        return Decision("incorrect", f"{_shown(answer)!r} is in {answer.unit} but the gold {gold.raw!r} is in {g.unit}",
                         "number", UNITS)
     if config.percent == "strict" and answer.percent != g.percent and (gold.number is not None or g.percent):
         which = "the answer is a percentage but the gold is not" if answer.percent else "the gold is a percentage but the answer is not"
         return Decision("incorrect", f"{which} (percent policy 'strict')", "number", PERCENT)
     if answer.key == g.key and answer.percent == g.percent:
-        return Decision("correct", f"{answer.clean!r} matches gold {gold.raw!r} after normalisation", "string", STRING)
+        return Decision("correct", f"{_shown(answer)!r} matches gold {gold.raw!r} after normalisation", "string", STRING)
     a_word, g_word = word_answer(answer.clean), word_answer(g.clean)
     if a_word and g_word:
         same = a_word == g_word
-        return Decision("correct" if same else "incorrect", f"{answer.clean!r} {'says' if same else 'does not say'} "
+        return Decision("correct" if same else "incorrect", f"{_shown(answer)!r} {'says' if same else 'does not say'} "
                         f"what gold {gold.raw!r} says", "string", WORDS)
     if (a_word and gold.number is not None) or (g_word and parse_number(answer.key, config.max_digits) is not None):
-        return Decision("incorrect", f"{answer.clean!r} and gold {gold.raw!r}: a word against a number", "string", WORDS)
+        return Decision("incorrect", f"{_shown(answer)!r} and gold {gold.raw!r}: a word against a number", "string", WORDS)
     a_num = parse_number(answer.key, config.max_digits)
     if a_num is None and gold.number is not None:
         rhs = assignment_rhs(answer.clean)
@@ -182,19 +187,19 @@ def fast_decision(answer: NormalizedAnswer, gold: Gold, config: VerifierConfig) 
         g_vals = _percent_values(gold.number, g.percent, config.percent)
         if any(numbers_match(a, gv, config.abs_tol, config.rel_tol) for a in a_vals for gv in g_vals):
             how = "equals" if config.abs_tol == 0 and config.rel_tol == 0 else "is within tolerance of"
-            return Decision("correct", f"{answer.clean!r} {how} gold {gold.raw!r} as an exact number", "number", NUMBER)
+            return Decision("correct", f"{_shown(answer)!r} {how} gold {gold.raw!r} as an exact number", "number", NUMBER)
         if any(matches_at_float_precision(answer.key, gv) for gv in g_vals):
-            return Decision("correct", (f"{answer.clean!r} is gold {gold.raw!r} written to floating-point precision "
+            return Decision("correct", (f"{_shown(answer)!r} is gold {gold.raw!r} written to floating-point precision "
                                         "(15 or more significant digits)"), "number", FLOAT_PRECISION)
-        return Decision("incorrect", f"{answer.clean!r} is not equal to gold {gold.raw!r}", "number", NUMBER)
+        return Decision("incorrect", f"{_shown(answer)!r} is not equal to gold {gold.raw!r}", "number", NUMBER)
     if gold.number is not None and gold.number.denominator == 1 and config.integer_answers:
-        return Decision("incorrect", f"{answer.clean!r} is not a number and the gold {gold.raw!r} is an integer (integer_answers)", "number", INTEGER_ANSWERS)
+        return Decision("incorrect", f"{_shown(answer)!r} is not a number and the gold {gold.raw!r} is an integer (integer_answers)", "number", INTEGER_ANSWERS)
     if _CHOICE_KEY_RE.fullmatch(answer.key, timeout=REGEX_TIMEOUT_S) and _CHOICE_KEY_RE.fullmatch(g.key, timeout=REGEX_TIMEOUT_S):
         return Decision("incorrect", f"choice {answer.key} is not the gold choice {g.key}", "string", CHOICE)  # equal keys matched above
     if _LEADING_RELATION_RE.match(answer.clean, timeout=REGEX_TIMEOUT_S) and not _RELATION_RE.search(g.clean, timeout=REGEX_TIMEOUT_S):
-        return Decision("incorrect", f"{answer.clean!r} states a relation, not a value", "extraction", RELATION)
+        return Decision("incorrect", f"{_shown(answer)!r} states a relation, not a value", "extraction", RELATION)
     if _APPROX_RE.search(answer.clean, timeout=REGEX_TIMEOUT_S) and not _APPROX_RE.search(g.clean, timeout=REGEX_TIMEOUT_S):
-        return Decision("incorrect", (f"{answer.clean!r} states an exact value and an approximation that disagree at "
+        return Decision("incorrect", (f"{_shown(answer)!r} states an exact value and an approximation that disagree at "
                                       "the approximation's precision: two answers"), "extraction", APPROXIMATION)
     if "=" in answer.clean and "=" not in g.clean and not _RELATION_RE.search(answer.clean, timeout=REGEX_TIMEOUT_S):
         problem = equation_problem(answer.clean)
@@ -203,24 +208,24 @@ def fast_decision(answer: NormalizedAnswer, gold: Gold, config: VerifierConfig) 
     if _OR_RE.search(answer.clean, timeout=REGEX_TIMEOUT_S) and not _OR_RE.search(g.clean, timeout=REGEX_TIMEOUT_S) \
             and not is_list_gold(gold.raw) and not (_SET_GOLD_RE.search(g.clean, timeout=REGEX_TIMEOUT_S)
                                                     and relations_as_intervals(answer.clean)):
-        return Decision("incorrect", f"{answer.clean!r} offers alternatives joined by 'or'; one final answer is required", "extraction", OR_IN_ANSWER)
+        return Decision("incorrect", f"{_shown(answer)!r} offers alternatives joined by 'or'; one final answer is required", "extraction", OR_IN_ANSWER)
     comma = decimal_comma_value(answer.clean) if gold.number is not None else None
     if comma is not None and numbers_match(comma, gold.number, config.abs_tol, config.rel_tol):
-        return Decision("correct", f"{answer.clean!r} with a decimal comma equals gold {gold.raw!r}", "number", DECIMAL_COMMA)
+        return Decision("correct", f"{_shown(answer)!r} with a decimal comma equals gold {gold.raw!r}", "number", DECIMAL_COMMA)
     gold_comma = decimal_comma_value(g.clean) if gold.number is None and "," not in answer.clean else None
     if gold_comma is not None and (a_value := parse_number(answer.key, config.max_digits)) is not None \
             and numbers_match(a_value, gold_comma, config.abs_tol, config.rel_tol):
-        return Decision("correct", f"{answer.clean!r} equals gold {gold.raw!r} read with a decimal comma", "number", DECIMAL_COMMA)
+        return Decision("correct", f"{_shown(answer)!r} equals gold {gold.raw!r} read with a decimal comma", "number", DECIMAL_COMMA)
     if gold.number is not None and (m := _INDIAN_GROUPS_RE.fullmatch(answer.key, timeout=REGEX_TIMEOUT_S)):
         # 12,34,567 (lakh grouping) against one number: read as that number; never a list of 12, 34 and 567,
         # since a list answer against a single-number gold is refused either way
         value = parse_number(m[0].replace(",", ""), config.max_digits)
         if value is not None:
             same = numbers_match(value, gold.number, config.abs_tol, config.rel_tol)
-            return Decision("correct" if same else "incorrect", f"{answer.clean!r} (digits grouped in lakhs) "
+            return Decision("correct" if same else "incorrect", f"{_shown(answer)!r} (digits grouped in lakhs) "
                             f"{'equals' if same else 'is not'} gold {gold.raw!r}", "number", NUMBER)
     if gold.number is not None and "," in answer.clean and "," not in g.clean and not answer.clean.startswith(("(", "[", "\\{", "\\begin")):
-        return Decision("incorrect", f"{answer.clean!r} lists several candidates but the gold {gold.raw!r} is one number", "extraction", CANDIDATE_LIST)
+        return Decision("incorrect", f"{_shown(answer)!r} lists several candidates but the gold {gold.raw!r} is one number", "extraction", CANDIDATE_LIST)
     if _bare_list(answer.clean) and _bare_list(g.clean) and _compare_in_order(answer.clean, g.clean, config.list_order):
         a_items = [value_key(x) for x in split_top_level(answer.clean, ",")]
         g_items = [value_key(x) for x in split_top_level(g.clean, ",")]
@@ -228,7 +233,7 @@ def fast_decision(answer: NormalizedAnswer, gold: Gold, config: VerifierConfig) 
                 and sorted(a_items) == sorted(g_items):
             why = ("neither list is written in increasing order, so the order counts" if config.list_order == "auto"
                    else "the order counts")
-            return Decision("incorrect", (f"{answer.clean!r} has the gold's values in another order; {why} "
+            return Decision("incorrect", (f"{_shown(answer)!r} has the gold's values in another order; {why} "
                                           f"(list_order={config.list_order!r})"), "number", LIST_ORDER)
     return None
 
