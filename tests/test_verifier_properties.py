@@ -8,6 +8,7 @@ from fractions import Fraction
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from rlvr.verifiers.sandbox import RETRY_FACTOR
 from rlvr.verifiers import VerifierConfig, verify
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -59,9 +60,8 @@ LATEX_NOISE = st.lists(st.sampled_from([
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(LATEX_NOISE, st.sampled_from(["1", "x+1", "\\frac{1}{2}", "(1,2)"]))
 def test_latex_noise_never_raises_or_hangs(text, gold):
-    start = time.monotonic()
     v = verify(text, gold, VerifierConfig(timeout_s=1.0))
-    assert time.monotonic() - start < 10.0  # 1 s of CPU, its 4 s retry, and a busy machine's slack
+    assert v.elapsed_s <= 1.0 * (1 + RETRY_FACTOR) + 0.5  # the row's CPU: its budget and one retry, whatever the text
     assert v.status in ("correct", "incorrect", "no_answer", "unparseable_answer", "unparseable_gold", "timeout")
 
 
@@ -69,7 +69,6 @@ def test_latex_noise_never_raises_or_hangs(text, gold):
 @given(st.text(max_size=300), st.binary(max_size=200))
 def test_random_text_and_bytes_never_raise(text, raw):
     for completion in (text, raw.decode("utf-8", "replace"), "\\boxed{" + text + "}"):
-        start = time.monotonic()
         v = verify(completion, "7")
-        assert time.monotonic() - start < 3.0
+        assert v.elapsed_s <= VerifierConfig().timeout_s * (1 + RETRY_FACTOR) + 0.5
         assert v.reason
