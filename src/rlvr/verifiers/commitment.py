@@ -33,7 +33,7 @@ from rlvr.verifiers.prose import (
     ALTERNATIVE_RE, CONCLUSION_RE, HEDGE_RE, RETRACTION_RE, RoleIndex, sentences, stated_values, value_role,
 )
 from rlvr.verifiers.slots import Slot, clean
-from rlvr.verifiers.later import choice_letter
+from rlvr.verifiers.choices import choice_letter
 from rlvr.verifiers.trace import Finding, rule
 
 __all__ = ["Finding", "check_final", "later_groups", "occurrences", "statement_of", "grader_note",
@@ -259,7 +259,7 @@ def check_final(doc: Document, all_slots: list[Slot], final: Slot, answer: str, 
     restatements: list[Finding] = []
     if final.kind == "boxed" or any(s.kind == "boxed" for s in groups[index]):
         box = min((s for s in groups[index] if s.kind == "boxed"), key=lambda s: s.value[1] - s.value[0])
-        choice = choice_letter(answer) is not None
+        choice = choice_letter(clean(answer)) is not None
         partial = box_context(doc, box.start, box.end, timeout, choice=choice)
         if partial:
             restated = restated_after_box(doc, box.end, timeout)

@@ -29,7 +29,7 @@ from rlvr.chat import completion_text
 from rlvr.verifiers.cache import TOTAL_BYTES, ByteLRU
 from rlvr.verifiers.config import DEFAULT_SOURCES, VerifierConfig
 from rlvr.verifiers.extraction import Extraction, custom_sources
-from rlvr.verifiers.rows import READ_ERROR, SANDBOX, clear_row_caches, validate_gold, verify_row
+from rlvr.verifiers.rows import READ_ERROR, SANDBOX, clear_row_caches, verify_row
 from rlvr.verifiers.sandbox import get_pool
 from rlvr.verifiers.trace import rule
 from rlvr.verifiers.verdict import Verdict

@@ -34,54 +34,11 @@ import regex
 
 from rlvr.verifiers.limits import REGEX_TIMEOUT_S
 
-from rlvr.verifiers.colours import element_hides, style_hides, tex_background_hides, tex_colour_visible
-from rlvr.verifiers.lexicon import (
-    BOX_MACROS, COLOUR_MACROS, HIDING_MACROS, REDEFINING_MACROS, STRIKING_MACROS, TEX_CONDITIONALS,
-    TRANSPARENT_MACROS,
-)
+from rlvr.verifiers.colours import element_hides
+from rlvr.verifiers.document_parts import Box, Fence, Heading, Row, Spans, Tag, blank_chars
+from rlvr.verifiers.tex_pass import TexPass
 
 __all__ = ["Document", "Box", "Tag", "Heading", "Row", "Fence", "read_document"]
-
-
-@dataclass(frozen=True)
-class Box:
-    """A box-like macro: ``start``..``end`` is the whole macro, ``inner`` its content span."""
-
-    macro: str
-    start: int
-    end: int
-    inner: tuple[int, int]
-
-
-@dataclass(frozen=True)
-class Tag:
-    name: str  # lower case
-    start: int
-    end: int
-    closing: bool
-
-
-@dataclass(frozen=True)
-class Heading:
-    level: int
-    start: int
-    end: int
-    content: tuple[int, int]
-
-
-@dataclass(frozen=True)
-class Row:
-    start: int
-    end: int
-    cells: tuple[tuple[int, int], ...]
-
-
-@dataclass(frozen=True)
-class Fence:
-    info: str
-    start: int
-    end: int
-    content: tuple[int, int]
 
 
 @dataclass
@@ -127,29 +84,6 @@ class Document:
         return None
 
 
-class _Spans:
-    """Sorted disjoint spans with O(log n) membership."""
-
-    def __init__(self, spans: list[tuple[int, int]]) -> None:
-        if not spans:
-            self.spans, self.starts = [], []
-            return
-        merged: list[tuple[int, int]] = []
-        for a, b in sorted(spans):  # overlapping spans (a box inside math) become one
-            if merged and a <= merged[-1][1]:
-                merged[-1] = (merged[-1][0], max(merged[-1][1], b))
-            else:
-                merged.append((a, b))
-        self.spans = merged
-        self.starts = [a for a, _b in merged]
-
-    def holds(self, pos: int) -> bool:
-        if not self.starts:
-            return False
-        i = bisect.bisect_right(self.starts, pos) - 1
-        return i >= 0 and pos < self.spans[i][1]
-
-
 _OPAQUE_RE = regex.compile(r"(?P<comment><!--)|(?m:^(?P<fence>[ \t]{0,3}(?:```+|~~~+))(?P<info>[^\n`]*)$)|(?P<ticks>`+)")
 _MATH_ENVS = ("equation", "align", "gather", "multline", "eqnarray", "displaymath", "math", "flalign", "alignat")
 _UNESCAPED = r"(?<!(?<!\\)\\)"  # not after a single backslash (\$ is a dollar sign, \\$ a row break and math)
@@ -161,13 +95,6 @@ _MATH_SPAN_RE = regex.compile(
     r"|\\\[[^\\]*(?:\\(?![\[\]])[^\\]*)*\\\]|\\\([^\\]*(?:\\(?![()])[^\\]*)*\\\)"
     r"|\\begin\s*\{(" + _ENVS + r")\}[^\\]*(?:\\(?!(?:begin|end)\s*\{" + _ENVS + r"\})[^\\]*)*\\end\s*\{\1\}"
     r"|" + _UNESCAPED + r"\$(?![\s$])[^$\n\\]*(?:(?:\\.|\n(?![ \t]*\n))[^$\n\\]*)*(?<![\s\\])\$(?![0-9])")
-_ACTING = sorted(set(BOX_MACROS) | set(HIDING_MACROS) | set(STRIKING_MACROS) | set(COLOUR_MACROS)
-                 | set(REDEFINING_MACROS) | set(TRANSPARENT_MACROS) | set(TEX_CONDITIONALS), key=len, reverse=True)
-_ACTING_SET = frozenset(_ACTING)
-_TRANSPARENT = frozenset(TRANSPARENT_MACROS) - set(BOX_MACROS)
-# an environment first: "\\begin" is also a macro name
-_MACRO_RE = regex.compile(r"\\(?:begin|end)\s*\{(?P<env>comment|hide|invisible)\}|\\(?P<name>[A-Za-z]+)\*?")
-_BRACE_RE = regex.compile(r"\\.|[{}]", regex.DOTALL)
 # emphasis runs; an underscore inside a word or before a brace is a subscript (x_1, \\sum_{k}), never emphasis
 _INLINE_RE = regex.compile(r"(?P<tag></?[A-Za-z][A-Za-z0-9_-]{0,30}(?:\s[^<>\n]{0,400})?/?>)|(?P<strike>~~?)"
                            r"|(?P<stars>\*+|(?<![\p{L}\p{N}}\\])_+|_+(?![\p{L}\p{N}{\\]))|(?P<image>!\[)|(?P<link>\]\()")
@@ -176,45 +103,15 @@ _LINE_RE = regex.compile(
     r"|(?P<quote>>[ \t]?)|(?P<bullet>(?:[-*+]|[0-9]{1,3}[.)])[ \t]+)|(?P<refdef>\[[^\]\n]{1,100}\]:[ \t]*\S[^\n]*$)"
     r"|(?P<pipe>\|))")
 _VOID_TAGS = frozenset({"br", "hr", "img", "input", "meta", "link", "wbr", "source", "area", "col", "embed"})
-_BARE_BOX_RE = regex.compile(r"[ \t]+([^\s${}\\.,;]+)")
-_MAX_ARG = 200  # a macro's brace argument starts at most this far after it ("\colorbox[rgb]{…}{…}")
-_ENV_NAME_RE = regex.compile(r"\{([^{}]*)\}")
 _PERCENT_RE = regex.compile(r"(?<!\\)%")
-_IF_FI_RE = regex.compile(r"\\(if(?!thenelse)[A-Za-z]*|fi|else)(?![A-Za-z])")
 _BLANK_LINE_RE = regex.compile(r"\n[ \t]*\n")
-_COLOUR_MODEL_RE = regex.compile(r"\s*\[\s*([A-Za-z]{1,12})\s*\]")
-_INK_RE = regex.compile(r"\s*\\(?:color|textcolor)\s*\{([^{}]{1,80})\}")  # the text colour a box's content opens with
-_BBOX_OPTIONS_RE = regex.compile(r"\s*\[([^\[\]]{0,200})\]\s*$")
-
-
-def _bbox_hides(options: str) -> str | None:
-    """MathJax's ``\\bbox[black,5px]{42}``: a background colour and a CSS style among its options."""
-    m = _BBOX_OPTIONS_RE.match(options, timeout=REGEX_TIMEOUT_S)
-    if not m:
-        return None
-    for part in m[1].split(","):
-        part = part.strip()
-        if ":" in part:
-            if why := style_hides(part):
-                return why
-        elif part and not part[0].isdigit() and tex_background_hides(part):  # "5px" is padding
-            return f"a box on a background of its text's colour ({part[:30]})"
-    return None
 _TAG_NAME_RE = regex.compile(r"</?([A-Za-z][A-Za-z0-9_-]*)")
 _OPEN_ATTR_RE = regex.compile(r"(?i)\bopen\b")
 _CLOSING_HASHES_RE = regex.compile(r"[ \t]+#+[ \t]*$")
 _SEPARATOR_ROW_RE = regex.compile(r"\|?(?:\s*:?-{2,}:?\s*\|)+\s*:?-*:?\s*\|?")
 
 
-def _blank(chars: list[str], start: int, end: int) -> None:
-    for i in range(max(0, start), min(end, len(chars))):
-        if chars[i] != "\n":
-            chars[i] = " "
-
-
-
-
-class _Reader:
+class _Reader(TexPass):
     """The passes of :func:`read_document` over one text."""
 
     def __init__(self, text: str, timeout: float) -> None:
@@ -234,13 +131,13 @@ class _Reader:
 
     def run(self) -> Document:
         text = self.text
-        opaque = self.code_and_comments() if ("`" in text or "<!--" in text or "~~~" in text) else _Spans([])
+        opaque = self.code_and_comments() if ("`" in text or "<!--" in text or "~~~" in text) else Spans([])
         self.math(opaque)
-        math = _Spans(self.doc.math)
+        math = Spans(self.doc.math)
         if "\\" in text:
             self.macros(opaque, math)
         if self.doc.boxes:  # a bare \boxed{…} is math too: no markdown inside it
-            math = _Spans(math.spans + [b.inner for b in self.doc.boxes])
+            math = Spans(math.spans + [b.inner for b in self.doc.boxes])
         if any(c in text for c in "<~*_!]"):
             self.inline(opaque, math)
         self.lines(opaque, math)
@@ -248,13 +145,13 @@ class _Reader:
         covered = -1
         for a, b, _why in self.doc.hidden:  # nested hidden spans are blanked once
             if b > covered:
-                _blank(self.chars, max(a, covered), b)
+                blank_chars(self.chars, max(a, covered), b)
                 covered = b
         self.doc.view = "".join(self.chars)
         return self.doc
 
     # -- pass 0: code and comments ----------------------------------------------------------------
-    def code_and_comments(self) -> _Spans:
+    def code_and_comments(self) -> Spans:
         text, spans, skip = self.text, [], 0
         breaks = [m.start() for m in _BLANK_LINE_RE.finditer(text, timeout=self.timeout)]  # paragraph ends, found once
         unclosed: dict[str, int] = {}  # a run of ticks with no partner before its paragraph ends: later ones neither
@@ -285,14 +182,14 @@ class _Reader:
                     unclosed[ticks] = paragraph
                     continue
                 end = close + len(ticks)
-                _blank(self.chars, m.start(), m.end())  # the content of a code span is shown as it is
-                _blank(self.chars, close, end)
+                blank_chars(self.chars, m.start(), m.end())  # the content of a code span is shown as it is
+                blank_chars(self.chars, close, end)
             spans.append((m.start(), end))
             skip = end
-        return _Spans(spans)
+        return Spans(spans)
 
     # -- pass 1: math spans -----------------------------------------------------------------------
-    def math(self, opaque: _Spans) -> None:
+    def math(self, opaque: Spans) -> None:
         """Every closed math span, in one scan: display (``$$…$$``, ``\\[…\\]``, math environments)
         and inline (``\\(…\\)``, and ``$…$`` by pandoc's rule: no blank after the opening dollar,
         none before the closing one, no digit after it, no blank line inside)."""
@@ -303,7 +200,7 @@ class _Reader:
         if "%" in self.text:
             self.comments(opaque)
 
-    def comments(self, opaque: _Spans) -> None:
+    def comments(self, opaque: Spans) -> None:
         """A ``%`` in math comments out the rest of its line, when the span closes on a later line
         (on the same line the comment would have eaten the closing delimiter: ambiguous, so the
         text stays visible)."""
@@ -315,197 +212,8 @@ class _Reader:
                 if end >= 0 and not opaque.holds(start):
                     self.hide(start, end, "a % comment")
 
-    # -- pass 2: LaTeX macros that act on what is shown -------------------------------------------
-    def brace_partners(self) -> dict[int, int]:
-        """Each ``{``'s closing ``}`` (escaped braces skipped), computed once when first needed."""
-        if self.partners is None:
-            partners, stack = {}, []
-            # braces before the first acting macro can hold none of its arguments (a \color switch
-            # that needs its enclosing group asks for the whole map through _group_end)
-            for m in _BRACE_RE.finditer(self.text, self.first_acting, timeout=self.timeout):
-                c = m[0]
-                if c == "{":
-                    stack.append(m.start())
-                elif c == "}" and stack:
-                    partners[stack.pop()] = m.start()
-            self.partners = partners
-        return self.partners
-
-    def argument(self, pos: int) -> tuple[int, int] | None:
-        """The brace argument starting at or after ``pos`` (skipping blanks and ``[…]`` options)."""
-        text, n = self.text, len(self.text)
-        i = pos
-        while i < n and i - pos < _MAX_ARG and text[i] in " \t\n":
-            i += 1
-        if i < n and text[i] == "[":
-            close = text.find("]", i, i + _MAX_ARG)
-            if close < 0:
-                return None
-            i = close + 1
-            while i < n and text[i] in " \t\n":
-                i += 1
-        if i >= n or text[i] != "{":
-            return None
-        close = self.brace_partners().get(i)
-        return (i, close) if close is not None else None
-
-    def macros(self, opaque: _Spans, math: _Spans) -> None:
-        text = self.text
-        found = [m for m in _MACRO_RE.finditer(text, timeout=self.timeout)
-                 if (m["name"] is None or m["name"] in _ACTING_SET) and not (opaque.spans and opaque.holds(m.start()))
-                 and not (m["name"] in _TRANSPARENT and math.spans and math.holds(m.start()))]
-        if not found:
-            return
-        self.first_acting = found[0].start()
-        for m in found:  # boxes first: a bare \boxed{…} is math, so formatting inside it is kept
-            if m["name"] in BOX_MACROS:
-                self.box(m, m["name"])
-        in_box = _Spans([b.inner for b in self.doc.boxes]) if self.doc.boxes else _Spans([])
-        skip = 0
-        for m in found:
-            start = m.start()
-            if start < skip:
-                continue
-            name = m["name"]
-            if name is None:  # \begin{comment} … \end{comment}
-                if m[0].startswith("\\begin"):
-                    close = regex.compile(r"\\end\s*\{" + m["env"] + r"\}").search(text, m.end(), timeout=self.timeout)
-                    end = close.end() if close else len(text)
-                    self.hide(start, end, f"a {m['env']} environment")
-                    skip = end
-                continue
-            if name in REDEFINING_MACROS:
-                self.doc.redefinitions.append(name)
-            elif name in TEX_CONDITIONALS and name != "ifthenelse":
-                end, else_at = self._matching_fi(m.end())
-                if name == "iftrue":  # its first branch shows; what follows \\else does not
-                    _blank(self.chars, start, m.end())
-                    if else_at is not None:
-                        self.hide(else_at, end, "the \\else branch of an \\iftrue")
-                    else:
-                        _blank(self.chars, max(start, end - 3), end)
-                else:
-                    self.hide(start, end, f"a \\{name} conditional (its branches depend on TeX's evaluation)")
-                    skip = end
-            elif name == "ifthenelse":
-                arg = self.argument(m.end())
-                for _ in range(2):
-                    arg = self.argument(arg[1] + 1) if arg else None
-                self.hide(start, arg[1] + 1 if arg else len(text), "an \\ifthenelse (its branches depend on its test)")
-                skip = arg[1] + 1 if arg else len(text)
-            elif name in BOX_MACROS:
-                if name in ("colorbox", "fcolorbox"):
-                    self.colour(m, name)  # its background may hide what it boxes
-                continue
-            elif name in HIDING_MACROS:
-                arg = self.argument(m.end())
-                if arg:
-                    self.hide(start, arg[1] + 1, f"\\{name} (takes space, shows nothing)")
-            elif name in STRIKING_MACROS:
-                arg = self.argument(m.end())
-                if arg and name == "cancelto":
-                    arg = self.argument(arg[1] + 1)
-                if arg:
-                    self.hide(start, arg[1] + 1, f"\\{name} (struck out)")
-            elif name in COLOUR_MACROS:
-                self.colour(m, name)
-            elif name in TRANSPARENT_MACROS and not math.holds(start) and not in_box.holds(start):
-                _blank(self.chars, start, m.end())
-                arg = self.argument(m.end())
-                if arg:
-                    _blank(self.chars, arg[0], arg[0] + 1)
-                    _blank(self.chars, arg[1], arg[1] + 1)
-
-        if self.switches:
-            self._hide_switched()
-
-    def box(self, m: regex.Match, name: str) -> None:
-        arg = self.argument(m.end())
-        for _ in range(BOX_MACROS[name]):  # \colorbox{c}{…}, \fcolorbox{a}{b}{…}: the last argument is the box
-            arg = self.argument(arg[1] + 1) if arg else None
-        if arg is not None:
-            self.doc.boxes.append(Box(name, m.start(), arg[1] + 1, (arg[0] + 1, arg[1])))
-            if name == "bbox" and (why := _bbox_hides(self.text[m.end():arg[0]])):
-                self.hide(m.start(), arg[1] + 1, why)
-        elif name in ("boxed", "fbox") and (bare := _BARE_BOX_RE.match(self.text, m.end(), timeout=REGEX_TIMEOUT_S)):
-            a, b = bare.span(1)  # "\boxed 12": the next token is the box
-            self.doc.boxes.append(Box(name, m.start(), b, (a, b)))
-
-    def colour(self, m: regex.Match, name: str) -> None:
-        model = _COLOUR_MODEL_RE.match(self.text, m.end(), timeout=self.timeout)  # \textcolor[rgb]{1,1,1}{…}
-        first = self.argument(model.end() if model else m.end())
-        if first is None:
-            return
-        colour = self.text[first[0] + 1:first[1]][:80]
-        hidden = not tex_colour_visible(colour, model[1] if model else None)
-        if model:
-            colour = f"[{model[1]}]{{{colour}}}"
-        if name == "color":  # a switch: it colours the rest of the enclosing group
-            _blank(self.chars, m.start(), first[1] + 1)
-            if hidden:
-                self.switches.append((m.start(), colour))
-            return
-        if name in ("colorbox", "fcolorbox"):  # a background: the box itself is read by the box pass
-            if name == "fcolorbox":  # \\fcolorbox{frame}{background}{…}
-                first = self.argument(first[1] + 1)
-                if first is None:
-                    return
-                colour = self.text[first[0] + 1:first[1]][:80]
-            content = self.argument(first[1] + 1)
-            if content is not None:
-                inner = self.text[content[0] + 1:content[1]]
-                ink = _INK_RE.match(inner, timeout=self.timeout)
-                if tex_background_hides(colour, ink[1] if ink else None, model[1] if model and name == "colorbox" else None):
-                    self.hide(m.start(), content[1] + 1, f"text on a background of its own colour ({colour})")
-            return
-        second = self.argument(first[1] + 1)
-        if second is None:
-            return
-        if hidden:
-            self.hide(m.start(), second[1] + 1, f"text in an invisible colour ({colour})")
-        else:  # a visible colour only formats: read through it
-            _blank(self.chars, m.start(), second[0] + 1)
-            _blank(self.chars, second[1], second[1] + 1)
-
-    def _hide_switched(self) -> None:
-        """Hide from each invisible ``\\color`` switch to the close of its enclosing group, in one
-        pass over the braces (the end of the text at top level)."""
-        pending = sorted(self.switches)
-        stack: list[int] = []  # open braces, and the switches they enclose
-        inside: dict[int, list[tuple[int, str]]] = {}
-        top: list[tuple[int, str]] = []
-        k = 0
-        for m in _BRACE_RE.finditer(self.text, timeout=self.timeout):
-            while k < len(pending) and pending[k][0] < m.start():
-                (inside.setdefault(stack[-1], []) if stack else top).append(pending[k])
-                k += 1
-            if m[0] == "{":
-                stack.append(m.start())
-            elif m[0] == "}" and stack:
-                for start, colour in inside.pop(stack.pop(), ()):
-                    self.hide(start, m.start(), f"text in an invisible colour ({colour})")
-        top.extend(pending[k:])
-        for open_ in stack:
-            top.extend(inside.pop(open_, ()))
-        for start, colour in top:
-            self.hide(start, len(self.text), f"text in an invisible colour ({colour})")
-
-    def _matching_fi(self, pos: int) -> tuple[int, int | None]:
-        """Where the conditional opened before ``pos`` ends (after its ``\\fi``), and where its own
-        ``\\else`` starts (``None`` without one); unclosed, it runs to the end."""
-        depth, else_at = 1, None
-        for m in _IF_FI_RE.finditer(self.text, pos, timeout=self.timeout):
-            if m[1] == "else":
-                if depth == 1 and else_at is None:
-                    else_at = m.start()
-                continue
-            depth += 1 if m[1] != "fi" else -1
-            if depth == 0:
-                return m.end(), else_at
-        return len(self.text), else_at
-
     # -- pass 3: HTML and inline markdown outside math ---------------------------------------------
-    def inline(self, opaque: _Spans, math: _Spans) -> None:
+    def inline(self, opaque: Spans, math: Spans) -> None:
         text = self.text
         html: list[tuple[str, int, bool]] = []
         open_marks: dict[str, tuple[int, int]] = {}  # marker -> (its end, its line)
@@ -540,7 +248,7 @@ class _Reader:
         closing = raw.startswith("</")
         name = _TAG_NAME_RE.match(raw, timeout=REGEX_TIMEOUT_S)[1].lower()
         self.doc.tags.append(Tag(name, m.start(), m.end(), closing))
-        _blank(self.chars, m.start(), m.end())
+        blank_chars(self.chars, m.start(), m.end())
         if name in _VOID_TAGS or raw.endswith("/>"):
             return
         if closing:
@@ -602,7 +310,7 @@ class _Reader:
             return  # x_1 in prose: never emphasis inside a word
         if len(run) == 1 and ((before.isdigit() and after.isdigit()) or (before.isspace() and after.isspace())):
             return  # 2*3 or 2 * 3: a product
-        _blank(self.chars, start, end)
+        blank_chars(self.chars, start, end)
         if len(run) == 2:  # **bold** on one line: its content is what the text stresses
             opened = open_marks.pop(run, None)
             if opened is not None and "\n" not in text[opened[0]:start]:
@@ -611,7 +319,7 @@ class _Reader:
                 open_marks[run] = (end, 0)
 
     # -- pass 4: line-start markdown ---------------------------------------------------------------
-    def lines(self, opaque: _Spans, math: _Spans) -> None:
+    def lines(self, opaque: Spans, math: Spans) -> None:
         text = self.text
         for m in _LINE_RE.finditer(text, timeout=self.timeout):
             pos = m.start()
@@ -623,14 +331,14 @@ class _Reader:
                 closing = _CLOSING_HASHES_RE.search(text[m.end():end_of_line], timeout=self.timeout)
                 content_end = m.end() + closing.start() if closing else end_of_line
                 self.doc.headings.append(Heading(len(m["hashes"]), pos, end_of_line, (m.end(), content_end)))
-                _blank(self.chars, m.start("hashes"), m.end("hashes"))
+                blank_chars(self.chars, m.start("hashes"), m.end("hashes"))
                 if closing:
-                    _blank(self.chars, content_end, end_of_line)
+                    blank_chars(self.chars, content_end, end_of_line)
             elif m["hr"] or m["setext"]:
                 if not self._setext(pos, end_of_line) and m["hr"]:
-                    _blank(self.chars, pos, end_of_line)
+                    blank_chars(self.chars, pos, end_of_line)
             elif m["quote"] or m["bullet"]:
-                _blank(self.chars, pos, m.end())
+                blank_chars(self.chars, pos, m.end())
             elif m["refdef"]:
                 self.hide(pos, end_of_line, "a link reference definition")
             elif m["pipe"]:
@@ -649,14 +357,14 @@ class _Reader:
             return False
         level = 1 if text[pos:end_of_line].strip().startswith("=") else 2
         self.doc.headings.append(Heading(level, prev_start, end_of_line, (prev_start, prev_end)))
-        _blank(self.chars, pos, end_of_line)
+        blank_chars(self.chars, pos, end_of_line)
         return True
 
     def table_row(self, start: int, end: int) -> None:
         text = self.text
         stripped = text[start:end].strip()
         if _SEPARATOR_ROW_RE.fullmatch(stripped, timeout=self.timeout):
-            _blank(self.chars, start, end)  # the |---|---| separator row
+            blank_chars(self.chars, start, end)  # the |---|---| separator row
             return
         cells, cell_start, in_math = [], start, False
         for i in range(start, end):

@@ -25,6 +25,7 @@ import unicodedata
 import regex
 
 from rlvr.verifiers.cache import byte_cache
+from rlvr.verifiers.choices import choice_letter, other_choices
 from rlvr.verifiers.document import Document
 from rlvr.verifiers.lexicon import (
     ALTERNATIVE_WORDS, ANSWER_REFERENCES, CONCLUSION_WORDS, HEDGE_WORDS, META_LABEL_WORDS, NEGATIVE_EVALUATIONS,
@@ -40,7 +41,7 @@ from rlvr.verifiers.statements import is_constant_side, names_a_quantity
 from rlvr.verifiers.trace import Finding, rule
 from rlvr.verifiers.units import number_from_words
 
-__all__ = ["check_later", "choice_letter", "other_choices", "LATER_STATEMENT", "RETRACTION", "DENIAL", "HEDGED_LATER", "OTHER_CHOICE"]
+__all__ = ["check_later", "LATER_STATEMENT", "RETRACTION", "DENIAL", "HEDGED_LATER", "OTHER_CHOICE"]
 
 LATER_STATEMENT = rule("integrity.later_statement", "after the final answer another value is stated as the answer")
 RETRACTION = rule("integrity.retraction", "after the final answer a retraction names another value")
@@ -74,6 +75,9 @@ _CJK_NUMBER_RE = regex.compile(r"[零〇一二两三四五六七八九十百千]
 _CJK_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
 _CJK_SCALES = {"十": 10, "百": 100, "千": 1000}
 _EVALUATION = words_pattern(NEGATIVE_EVALUATIONS)
+# a value ruled out in the sentence that describes it: "41, which is wrong", "if you forgot 0 you would get 41: excluded"
+_RULED_OUT = words_pattern(REJECTION_WORDS + NEGATIVE_EVALUATIONS + ("fail", "eliminating", "ruling out", "excluded",
+                                                                  "exclude", "wrong", "incorrect"))
 _WITHDRAWAL = words_pattern(WITHDRAWAL_CUES)
 _APPROVAL = words_pattern(("right", "correct", "the correct one", "the right one", "true", "accurate", "the answer",
                            "the real answer", "the actual answer", "valid", "what i meant", "intended"))
@@ -98,8 +102,6 @@ _NUMBER_WORDS_RE = regex.compile(
 _APPROXIMATE_RE = regex.compile(r"(?i)\b(?:approximately|approx\.?|about|roughly|around|nearly|almost)\b|≈|\\approx|\\sim")
 _COMMA_RE = regex.compile(r"\s*,\s*")
 _DIGIT_RE = regex.compile(r"[0-9]")
-_CHOICE_LETTER_RE = regex.compile(r"\s*(?:\\text(?:bf)?\{)?\s*\(?([A-Ea-e])\)?\s*\}?\s*")
-_ARTICLE_A_RE = regex.compile(r"\s+[a-z]")
 _RELATION_IN_VALUE_RE = regex.compile(r"[<>≤≥]|\\(?:le|ge|leq|geq|lt|gt|neq|ne)(?![A-Za-z])")
 _OTHER_BASE_RE = regex.compile(r"(?i)\bin\s+(?:base[ -]?[0-9]{1,2}|binary|octal|hexadecimal|hex|decimal)\b")
 _DESCRIBED_MISTAKE_RE = regex.compile(r"(?i)\b(?:common|typical|frequent|classic|popular|tempting|easy)\s*$")
@@ -215,7 +217,7 @@ class _Reader:
         self.answer, self.timeout = answer, timeout
         self.key = _key(answer)
         self.own = {self.key} | {_key(v) for v in _COMMA_RE.split(clean(answer), timeout=timeout) if v.strip()}
-        self.choice = choice_letter(answer) is not None
+        self.choice = choice_letter(clean(answer)) is not None
 
     def other(self, values: list[str]) -> list[str]:
         if self.choice:  # against a choice letter only other letters are other answers ("B, the value 12")
@@ -408,48 +410,6 @@ class _Reader:
         return None
 
 
-# "(d)", "D" (a capital on its own, not "E[X]" or "C_1"), a lone "b"-"d", "option a", "d)"; a lone "a" is
-# an article and a lone "e" Euler's number
-_CHOICE_RE = regex.compile(r"\(([a-eA-E])\)|(?<![\p{L}\\])([A-E]|[b-d])(?![\p{L}\[(_^=])(?!\s*=)"
-                        r"|(?i:(?:option|choice|answer)\s+)([a-e])\b|(?<![\p{L}\\(])([a-e])(?=\s*\))")
-
-
-def choice_letter(answer: str) -> str | None:
-    m = _CHOICE_LETTER_RE.fullmatch(clean(answer), timeout=REGEX_TIMEOUT_S)
-    return m[1].upper() if m else None
-
-
-_ORDINAL_OPTION_RE = regex.compile(
-    r"(?i)\b(first|second|third|fourth|fifth|last|second[- ]to[- ]last|penultimate|final|next|previous|other)"
-    r"\s+(?:listed\s+)?(?:answer\s+)?(?:option|choice|alternative|one|entry|value)s?\b"
-    # "the option after it", "the one right below it": an option named by where it stands
-    r"|\b(?:option|choice|one|entry)\s+(?:right\s+|just\s+|directly\s+|immediately\s+)?"
-    r"(?:after|before|below|above|under|beneath|next\s+to|beside)\s+(?:it|this|that|the\s+answer)\b")
-_RULED_OUT = words_pattern(REJECTION_WORDS + NEGATIVE_EVALUATIONS + ("fail", "eliminating", "ruling out", "excluded",
-                                                                  "exclude", "wrong", "incorrect"))
-_ORDINAL_LETTERS = {"first": "A", "second": "B", "third": "C", "fourth": "D", "fifth": "E"}
-
-
-def other_choices(text: str, choice: str, timeout: float) -> str | None:
-    """Another choice offered in ``text``: a letter (any case, fullwidth folded: "or (D)", "(d)", "; D is
-    close") or an option named by its place ("the fourth option", "the second-to-last choice")."""
-    folded = unicodedata.normalize("NFKC", text)
-    for m in _ORDINAL_OPTION_RE.finditer(folded, timeout=timeout):
-        letter = _ORDINAL_LETTERS.get(m[1].lower())
-        if letter != choice:
-            return letter or m[0]
-    if _RULED_OUT.search(folded, timeout=timeout):
-        return None  # "Options A through D all fail", "We eliminated A and B": letters ruled out, not offered
-    for m in _CHOICE_RE.finditer(folded, timeout=timeout):
-        letter = next(g for g in m.groups() if g).upper()
-        if letter == choice:
-            continue
-        if m[2] == "A" and _ARTICLE_A_RE.match(folded, m.end(), timeout=timeout):
-            continue  # "A quick check …": the article
-        return letter
-    return None
-
-
 def check_later(doc: Document, later_slots: list[list[Slot]], final: Slot, answer: str, timeout: float) -> Finding | None:
     """After the final answer nothing may state another value (the strict policy).
 
@@ -458,7 +418,7 @@ def check_later(doc: Document, later_slots: list[list[Slot]], final: Slot, answe
     reader = _Reader(answer, timeout)
     for group in later_slots:
         value = min(group, key=lambda s: s.value[1] - s.value[0]).content
-        if reader.choice and choice_letter(value) is None:
+        if reader.choice and choice_letter(clean(value)) is None:
             continue  # "\\boxed{C}" then "The result is 3/4, choice (C)": the option's value, not another option
         if _DIGIT_RE.search(answer, timeout=timeout) and not _VALUE_LIKE_RE.search(value, timeout=timeout):
             continue  # "The answer is the same for either table": words, no value, against a numeric answer
@@ -471,7 +431,7 @@ def check_later(doc: Document, later_slots: list[list[Slot]], final: Slot, answe
         end = max(end, span[1])  # what follows the box inside its own math span is the box context's to judge
     tail = doc.view[end:end + _MAX_TAIL]
     code = [doc.text[a:b] for f in doc.fences if f.start >= end for a, b in [f.content]]
-    choice = choice_letter(answer)
+    choice = choice_letter(clean(answer))
     headings = [(h.start - end, h.end - end) for h in doc.headings if h.start >= end]
     for text, offset in [(tail, 0)] + [(c, None) for c in code]:
         if not _WORD_CHAR_RE.search(text, timeout=timeout):

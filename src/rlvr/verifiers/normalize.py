@@ -20,10 +20,13 @@ from rlvr.verifiers.cache import byte_cache
 from fractions import Fraction
 
 from rlvr.verifiers.characters import fold_math_unicode
+from rlvr.verifiers.choices import choice_with_text, option_text
 from rlvr.verifiers.lexicon import (
-    ALTERNATIVE_WORDS, ANSWER_WORDS, APPROVAL_MARKS, HEDGE_WORDS, LIST_WORDS, UNIT_WORDS,
+    ANSWER_WORDS, APPROVAL_MARKS,
 )
+from rlvr.verifiers.brackets import split_top_level
 from rlvr.verifiers.numbers import parse_number
+from rlvr.verifiers.sympy_text import sympy_text
 from rlvr.verifiers.units import clock_time, count_noun, number_from_words, split_unit, unit_words
 
 
@@ -81,41 +84,15 @@ _THOUSANDS_RE = regex.compile(r"[+-]?[1-9][0-9]{0,2}(?:,[0-9]{3})+(?:\.[0-9]+)?"
 _ASSIGNMENT_RE = regex.compile(r"[A-Za-z](?:_\{?[A-Za-z0-9]+\}?)?\s*=\s*([^=<>]+)")
 # a choice letter: A-E, or (a)-(e) in parentheses; a bare lowercase e is Euler's number, not choice E
 _CHOICE_RE = regex.compile(r"\(?([A-E])\)?|\(([a-e])\)")
-# a choice followed by its option's text: "(C) 42", "C. x = 42", "B: 7" answer with the letter
-_CHOICE_WITH_TEXT_RE = regex.compile(r"(?s)(?:\(([A-Ea-e])\)|([A-E])[).:])\s+(?!\(?[A-Ea-e][).:]?(?:\s|$))\S.*")
-# what an option's text never holds: another option's label, or words that offer several options
-_WRAPPER_NAMES_RE = regex.compile(r"\\[A-Za-z]+")
 _LETTERS_RE = regex.compile(r"\p{L}+")
 _LETTER_OR_MACRO_RE = regex.compile(r"[A-Za-z\\]")
 _DIGIT_RE = regex.compile(r"[0-9]")
-_OTHER_CHOICE_RE = regex.compile(r"(?<![A-Za-z\\])\(?[A-Ea-e]\)|(?<![A-Za-z\\])[A-E][.:](?!\d)")
-_SEVERAL_OPTIONS = frozenset(w for group in (ALTERNATIVE_WORDS, LIST_WORDS, HEDGE_WORDS) for w in group if " " not in w) | \
-    frozenset("any all both each every none through also either".split())
-
-
-def _choice_with_text(s: str) -> regex.Match | None:
-    """"(C) 42", "C. x = 42": a choice with its option's text answers with the letter, unless the text
-    names another option or offers several ("(C) or (D)", "(A) through (E)", "(C) 12, (D) 15")."""
-    m = _CHOICE_WITH_TEXT_RE.fullmatch(s, timeout=REGEX_TIMEOUT_S)
-    if m is None:
-        return None
-    text = s[m.end(2) + 1 if m[2] else m.end(1) + 1:]
-    if _OTHER_CHOICE_RE.search(text, timeout=REGEX_TIMEOUT_S):
-        return None
-    words = set(_LETTERS_RE.findall(_WRAPPER_NAMES_RE.sub(" ", text, timeout=REGEX_TIMEOUT_S).lower(),
-                              timeout=REGEX_TIMEOUT_S))
-    return None if words & _SEVERAL_OPTIONS else m
 
 
 def choice_option_text(gold: str) -> str | None:
     """``\\textbf{(B)}\\ 12`` -> ``12``: a gold that names a choice and its option's text, whose text an
     answer without the letter may state instead; ``None`` for any other gold."""
-    s = _unwrap(_strip_math_delimiters(fold_math_unicode(gold))).replace("\\ ", " ").replace("~", " ").strip()
-    m = _CHOICE_WITH_TEXT_RE.fullmatch(s, timeout=REGEX_TIMEOUT_S)
-    if m is None or _choice_with_text(s) is None:
-        return None
-    text = s[m.end(2) + 1 if m[2] else m.end(1) + 1:].strip()
-    return text or None
+    return option_text(_unwrap(_strip_math_delimiters(fold_math_unicode(gold))).replace("\\ ", " ").replace("~", " ").strip())
 
 
 # digits separated by blanks: a mixed number (3 1/2), digit groups of three (10 000), else several numbers
@@ -271,7 +248,7 @@ def normalize_answer(text: str) -> NormalizedAnswer:
     if (repeating := _repeating_decimal(s.strip())) is not None:
         s = repeating  # 0.333\ldots, 0.\overline{3} is \frac{1}{3}
     if "\\" not in s:
-        s = _sympy_text(s)
+        s = sympy_text(s)
     unit = ""
     if m := _SCALED_RE.fullmatch(s.strip(), timeout=REGEX_TIMEOUT_S):  # 42\text{ million} is 42000000
         scaled = Decimal(m[1].replace(",", "")) * _SCALE_WORDS[m[2].lower()]
@@ -324,7 +301,7 @@ def normalize_answer(text: str) -> NormalizedAnswer:
 
     if _THOUSANDS_RE.fullmatch(s, timeout=REGEX_TIMEOUT_S):
         s = s.replace(",", "")
-    choice = _CHOICE_RE.fullmatch(s, timeout=REGEX_TIMEOUT_S) or _choice_with_text(s)
+    choice = _CHOICE_RE.fullmatch(s, timeout=REGEX_TIMEOUT_S) or choice_with_text(s)
     if choice:
         s = (choice.group(1) or choice.group(2)).upper()
     s = " ".join(s.split())
@@ -391,72 +368,6 @@ def _french_interval(s: str) -> str:
 _ANGLE_VECTOR_RE = regex.compile(r"^\s*\\(?:left)?\\?langle\s*(.*?)\s*\\(?:right)?\\?rangle\s*$|^\s*⟨\s*(.*?)\s*⟩\s*$")
 _ROW_VECTOR_RE = regex.compile(r"\\begin\{([pb])matrix\}((?:(?!\\begin|\\end|\\\\).)*&(?:(?!\\begin|\\end|\\\\).)*)\\end\{\1matrix\}",
                                regex.DOTALL)
-# sympy's and Python's spelling of constants and functions in plain-text golds: 13*pi*R^2, ln(a)*a^x
-
-
-_SYMPY_CALL_RE = regex.compile(r"(?<![A-Za-z\\])(sqrt|log|ln|exp|sin|cos|tan|asin|acos|atan|Abs|Rational|Interval|"
-                               r"FiniteSet|Integer|Float)\(")
-# E is Euler's number only inside an expression ("E**2", "2*E"); alone it is a choice letter
-_SYMPY_NAME_RE = regex.compile(r"(?<![A-Za-z\\])(?:(oo|pi)(?![A-Za-z(])|(?<![0-9.])(E)(?=\s*(?:\*\*|\^|[-+*/]))|(?<=[-+*/]\s*)(E)(?![A-Za-z(]))")
-_SYMPY_NAMES = {"oo": "\\infty", "E": "e", "pi": "\\pi"}
-_SYMPY_LATEX = {"sqrt": "\\sqrt{%s}", "log": "\\ln\\left(%s\\right)", "ln": "\\ln\\left(%s\\right)",
-                "exp": "e^{%s}", "sin": "\\sin\\left(%s\\right)", "cos": "\\cos\\left(%s\\right)",
-                "tan": "\\tan\\left(%s\\right)", "asin": "\\arcsin\\left(%s\\right)",
-                "acos": "\\arccos\\left(%s\\right)", "atan": "\\arctan\\left(%s\\right)", "Abs": "\\left|%s\\right|",
-                "Integer": "%s", "Float": "%s", "FiniteSet": "\\{%s\\}"}
-
-
-def _sympy_text(s: str) -> str:
-    """A value written as sympy prints it (``sqrt(2)/2``, ``log(2)``, ``Rational(1, 3)``, ``oo``,
-    ``Interval(0, 1)``, ``FiniteSet(1, 2)``, ``E**2``) in LaTeX, read by text alone, never evaluated.
-    sympy's ``log`` is the natural logarithm."""
-    if len(s) > 2000:
-        return s
-    s = _SYMPY_NAME_RE.sub(lambda m: _SYMPY_NAMES[m[1] or m[2] or m[3]] + " ", s, timeout=REGEX_TIMEOUT_S)
-    for _ in range(50):  # innermost call first, so arguments are already LaTeX
-        calls = list(_SYMPY_CALL_RE.finditer(s, timeout=REGEX_TIMEOUT_S))
-        if not calls:
-            break
-        done = False
-        for m in reversed(calls):
-            close = _matching_paren(s, m.end() - 1)
-            if close is None:
-                continue
-            inner = s[m.end():close]
-            if _SYMPY_CALL_RE.search(inner, timeout=REGEX_TIMEOUT_S):
-                continue
-            s = s[:m.start()] + _sympy_call(m[1], inner) + s[close + 1:]
-            done = True
-            break
-        if not done:
-            break
-    return s
-
-
-def _matching_paren(s: str, open_at: int) -> int | None:
-    depth = 0
-    for i in range(open_at, min(len(s), open_at + 2000)):
-        depth += (s[i] == "(") - (s[i] == ")")
-        if depth == 0:
-            return i
-    return None
-
-
-def _sympy_call(name: str, inner: str) -> str:
-    args = [a.strip() for a in split_top_level(inner, ",")]
-    if name == "Rational" and len(args) == 2:
-        return f"\\frac{{{args[0]}}}{{{args[1]}}}"
-    if name == "Interval" and len(args) >= 2:
-        left_open = any(a.replace(" ", "") in ("True", "left_open=True") for a in args[2:3])
-        right_open = any(a.replace(" ", "") in ("True", "right_open=True") for a in args[3:4])
-        return f"{'(' if left_open else '['}{args[0]}, {args[1]}{')' if right_open else ']'}"
-    if name == "log" and len(args) == 2:
-        return f"\\log_{{{args[1]}}}\\left({args[0]}\\right)"
-    if name == "FiniteSet":
-        return "\\{" + ", ".join(args) + "\\}"
-    return _SYMPY_LATEX[name] % inner
-
-
 def _column_vector(s: str) -> str:
     row = _ROW_VECTOR_RE.fullmatch(s.strip(), timeout=REGEX_TIMEOUT_S)
     if row:  # one row: \begin{pmatrix} 1 & 2 \end{pmatrix} is (1, 2)
@@ -512,21 +423,6 @@ def assignment_rhs(clean: str) -> str | None:
     """``x = 5`` -> ``5`` for a single-variable assignment; ``None`` otherwise."""
     m = _ASSIGNMENT_RE.fullmatch(clean, timeout=REGEX_TIMEOUT_S)
     return m.group(1).strip() if m else None
-
-
-def split_top_level(text: str, separator: str) -> list[str]:
-    """``text`` split at ``separator`` characters outside brackets (``\\sum_{k=1}`` stays whole)."""
-    parts, depth, start = [], 0, 0
-    for i, c in enumerate(text):
-        if c in "{([":
-            depth += 1
-        elif c in "})]":
-            depth = max(0, depth - 1)
-        elif c == separator and depth == 0:
-            parts.append(text[start:i])
-            start = i + 1
-    parts.append(text[start:])
-    return parts
 
 
 @byte_cache(0.1)

@@ -1,0 +1,97 @@
+"""Worked chains in prose: which numbers of "3 + 10 = 13" are steps and which one is the stated value.
+
+A chain is a run of plain numbers joined only by operators, with at least one "=", and it must hold
+arithmetically ("5 = 6" states two values). Its steps are the numbers before its last "=". The
+arithmetic is done with exact fractions and the usual precedence, never with ``eval``.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import regex
+
+from rlvr.verifiers.limits import REGEX_TIMEOUT_S
+
+__all__ = ["chain_operands", "chain_holds"]
+
+_OPERATOR_GAP_RE = regex.compile(r"\s*(?:[-+*/×÷·=]|\\times|\\cdot|\\div)\s*")
+
+
+def chain_operands(sentence: str, numbers: list[regex.Match], timeout: float) -> set[int]:
+    """Indexes of the numbers that are steps of a true worked chain ("3 + 10 = 13" leaves 13).
+
+    A chain is a run of numbers joined only by operators, with at least one "="; it must hold
+    arithmetically ("5 = 6" states two values). Its steps are the numbers before its last "=".
+    """
+    steps: set[int] = set()
+    first = 0
+    while first < len(numbers):
+        last, last_equals = first, None
+        while last + 1 < len(numbers):
+            gap = sentence[numbers[last].end():numbers[last + 1].start()]
+            if not _OPERATOR_GAP_RE.fullmatch(gap, timeout=timeout):
+                break
+            last += 1
+            if "=" in gap:
+                last_equals = last
+        if last_equals is not None and chain_holds(sentence[numbers[first].start():numbers[last].end()]):
+            steps.update(range(first, last_equals))
+        first = last + 1
+    return steps
+
+
+_CHAIN_TOKEN_RE = regex.compile(r"\s*(?:([0-9]{1,30}(?:\.[0-9]{1,30})?)|([-+*/×÷·=]|\\times|\\cdot|\\div))")
+_CHAIN_OPS = {"×": "*", "·": "*", "\\times": "*", "\\cdot": "*", "÷": "/", "\\div": "/"}
+
+
+def chain_holds(chain: str) -> bool:
+    """Whether every side of ``a op b = c = …`` (plain non-negative numbers, + - * /) has one value.
+
+    Evaluated with exact fractions and the usual precedence, never with ``eval``; anything else
+    (signs, percent, more than 20 terms, long numbers) does not count as a chain.
+    """
+    tokens, pos = [], 0
+    text = chain.replace(",", "")  # 1,000 is one number here (the prose number pattern kept it whole)
+    while pos < len(text):
+        m = _CHAIN_TOKEN_RE.match(text, pos, timeout=REGEX_TIMEOUT_S)
+        if not m or m.end() == pos:
+            return False
+        tokens.append(Fraction(m[1]) if m[1] else _CHAIN_OPS.get(m[2], m[2]))
+        pos = m.end()
+    if len(tokens) > 41 or any(isinstance(t, Fraction) and t > 10 ** 30 for t in tokens):
+        return False
+    sides, side = [], []
+    for t in tokens + ["="]:
+        if t == "=":
+            value = _evaluate(side)
+            if value is None:
+                return False
+            sides.append(value)
+            side = []
+        else:
+            side.append(t)
+    return len(sides) > 1 and all(v == sides[-1] for v in sides)
+
+
+def _evaluate(tokens: list) -> Fraction | None:
+    """``n (op n)*`` with * and / before + and -; ``None`` when malformed or dividing by zero."""
+    if not tokens or len(tokens) % 2 == 0:
+        return None
+    terms, ops = [tokens[0]], []
+    for op, value in zip(tokens[1::2], tokens[2::2]):
+        if not isinstance(value, Fraction) or isinstance(op, Fraction):
+            return None
+        if op in "*/":
+            if op == "/" and value == 0:
+                return None
+            terms[-1] = terms[-1] * value if op == "*" else terms[-1] / value
+        else:
+            terms.append(value)
+            ops.append(op)
+    if not isinstance(terms[0], Fraction):
+        return None
+    total = terms[0]
+    for op, value in zip(ops, terms[1:]):
+        total = total + value if op == "+" else total - value
+    return total

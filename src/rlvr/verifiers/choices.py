@@ -1,0 +1,95 @@
+"""Option letters: a multiple-choice answer, the option text beside it, and other options offered later.
+
+A choice answer is a letter A-E (``(C)``, ``\\text{(B)}``, ``c``); with its option's text it still
+answers with the letter (``(C) 42``, ``C. x = 42``), unless that text names another option or offers
+several (``(C) or (D)``, ``(A) through (E)``). After a choice answer, only another letter (or an option
+named by its place: "the fourth option") is another answer; letters ruled out ("we eliminated A and B")
+are not offered. Linear scans, each with the regex timeout.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+import regex
+
+from rlvr.verifiers.lexicon import (
+    ALTERNATIVE_WORDS, HEDGE_WORDS, LIST_WORDS, NEGATIVE_EVALUATIONS, REJECTION_WORDS, words_pattern,
+)
+from rlvr.verifiers.limits import REGEX_TIMEOUT_S
+
+__all__ = ["choice_letter", "choice_with_text", "option_text", "other_choices"]
+
+_CHOICE_LETTER_RE = regex.compile(r"\s*(?:\\text(?:bf)?\{)?\s*\(?([A-Ea-e])\)?\s*\}?\s*")
+# a choice followed by its option's text: "(C) 42", "C. x = 42", "B: 7" answer with the letter
+_CHOICE_WITH_TEXT_RE = regex.compile(r"(?s)(?:\(([A-Ea-e])\)|([A-E])[).:])\s+(?!\(?[A-Ea-e][).:]?(?:\s|$))\S.*")
+# what an option's text never holds: another option's label, or words that offer several options
+_WRAPPER_NAMES_RE = regex.compile(r"\\[A-Za-z]+")
+_LETTERS_RE = regex.compile(r"\p{L}+")
+_OTHER_CHOICE_RE = regex.compile(r"(?<![A-Za-z\\])\(?[A-Ea-e]\)|(?<![A-Za-z\\])[A-E][.:](?!\d)")
+_SEVERAL_OPTIONS = frozenset(w for group in (ALTERNATIVE_WORDS, LIST_WORDS, HEDGE_WORDS) for w in group if " " not in w) | \
+    frozenset("any all both each every none through also either".split())
+# "(d)", "D" (a capital on its own, not "E[X]" or "C_1"), a lone "b"-"d", "option a", "d)"; a lone "a" is
+# an article and a lone "e" Euler's number
+_CHOICE_IN_TEXT_RE = regex.compile(r"\(([a-eA-E])\)|(?<![\p{L}\\])([A-E]|[b-d])(?![\p{L}\[(_^=])(?!\s*=)"
+                                   r"|(?i:(?:option|choice|answer)\s+)([a-e])\b|(?<![\p{L}\\(])([a-e])(?=\s*\))")
+_ARTICLE_A_RE = regex.compile(r"\s+[a-z]")
+_ORDINAL_OPTION_RE = regex.compile(
+    r"(?i)\b(first|second|third|fourth|fifth|last|second[- ]to[- ]last|penultimate|final|next|previous|other)"
+    r"\s+(?:listed\s+)?(?:answer\s+)?(?:option|choice|alternative|one|entry|value)s?\b"
+    # "the option after it", "the one right below it": an option named by where it stands
+    r"|\b(?:option|choice|one|entry)\s+(?:right\s+|just\s+|directly\s+|immediately\s+)?"
+    r"(?:after|before|below|above|under|beneath|next\s+to|beside)\s+(?:it|this|that|the\s+answer)\b")
+_RULED_OUT = words_pattern(REJECTION_WORDS + NEGATIVE_EVALUATIONS + ("fail", "eliminating", "ruling out", "excluded",
+                                                                  "exclude", "wrong", "incorrect"))
+_ORDINAL_LETTERS = {"first": "A", "second": "B", "third": "C", "fourth": "D", "fifth": "E"}
+
+
+def choice_letter(answer: str) -> str | None:
+    """The letter of a choice answer (``(c)``, ``\\text{(B)}``, ``D``), upper case; ``None`` for any other answer.
+    ``answer`` is the answer's text without delimiters (``slots.clean``)."""
+    m = _CHOICE_LETTER_RE.fullmatch(answer, timeout=REGEX_TIMEOUT_S)
+    return m[1].upper() if m else None
+
+
+def choice_with_text(s: str) -> regex.Match | None:
+    """"(C) 42", "C. x = 42": a choice with its option's text answers with the letter, unless the text
+    names another option or offers several ("(C) or (D)", "(A) through (E)", "(C) 12, (D) 15")."""
+    m = _CHOICE_WITH_TEXT_RE.fullmatch(s, timeout=REGEX_TIMEOUT_S)
+    if m is None:
+        return None
+    text = s[m.end(2) + 1 if m[2] else m.end(1) + 1:]
+    if _OTHER_CHOICE_RE.search(text, timeout=REGEX_TIMEOUT_S):
+        return None
+    words = set(_LETTERS_RE.findall(_WRAPPER_NAMES_RE.sub(" ", text, timeout=REGEX_TIMEOUT_S).lower(),
+                                    timeout=REGEX_TIMEOUT_S))
+    return None if words & _SEVERAL_OPTIONS else m
+
+
+def option_text(s: str) -> str | None:
+    """``(B) 12`` -> ``12``: the option's text of a choice written with it (``s`` already unwrapped); ``None``
+    when ``s`` is not one choice with its text."""
+    m = _CHOICE_WITH_TEXT_RE.fullmatch(s, timeout=REGEX_TIMEOUT_S)
+    if m is None or choice_with_text(s) is None:
+        return None
+    return s[m.end(2) + 1 if m[2] else m.end(1) + 1:].strip() or None
+
+
+def other_choices(text: str, choice: str, timeout: float) -> str | None:
+    """Another choice offered in ``text``: a letter (any case, fullwidth folded: "or (D)", "(d)", "; D is
+    close") or an option named by its place ("the fourth option", "the second-to-last choice")."""
+    folded = unicodedata.normalize("NFKC", text)
+    for m in _ORDINAL_OPTION_RE.finditer(folded, timeout=timeout):
+        letter = _ORDINAL_LETTERS.get(m[1].lower())
+        if letter != choice:
+            return letter or m[0]
+    if _RULED_OUT.search(folded, timeout=timeout):
+        return None  # "Options A through D all fail", "We eliminated A and B": letters ruled out, not offered
+    for m in _CHOICE_IN_TEXT_RE.finditer(folded, timeout=timeout):
+        letter = next(g for g in m.groups() if g).upper()
+        if letter == choice:
+            continue
+        if m[2] == "A" and _ARTICLE_A_RE.match(folded, m.end(), timeout=timeout):
+            continue  # "A quick check …": the article
+        return letter
+    return None
