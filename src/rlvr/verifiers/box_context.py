@@ -20,7 +20,7 @@ from rlvr.verifiers.lexicon import APPROVAL_MARKS
 from rlvr.verifiers.limits import REGEX_TIMEOUT_S
 from rlvr.verifiers.units import unit_word as _unit_word
 
-__all__ = ["box_context", "restated_after_box", "APPROX_MARK"]
+__all__ = ["box_context", "restated_after_box"]
 
 _TOKEN_RE = regex.compile(
     r"\\(?:begin|end)\s*\{[A-Za-z]+[* ]?\}"  # an environment's delimiter (its star may be blank in the view): "\\end{align*}" closes, nothing more
@@ -190,26 +190,26 @@ def _next_is_unit(tokens: list[str]) -> bool:
     return bool(rest) and _is_unit(rest[0])
 
 
-#: how a restatement that only approximates the answer is marked for the reconciler ("\\approx 0.333")
-APPROX_MARK = "\\approx "
 _RELATION = r"(?:=|\\approx(?![A-Za-z])|≈|\\simeq(?![A-Za-z])|\\doteq(?![A-Za-z]))"
 _RESTATED_RE = regex.compile(r"\s*(" + _RELATION + r")\s*([^=<>≈]{1,80}?)\s*[.,;]?\s*(?=$|" + _RELATION + r")")
 _MATH_CLOSE_RE = regex.compile(r"\s*(?:\$\$|\$|\\\]|\\\))\s*[.,;]?\s*$")
 
 
-def restated_after_box(doc: Document, box_end: int, timeout: float) -> tuple[str, ...]:
+def restated_after_box(doc: Document, box_end: int, timeout: float) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """``\\boxed{\\frac{3}{8}} = 0.375 = 37.5\\%``, ``\\boxed{\\frac13} \\approx 0.333``: the box's math goes on
-    to restate its value. Returns each restatement (marked with :data:`APPROX_MARK` when it only
-    approximates) for the reconciler to check against the box; empty when the math says more."""
+    to restate its value. Returns (each restatement, those that only approximate) for the reconciler
+    to check against the box; empty when the math says more."""
     span = doc.math_span(box_end - 1)
     if span is None:
-        return ()
+        return (), ()
     tail = _MATH_CLOSE_RE.sub("", doc.view[box_end:span[1]], count=1, timeout=timeout)
-    parts, pos = [], 0
+    parts, approximate, pos = [], [], 0
     while pos < len(tail.rstrip()):
         m = _RESTATED_RE.match(tail, pos, timeout=timeout)
         if m is None or not m[2].strip() or m.end() == pos or len(parts) >= 3:
-            return ()
-        parts.append((APPROX_MARK if m[1] != "=" else "") + m[2].strip())
+            return (), ()
+        parts.append(m[2].strip())
+        if m[1] != "=":
+            approximate.append(m[2].strip())
         pos = m.end()
-    return tuple(parts)
+    return tuple(parts), tuple(approximate)

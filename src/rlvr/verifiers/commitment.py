@@ -21,7 +21,8 @@ import bisect
 
 import regex
 
-from rlvr.verifiers.box_context import APPROX_MARK, box_context, restated_after_box
+from rlvr.verifiers.approximations import APPROX_SIGNS_RE, APPROXIMATING, says_approximately
+from rlvr.verifiers.box_context import box_context, restated_after_box
 from rlvr.verifiers.cache import byte_cache
 from rlvr.verifiers.document import Document
 from rlvr.verifiers.lexicon import (
@@ -262,17 +263,17 @@ def check_final(doc: Document, all_slots: list[Slot], final: Slot, answer: str, 
         choice = choice_letter(clean(answer)) is not None
         partial = box_context(doc, box.start, box.end, timeout, choice=choice)
         if partial:
-            restated = restated_after_box(doc, box.end, timeout)
+            restated, approximate = restated_after_box(doc, box.end, timeout)
             if not restated or box_context(doc, box.start, box.end, timeout, choice=choice, suffix=False):
                 return Finding(PARTIAL_BOX, partial)  # "10 - \\boxed{3} = 3": what precedes the box changes it
-            restatements.append(Finding(PARTIAL_BOX, partial, restated))
+            restatements.append(Finding(PARTIAL_BOX, partial, restated, approximate=approximate))
     s_start, s_end = statement_of(doc, groups[index], timeout)
     first = min(together[0], key=lambda s: s.value[1] - s.value[0])
     last = min(together[-1], key=lambda s: s.value[1] - s.value[0])
     approximation = _approximation_after(doc.view[last.end:s_end], timeout)
     if approximation:  # "\\boxed{\\frac13}, approximately 0.333": the reconciler checks that it rounds to the box
         restatements.append(Finding(HEDGED, f"the final answer {clean(answer)!r} is followed by the approximation "
-                                    f"{approximation!r}", (APPROX_MARK + approximation,)))
+                                    f"{approximation!r}", (approximation,), approximate=(approximation,)))
     stance = _stance(doc.view[s_start:s_end], first.start - s_start, last.end - s_start, strict, timeout,
                      approximated=approximation is not None)
     if stance is None and strict and (m := _TENTATIVE.search(_lead(doc.view, s_start), timeout=timeout)):
@@ -284,11 +285,13 @@ def check_final(doc: Document, all_slots: list[Slot], final: Slot, answer: str, 
         if hedge and not hedge[1]:
             return Finding(HEDGED, f"the final answer {clean(answer)!r} is hedged: {hedge[0]}")
         if hedge:  # "\\boxed{\\frac38}, or 37.5\\%": an "or" naming an equal value restates it
-            restatements.append(Finding(HEDGED, f"the final answer {clean(answer)!r} is hedged: {hedge[0]}", hedge[1]))
+            restatements.append(Finding(HEDGED, f"the final answer {clean(answer)!r} is hedged: {hedge[0]}", hedge[1],
+                                        approximate=hedge[2]))
     if not restatements:
         return None
     others = tuple(dict.fromkeys(v for f in restatements for v in f.others))
-    return Finding(restatements[0].rule, restatements[0].reason, others)
+    approximate = tuple(dict.fromkeys(v for f in restatements for v in f.approximate))
+    return Finding(restatements[0].rule, restatements[0].reason, others, approximate=approximate)
 
 
 # the name a value is given right before its box: "x = \\boxed{3}", "$y=\\boxed{4}$", "a_1 = \\boxed{2}"
@@ -352,7 +355,8 @@ def _own_values(answer: str) -> frozenset:
 _NEAR = 60  # how far from the answer a hedge or an alternative still speaks of it
 
 
-def _offers_another(before: str, after: str, answer: str, timeout: float) -> tuple[str, tuple[str, ...]] | None:
+def _offers_another(before: str, after: str, answer: str,
+                    timeout: float) -> tuple[str, tuple[str, ...], tuple[str, ...]] | None:
     """Doubt, or another value offered as an alternative, right beside the final answer.
 
     ``before``/``after`` are the text of the answer's sentence on either side of it. Only what
@@ -371,7 +375,7 @@ def _offers_another(before: str, after: str, answer: str, timeout: float) -> tup
             # "probably \\boxed{7}", "it might be \\boxed{7}": the hedge modifies the answer; in "the most
             # likely sum is" or "the value f might take is" it modifies a word of the question
             if len(words) <= 5 and all(w.lower() in _LINKING_WORDS for w in words):
-                return f"{m[0]!r} beside it", ()
+                return f"{m[0]!r} beside it", (), ()
         for m in ALTERNATIVE_RE.finditer(text, timeout=timeout):
             gap = text[m.end():] if side == "before" else text[:m.start()]
             if _WORD_CHAR_RE.search(_HEDGE_GAP_RE.sub("", gap, timeout=timeout), timeout=timeout):
@@ -381,24 +385,28 @@ def _offers_another(before: str, after: str, answer: str, timeout: float) -> tup
             nearby = values[-1:] if side == "before" else values[:1]
             others = [v for v in nearby if _key(v) not in own]
             if others:
-                approximate = side == "after" and _APPROX_WORD_RE.search(other[:other.find(others[0])], timeout=timeout)
-                return f"{m[0]!r} names {others[0]!r} too", ((APPROX_MARK if approximate else "") + others[0],)
+                approximate = side == "after" and says_approximately(other[:other.find(others[0])], timeout)
+                return f"{m[0]!r} names {others[0]!r} too", (others[0],), ((others[0],) if approximate else ())
     return None
 
 
-_APPROX_WORD_RE = regex.compile(r"(?i)\b(?:approximately|approx\.?|roughly|about|around|nearly)\b|≈|\\approx(?![A-Za-z])")
-# right after the answer: an approximation of it, then nothing but its unit or punctuation
-_APPROXIMATION_AFTER_RE = regex.compile(
-    r"(?i)[\s$)\]}*_]*(?:,|;|\(|—|–|-)?\s*(?:which\s+is\s+|that\s+is\s+|i\.e\.,?\s*|or\s+)?"
-    r"(?:approximately|approx\.?|roughly|about|nearly|≈|\$?\\approx)\s*")
+# right after the answer: punctuation and a linking phrase, then the approximation's word or sign
+_APPROXIMATION_LEAD_RE = regex.compile(
+    r"(?i)[\s$)\]}*_]*(?:,|;|\(|—|–|-)?\s*(?:which\s+is\s+|that\s+is\s+|i\.e\.,?\s*|or\s+)?\$?")
 
 
 def _approximation_after(after: str, timeout: float) -> str | None:
     """``, approximately $0.333$`` after the answer: the value it approximates it with, else ``None``."""
-    m = _APPROXIMATION_AFTER_RE.match(after, timeout=timeout)
-    if m is None:
-        return None
-    values = stated_values(after[m.end():], timeout, roles=False)
+    lead = _APPROXIMATION_LEAD_RE.match(after, timeout=timeout).end()
+    sign = APPROX_SIGNS_RE.match(after, lead, timeout=timeout)
+    if sign is not None:
+        rest = after[sign.end():]
+    else:
+        word = APPROXIMATING.starts(after[lead:lead + 60], timeout=timeout)
+        if word is None:
+            return None
+        rest = after[lead + word.end():]
+    values = stated_values(rest, timeout, roles=False)
     return values[0] if len(values) == 1 else None
 
 

@@ -116,6 +116,7 @@ class Extraction:
     rule: str | None = None
     values: tuple[str, ...] = ()
     labels: tuple[str, ...] = ()  # the name each candidate is given ("x = \\boxed{3}"), when every one has one
+    approximations: tuple[str, ...] = ()  # the candidates that only approximate the final one ("\\approx 0.333")
 
 
 def _prepare(text: str, config: Any) -> tuple[str, str | None, str | None]:
@@ -281,7 +282,8 @@ def _locate(doc: Document, config: Any, timeout: float) -> Extraction:
             # when every value either one states is the answer in another form
             finding = later if finding is None else Finding(
                 finding.rule, f"{finding.reason}; and {later.reason}",
-                tuple(dict.fromkeys(finding.others + later.others)) if later.others else ())
+                tuple(dict.fromkeys(finding.others + later.others)) if later.others else (),
+                approximate=tuple(dict.fromkeys(finding.approximate + later.approximate)))
     if finding is not None:
         return _refused(finding, answer, final_kind, values)
     return Extraction("ok", answer, f"{final_kind} answer", final_kind, rule=FINAL, values=values)
@@ -289,4 +291,5 @@ def _locate(doc: Document, config: Any, timeout: float) -> Extraction:
 
 def _refused(finding: Finding, answer: str, kind: str, values: tuple[str, ...]) -> Extraction:
     candidates = (*finding.others, answer) if finding.others else ()
-    return Extraction("multiple", answer, finding.reason, kind, candidates, finding.rule, values, finding.labels)
+    return Extraction("multiple", answer, finding.reason, kind, candidates, finding.rule, values, finding.labels,
+                      finding.approximate)

@@ -31,7 +31,7 @@ from rlvr.verifiers.lexicon import (
     ALTERNATIVE_WORDS, ANSWER_REFERENCES, CONCLUSION_WORDS, HEDGE_WORDS, META_LABEL_WORDS, NEGATIVE_EVALUATIONS,
     REJECTION_WORDS, RESULT_VERBS, RETRACTION_CUES, WITHDRAWAL_CUES, words_pattern,
 )
-from rlvr.verifiers.box_context import APPROX_MARK
+from rlvr.verifiers.approximations import approximates, says_approximately
 from rlvr.verifiers.limits import REGEX_TIMEOUT_S
 from rlvr.verifiers.normalize import value_key
 from rlvr.verifiers.numbers import parse_number
@@ -99,7 +99,6 @@ _NUMBER_WORDS_RE = regex.compile(
     r"thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|"
     r"ninety|hundred|thousand|million))*\b"
     r"(?![ \t]+(?!(?:and|or|but|then|so|is|was|instead|ways)\b)\p{L})")  # "two tables", "no two guests": a count, no value
-_APPROXIMATE_RE = regex.compile(r"(?i)\b(?:approximately|approx\.?|about|roughly|around|nearly|almost)\b|≈|\\approx|\\sim")
 _COMMA_RE = regex.compile(r"\s*,\s*")
 _DIGIT_RE = regex.compile(r"[0-9]")
 _RELATION_IN_VALUE_RE = regex.compile(r"[<>≤≥]|\\(?:le|ge|leq|geq|lt|gt|neq|ne)(?![A-Za-z])")
@@ -206,10 +205,7 @@ def _agrees_approximately(value: str, answer: str) -> bool:
         return True  # an approximation of an answer we cannot evaluate here is no evidence against it
     if value.strip().endswith("%"):
         v /= 100
-    digits = clean(value).rstrip("%").partition(".")[2]
-    decimals = len(regex.sub(r"[^0-9]", "", digits, timeout=REGEX_TIMEOUT_S))
-    scale = 100 if value.strip().endswith("%") else 1
-    return abs(v - a) <= 0.5 * 10 ** -decimals / scale + 1e-12
+    return approximates(clean(value), v, a)
 
 
 class _Reader:
@@ -287,7 +283,7 @@ class _Reader:
             if at >= 0 and _APPROVAL.search(folded, at + len(v), at + len(v) + 40, timeout=t):
                 return Finding(LATER_STATEMENT, f"the final answer {answer!r} is followed by {clean(v)!r} called "
                                f"right ({shown!r})", (clean(v),))
-        approximate = _APPROXIMATE_RE.search(folded, timeout=t) is not None
+        approximate = says_approximately(folded, t)
         if approximate and all(_agrees_approximately(v, self.answer) for v in others):
             return None
         if _OTHER_BASE_RE.search(folded, timeout=t):
@@ -296,13 +292,13 @@ class _Reader:
             cue = None  # "the common mistake is to get 16": a wrong answer described, the answer not retracted
         # 2. a retraction naming another value
         if cue and self.other(self.values(folded[cue.end():])):
-            return Finding(RETRACTION, f"the final answer {answer!r} is followed by a retraction naming {clean(value)!r} "
-                           f"({shown!r})", _all(others))
+            return _holding(RETRACTION, f"the final answer {answer!r} is followed by a retraction naming {clean(value)!r} "
+                           f"({shown!r})", others)
         # 3. another value offered as an alternative, in a question, or under a condition
         if self._offered(folded, others) or _QUESTION_RE.search(folded, timeout=t) or (
                 first and self._conditional(folded, others)):
-            return Finding(HEDGED_LATER, f"after the final answer {answer!r} the completion offers {clean(value)!r} "
-                           f"too ({shown!r})", _all(others, folded))
+            return _holding(HEDGED_LATER, f"after the final answer {answer!r} the completion offers {clean(value)!r} "
+                           f"too ({shown!r})", others, folded)
         # 4. a claim of another value; a sentence that restates the answer's own value and names no other value
         # as the answer recaps the work ("There are 56 arrangements in total, of which 14 are invalid")
         if len(others) < len(values) and not any(self._answer_cue_before(folded, v) for v in others):
@@ -315,8 +311,8 @@ class _Reader:
         if claim is not None and self._recap(folded[claim.end():], others):
             claim = None
         if claim is not None and self.other(self.values(folded[claim.end():])):
-            return Finding(LATER_STATEMENT, f"the final answer {answer!r} is followed by a statement of {clean(value)!r} "
-                           f"({shown!r})", _all(others))
+            return _holding(LATER_STATEMENT, f"the final answer {answer!r} is followed by a statement of {clean(value)!r} "
+                           f"({shown!r})", others)
         if len(others) == 1 and len(values) == 1:
             rest = folded.replace(value, " ", 1) if value in folded else folded
             rest = _MACRO_NAME_RE.sub(" ", rest, timeout=t)  # "\\boxed{41}" is 41 on its own too
@@ -452,9 +448,10 @@ def check_later(doc: Document, later_slots: list[list[Slot]], final: Slot, answe
     return None
 
 
-def _all(values: list[str], sentence: str = "") -> tuple[str, ...]:
-    """Every other value a sentence states, for the reconciler: each must equal the answer for the
-    sentence to be a restatement ("the answer is 41, while earlier I had 84/2" is not one); in a
-    sentence that approximates ("roughly 0.67, or 67%") each is held to its own precision."""
-    mark = APPROX_MARK if sentence and _APPROXIMATE_RE.search(sentence, timeout=REGEX_TIMEOUT_S) else ""
-    return tuple(dict.fromkeys(mark + clean(v) for v in values))  # more than the reconciler takes: refused
+def _holding(rule_name: str, reason: str, values: list[str], sentence: str = "") -> Finding:
+    """A finding that carries every other value a sentence states, for the reconciler: each must equal the
+    answer for the sentence to be a restatement ("the answer is 41, while earlier I had 84/2" is not one);
+    in a sentence that approximates ("roughly 0.67, or 67%") each is held to its own precision."""
+    others = tuple(dict.fromkeys(clean(v) for v in values))  # more than the reconciler takes: refused
+    approximate = others if sentence and says_approximately(sentence) else ()
+    return Finding(rule_name, reason, others, approximate=approximate)

@@ -20,7 +20,7 @@ from typing import Any
 
 import regex
 
-from rlvr.verifiers.box_context import APPROX_MARK
+from rlvr.verifiers.approximations import tolerance
 from rlvr.verifiers.cache import TOTAL_BYTES, ByteLRU, byte_cache
 from rlvr.verifiers.commitment import ALTERNATIVES
 from rlvr.verifiers.config import VerifierConfig
@@ -61,10 +61,6 @@ LIST_ANSWER = rule("locate.list_answer", "boxes stated together (each asserted) 
 RESTATED = rule("integrity.restated", "several answers that are equal in different notation are one answer")
 READ_ERROR = rule("prepare.unreadable", "the completion or gold could not be read")
 _LETTERS = frozenset("ABCDE")
-# an approximation's digits: "0.333", "1.2 \\times 10^{5}", "1.23 million" (decimals, power of ten, scale word)
-_MANTISSA_RE = regex.compile(r"\s*[-+]?[0-9]*(?:\.([0-9]+))?\s*(?:(?:\\times|\\cdot|×)\s*10\^\{?([-+]?[0-9]{1,3})\}?)?"
-                             r"\s*(?:\\text\{\s*)?(thousand|million|billion)?")
-_SCALE_EXPONENTS = {"thousand": 3, "million": 6, "billion": 9}
 
 
 def clear_row_caches() -> None:
@@ -183,20 +179,10 @@ def decide(answer_text: str, gold: str, config: VerifierConfig, compare: Compare
     return outcome
 
 
-def _restatement(candidate: str) -> tuple[str, float]:
-    """A candidate and the tolerance it is held to: exact, or for an approximation ("\\approx 0.333", marked
-    by the integrity stage) just under one unit of its last decimal place (0.333 and 0.334 both approximate
-    1/3; 43 never approximates 42)."""
-    if not candidate.startswith(APPROX_MARK):
-        return candidate, 0.0
-    value = candidate[len(APPROX_MARK):]
-    m = _MANTISSA_RE.match(value, timeout=REGEX_TIMEOUT_S)
-    decimals, exponent = (len(m[1] or ""), int(m[2] or 0)) if m else (0, 0)
-    if m and m[3]:
-        exponent += _SCALE_EXPONENTS[m[3].lower()]
-    unit = 10.0 ** (min(max(exponent, -30), 30) - min(decimals, 15)) / (100 if normalize_answer(value).percent else 1)
-    # to one decimal place or none, a rounding ("1/3 ≈ 0.3", never 0.4); finer, a cut-off too ("2/3 ≈ 0.66")
-    return value, (0.5 + 1e-9 if decimals <= 1 else 0.999) * unit
+def _restatement(candidate: str, approximations: tuple[str, ...]) -> tuple[str, float]:
+    """A candidate and the tolerance it is held to: exact, or for an approximation ("\\approx 0.333") its own
+    precision (:func:`rlvr.verifiers.approximations.tolerance`)."""
+    return candidate, (tolerance(candidate) if candidate in approximations else 0.0)
 
 
 def _reconciled(ex: Extraction, config: VerifierConfig, compare: Compare) -> Extraction:
@@ -208,7 +194,7 @@ def _reconciled(ex: Extraction, config: VerifierConfig, compare: Compare) -> Ext
     """
     last = ex.candidates[-1]
     for other in ex.candidates[:-1]:
-        other, tol = _restatement(other)
+        other, tol = _restatement(other, ex.approximations)
         outcome = decide(other, last, dataclasses.replace(config, abs_tol=tol, rel_tol=0.0), compare)
         if outcome.status != "correct":
             return ex

@@ -7,14 +7,13 @@ and which part of an "exact ≈ approximation" answer is the answer.
 
 from __future__ import annotations
 
-import math
 
-from fractions import Fraction
 
 import regex
 
 from rlvr.verifiers.limits import REGEX_TIMEOUT_S
 
+from rlvr.verifiers.approximations import approximates
 from rlvr.verifiers.normalize import NormalizedAnswer, normalize_answer, split_top_level
 from rlvr.verifiers.numbers import parse_number
 
@@ -86,19 +85,10 @@ def equation_problem(clean: str) -> str | None:
     return None
 
 
-#: an approximation sign: \approx, ≈, \sim
-APPROX = r"\\approx|≈|\\sim(?![A-Za-z])"
+# an approximation sign (rlvr.verifiers.approximations has the words and signs every reader uses)
+APPROX = r"\\approx(?![A-Za-z])|≈|\\simeq(?![A-Za-z])|\\doteq(?![A-Za-z])|\\sim(?![A-Za-z])"
 _EXACT_THEN_APPROX_RE = regex.compile(r"(.+?)\s*(?:" + APPROX + r")\s*([^=<>]+)")
 _APPROX_ONLY_RE = regex.compile(r"(?:" + NAME_RE.pattern + r")?\s*(?:" + APPROX + r")\s*([^=<>≈]+)")
-
-
-def _rounds_to(exact: Fraction, approx: Fraction, decimals: int) -> bool:
-    """``approx`` is ``exact`` rounded or cut off to ``decimals`` places (2/3 is 0.67 or 0.66, never 0.68;
-    42 is never 43)."""
-    scale = 10 ** min(decimals, 30)
-    shown = approx * scale
-    return shown in (math.floor(exact * scale + Fraction(1, 2)), math.ceil(exact * scale - Fraction(1, 2)),
-                     math.trunc(exact * scale))
 
 
 def exact_part(answer: NormalizedAnswer) -> NormalizedAnswer:
@@ -117,10 +107,9 @@ def exact_part(answer: NormalizedAnswer) -> NormalizedAnswer:
         return answer
     exact, approx = normalize_answer(m[1]), normalize_answer(m[2])
     e, a = parse_number(exact.key), parse_number(approx.key)
-    if e is not None and a is not None:
-        decimals = len(approx.key.partition(".")[2]) if "." in approx.key else 0
-        if not _rounds_to(e, a, decimals):
-            return answer
+    if e is not None and a is not None and not approximates(approx.clean + ("%" if approx.percent else ""),
+                                                            a / 100 if approx.percent else a, e):
+        return answer
     return exact
 
 

@@ -59,3 +59,6 @@ class Finding(NamedTuple):
     others: tuple[str, ...] = ()
     #: for answers stated together, the name each one is given, in order, the final one last ("x", "y")
     labels: tuple[str, ...] = ()
+    #: the values among ``others`` that only approximate the answer ("\\boxed{\\frac13} \\approx 0.333"): the
+    #: reconciler holds each to its own precision (rlvr.verifiers.approximations)
+    approximate: tuple[str, ...] = ()
