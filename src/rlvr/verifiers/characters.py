@@ -31,9 +31,14 @@ _SYMBOLS = {
     "⋅": "\\cdot ", "÷": "\\div ", "−": "-", "–": "-", "≤": "\\le ", "≥": "\\ge ", "≠": "\\ne ",
     "≈": "\\approx ", "±": "\\pm ", "∓": "\\mp ", "°": "^\\circ ", "∪": "\\cup ", "∩": "\\cap ",
     "∈": "\\in ", "∅": "\\emptyset ", "θ": "\\theta ", "α": "\\alpha ", "β": "\\beta ", "Ω": "\\Omega ",
-    "μ": "\\mu ", "⟨": "\\langle ", "⟩": "\\rangle ",
+    "μ": "\\mu ", "⟨": "\\langle ", "⟩": "\\rangle ", "⁄": "/", "∕": "/",
 }
-_SYMBOL_RE = regex.compile("|".join(regex.escape(k) for k in _SYMBOLS))
+_GREEK_SYMBOLS = "θαβΩμ"
+# a Greek letter of the table stands for its macro unless it is part of a Greek word ("μήλα" is apples)
+_SYMBOL_RE = regex.compile("|".join(regex.escape(k) if k not in _GREEK_SYMBOLS else
+                                    rf"(?<![^\P{{Greek}}{_GREEK_SYMBOLS}]){regex.escape(k)}(?![^\P{{Greek}}{_GREEK_SYMBOLS}])"
+                                    for k in _SYMBOLS))
+_OTHER_DIGIT_RE = regex.compile(r"[^\P{Nd}0-9]")
 # invisible operators: a product or a separator, never nothing (deleting 2⁢3 would read 23)
 _INVISIBLE_OPERATORS_RE = regex.compile(r"[\u2061\u2062\u2063\u2064]")
 _FORMAT_CHAR_RE = regex.compile(r"\p{Cf}")
@@ -63,9 +68,12 @@ def remove_invisible(text: str) -> str:
 def fold_math_unicode(text: str) -> str:
     """Unicode maths as LaTeX, then NFKC (fullwidth and mathematical digits become ASCII digits).
 
-    Digits of other scripts (Arabic-Indic, Devanagari) are left as they are: never read as numbers.
+    Digits of other scripts are the digits they are: ``١٢`` (Arabic-Indic), ``१२`` (Devanagari) and ``۱۲``
+    (Persian) are 12. A Greek word keeps its letters (``μήλα`` is a word, ``μ`` alone the macro).
     """
     s = remove_invisible(text)
+    if not s.isascii():
+        s = _OTHER_DIGIT_RE.sub(lambda m: str(unicodedata.digit(m[0])), s, timeout=REGEX_TIMEOUT_S)
     s = _SUPERSCRIPT_RUN_RE.sub(_superscript, s, timeout=REGEX_TIMEOUT_S)
     s = _SUBSCRIPT_RUN_RE.sub(_subscript, s, timeout=REGEX_TIMEOUT_S)
     s = _VULGAR_RE.sub(_vulgar, s, timeout=REGEX_TIMEOUT_S)

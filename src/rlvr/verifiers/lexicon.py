@@ -12,12 +12,30 @@ from __future__ import annotations
 
 from rlvr.verifiers.phrases import PhraseMatcher, any_in, words_pattern
 
+
+def alternation(words: tuple[str, ...]) -> str:
+    """A regex alternative of whole words (of scripts with spaces) and of phrases (of scripts without:
+    "或", "または"), longest first, for patterns that must be compiled with the rest of a rule."""
+    import regex
+
+    # one-letter words ("y", "e", "и") are variables in mathematical text: never a conjunction here
+    spaced = sorted((w for w in words if len(w) > 1 and not regex.search(r"[\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}]", w)),
+                    key=len, reverse=True)
+    unspaced = sorted((w for w in words if len(w) >= 1 and w not in spaced and regex.search(
+        r"[\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}]", w)), key=len, reverse=True)
+    parts = []
+    if spaced:
+        parts.append(r"(?<![\p{L}\\])(?:" + "|".join(regex.escape(w) for w in spaced) + r")(?![\p{L}])")
+    if unspaced:
+        parts.append("(?:" + "|".join(regex.escape(w) for w in unspaced) + ")")
+    return "|".join(parts)
+
 __all__ = [
     "ANSWER_WORDS", "APPROVAL_MARKS", "META_LABEL_WORDS", "CONCLUSION_WORDS", "RETRACTION_CUES", "HEDGE_WORDS", "NEGATION_WORDS", "UNSURE_PHRASES",
     "APPROXIMATION_WORDS", "BOUND_WORDS", "REJECTION_WORDS", "HYPOTHETICAL_WORDS", "ALTERNATIVE_WORDS", "LIST_WORDS", "GRADER_WORDS",
     "BOX_MACROS", "HIDING_MACROS", "TEX_CONDITIONALS", "STRIKING_MACROS", "COLOUR_MACROS", "REDEFINING_MACROS", "TRANSPARENT_MACROS", "FUNCTION_WORDS", "OPERATION_WORDS", "RESULT_VERBS",
     "NEGATIVE_EVALUATIONS", "ANSWER_REFERENCES", "WITHDRAWAL_CUES", "PROSE_DOUBT_WORDS", "TENTATIVE_WORDS", "EXCLUDING_WORDS", "MODIFIERS_AFTER",
-    "UNIT_WORDS", "UNIT_SYMBOLS", "ORDINAL_SUFFIXES", "words_pattern", "any_in", "PhraseMatcher",
+    "UNIT_WORDS", "UNIT_SYMBOLS", "ORDINAL_SUFFIXES", "OR_WORDS", "words_pattern", "any_in", "PhraseMatcher", "alternation",
 ]
 
 
@@ -107,6 +125,8 @@ ALTERNATIVE_WORDS: tuple[str, ...] = (
     "or", "nor", "alternatively", "vs", "versus", "ou", "oder", "oppure", "lub", "albo", "veya", "ya da", "atau", "hoặc",
     "или", "либо", "或", "或者", "还是", "または", "또는", "أو", "या",
 )
+#: the alternatives' conjunction itself ("x = 1 oder x = 2", "1 或 2"): what joins roots of an equation
+OR_WORDS: tuple[str, ...] = tuple(w for w in ALTERNATIVE_WORDS if w not in ("nor", "alternatively", "vs", "versus"))
 LIST_WORDS: tuple[str, ...] = ("and", "et", "y", "und", "e", "i", "en", "ve", "dan", "và", "и", "和", "与", "及", "と",
                                "그리고", "و", "और")
 NEGATION_WORDS: tuple[str, ...] = (

@@ -65,11 +65,11 @@ _SCALED_RE = regex.compile(r"([-+]?[0-9]{1,15}(?:,[0-9]{3})*(?:\.[0-9]{1,15})?)\
 # \text{i} / \mathrm{e} are the imaginary unit and Euler's number, never a unit
 _TRAILING_UNIT_RE = regex.compile(
     r"(?<=[0-9}])\s*\\(?:text|mbox|mathrm|textrm|textbf|textit|textnormal)\s*\{\s*"
-    r"(?!" + _MAGNITUDE + r")\(?\s*(\p{L}{2,15}(?:[ ]+\p{L}{2,15}){0,2})\.?\s*(?(1)\)?)\s*\}(?:\^\{?[23]\}?)?\s*$",
+    r"(?!" + _MAGNITUDE + r")\(?\s*([\p{L}\p{M}]{2,15}(?:[ ]+[\p{L}\p{M}]{2,15}){0,2})\.?\s*(?(1)\)?)\s*\}(?:\^\{?[23]\}?)?\s*$",
     regex.IGNORECASE)  # "42 \\text{ ways}", "42 \\text{ (ways)}"
 # a unit written as plain words after a number: 2 dollars, 30 inches, 12 pommes (only after a number)
 _TRAILING_WORD_UNIT_RE = regex.compile(
-    r"(?<=[0-9])(?:\s+(?!" + _MAGNITUDE + r")(\p{L}{2,15}(?:\s+\p{L}{2,15})?)|(" + _GLUED_UNITS + r"))"
+    r"(?<=[0-9])(?:\s+(?!" + _MAGNITUDE + r")([\p{L}\p{M}]{2,15}(?:\s+[\p{L}\p{M}]{2,15})?)|(" + _GLUED_UNITS + r"))"
     r"\.?(?:\^\{?[23]\}?)?\s*$", regex.IGNORECASE)
 _RADIAN_RE = regex.compile(r"(?i)rad(?:ian)?s?")
 _ORDINAL_RE = regex.compile(r"(?<=[0-9])\s*(?:\^\s*\{?\s*(?:\\(?:text|mathrm|textrm)\s*\{\s*)?(?:st|nd|rd|th)\s*\}?\s*\}?"

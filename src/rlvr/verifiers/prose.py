@@ -332,13 +332,19 @@ def _sentence_values(sentence: str, offset: int, timeout: float, roles: bool = T
     With ``roles`` (the default) values that are bounds, rejected candidates, suppositions or denied
     by a negation beside them are left out.
     """
-    found = []
+    found, names = [], []
     for m in _MATH_SPAN_RE.finditer(sentence, timeout=timeout):
         content = next(g for g in m.groups() if g is not None)
-        if content.strip():  # a span whose content is hidden or struck ("$\\cancel{42}$") states nothing
-            found.append((content, offset + m.start(), offset + m.end()))
+        if not content.strip():
+            continue  # a span whose content is hidden or struck ("$\\cancel{42}$") states nothing
+        # "the value of $x$ is 9", "$\\triangle ABC$ has area 6": math that only names a quantity states no value
+        (names if _NAME_SPAN_RE.fullmatch(content, timeout=timeout) else found).append(
+            (content, offset + m.start(), offset + m.end()))
+    if not found and names and not _PROSE_NUMBER_RE.search(_MATH_SPAN_RE.sub(" ", sentence, timeout=timeout), timeout=timeout):
+        found = names  # nothing else is stated: the names are the sentence's values ("the answer is $x$")
     if not found or numbers_too:
-        starts, ends = [a - offset for _c, a, _b in found], [b - offset for _c, _a, b in found]
+        spans = sorted(found + names, key=lambda v: v[1])  # numbers inside any math span are the span's
+        starts, ends = [a - offset for _c, a, _b in spans], [b - offset for _c, _a, b in spans]
 
         def in_math(pos: int) -> bool:  # spans are sorted and disjoint: one bisection per number
             i = bisect.bisect_right(starts, pos) - 1
@@ -358,6 +364,11 @@ def _sentence_values(sentence: str, offset: int, timeout: float, roles: bool = T
     # "we tried 7, but 7 fails": a value rejected, denied or bounded once is not stated elsewhere in the sentence
     dropped = {v[0].strip() for v, r in zip(found, roles_of) if r in ("rejected", "denied", "bound")}
     return [v for v, r in zip(found, roles_of) if r == "stated" and v[0].strip() not in dropped]
+
+
+# a name of a quantity: a letter or three (with a subscript or primes), an angle, a triangle, a segment, f(2)
+_NAME_SPAN_RE = regex.compile(r"\s*(?:m\s*)?(?:\\(?:angle|triangle|overline|overarc|widehat)\s*\{?\s*)?"
+                              r"[A-Za-z]{1,3}(?:_\{?[A-Za-z0-9]{1,4}\}?)?'*\}?(?:\([^()=]{0,20}\))?\s*")
 
 
 def _opening(sentence: str) -> str:

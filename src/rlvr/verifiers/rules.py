@@ -19,7 +19,7 @@ from rlvr.verifiers.cache import byte_cache
 
 from rlvr.verifiers.config import VerifierConfig
 from rlvr.verifiers.guards import unsafe_reason
-from rlvr.verifiers.lexicon import ALTERNATIVE_WORDS, HEDGE_WORDS, NEGATION_WORDS, REJECTION_WORDS
+from rlvr.verifiers.lexicon import ALTERNATIVE_WORDS, HEDGE_WORDS, NEGATION_WORDS, OR_WORDS, REJECTION_WORDS, alternation
 from rlvr.verifiers.normalize import NormalizedAnswer, assignment_rhs, normalize_answer, split_top_level, value_key
 from rlvr.verifiers.numbers import decimal_comma_value, matches_at_float_precision, numbers_match, parse_number
 from rlvr.verifiers.statements import APPROX, equation_problem, relations_as_intervals
@@ -52,7 +52,7 @@ _APPROX_RE = regex.compile(APPROX)
 # an answer that opens with a relation states a bound or an exclusion, not a value: "\neq 3", "< 5"
 _LEADING_RELATION_RE = regex.compile(r"(?:\\neq?(?![A-Za-z])|\\not(?![A-Za-z])|≠|\\[lg]eq?(?![A-Za-z])|\\[lg]t(?![A-Za-z])|[<>≤≥])")
 _RELATION_RE = regex.compile(r"!=|\\neq?(?![A-Za-z])|\\not(?![A-Za-z])|≠|\\[lg]eq?(?![A-Za-z])|\\[lg]t(?![A-Za-z])|[<>≤≥]")
-_OR_RE = regex.compile(r"(?<![A-Za-z\\])or(?![A-Za-z])|\\lor(?![A-Za-z])")
+_OR_RE = regex.compile(alternation(OR_WORDS) + r"|\\lor(?![A-Za-z])")  # "or", "oder", "或", \\lor
 _OR_SEPARATOR_RE = regex.compile(r"\s*,?\s*(?:" + _OR_RE.pattern + r")\s*")
 # a gold that is a set of reals: an interval or a union of them
 _SET_GOLD_RE = regex.compile(r"\\cup|\\infty|^\s*[\[(].*,.*[\])]\s*$")

@@ -275,6 +275,27 @@ _JSON_INLINE_RE = regex.compile(r'(?i)"(' + "|".join(_JSON_KEYS) + r')"\s*:\s*("
 _MAX_JSON = 20_000
 
 
+# a backslash before a letter: a LaTeX macro whose JSON escape ("\\\\frac") the reader already undid; JSON would
+# read "\\f" as a form feed, "\\t" as a tab and "\\d" as an error, so it is escaped again ("\\u00e9" is left alone)
+_MACRO_BACKSLASH_RE = regex.compile(r"(?<!\\)\\(?=[A-Za-z])(?!u[0-9a-fA-F]{4})")
+
+
+def _json_escaped(body: str) -> str:
+    return _MACRO_BACKSLASH_RE.sub(r"\\\\", body, timeout=REGEX_TIMEOUT_S)
+
+
+def _json_value(value: object) -> str | None:
+    """A JSON answer's value as answer text: a string or number, or a list of them ("[1, 2]" is "1, 2")."""
+    if isinstance(value, bool) or value is None:
+        return None
+    if isinstance(value, (str, int, float)):
+        return str(value)
+    if isinstance(value, list) and value and len(value) <= 50 and all(
+            isinstance(v, (str, int, float)) and not isinstance(v, bool) for v in value):
+        return ", ".join(str(v) for v in value)
+    return None
+
+
 def json_answer(doc: Document, timeout: float, start: int = 0) -> list[Slot]:
     """An answer key in a JSON object: in a fenced block (hidden as code, read as data) or inline."""
     found = []
@@ -286,19 +307,18 @@ def json_answer(doc: Document, timeout: float, start: int = 0) -> list[Slot]:
         if not body.startswith("{") or b - a > _MAX_JSON:
             continue
         try:
-            data = json.loads(body)
+            data = json.loads(_json_escaped(body))
         except (ValueError, RecursionError):
             continue
         if isinstance(data, dict):
             for key, value in data.items():
-                if isinstance(key, str) and key.lower() in _JSON_KEYS and isinstance(value, (str, int, float)) \
-                        and not isinstance(value, bool):
-                    found.append(Slot("json_answer", str(value), fence.start, fence.end, (a, b)))
+                if isinstance(key, str) and key.lower() in _JSON_KEYS and (text := _json_value(value)) is not None:
+                    found.append(Slot("json_answer", text, fence.start, fence.end, (a, b)))
     for m in _JSON_INLINE_RE.finditer(doc.view, start, timeout=timeout):
         raw = m[2]
         if raw.startswith('"'):
             try:
-                raw = json.loads(raw)
+                raw = json.loads(_json_escaped(raw))
             except ValueError:
                 raw = raw.strip('"')
         found.append(Slot("json_answer", str(raw), m.start(), m.end(), m.span(2)))
@@ -338,7 +358,7 @@ _PHRASE_RE = regex.compile(
     r"(?i)\b(?:(?:the|my|our)[ \t]+(?:(?:final|correct|right)[ \t]+)?(?:answer|choice|result)"
     r"|(?<![\p{L}])answer|la réponse(?:[ \t]+finale)?|la respuesta(?:[ \t]+final)?|die antwort|la risposta"
     r"|a resposta)"
-    r"[ \t]+(?:is|was|would be|will be|should be|equals|est|es|ist|è|é|sera|será)[ \t]*:?[ \t]*([^\n]{1,2000})"
+    r"[ \t]+(?:is|was|would be|will be|should be|equals|est|es|ist|è|é|sera|será)(?![\p{L}])[ \t]*:?[ \t]*([^\n]{1,2000})"
     r"|(?:最终答案|答案)(?:是|为|應為|应为|:|：)[ \t]*([^\n]{1,2000})|(?i:ответ)(?:[ \t]*(?:равен|:))[ \t]*([^\n]{1,2000})")
 
 

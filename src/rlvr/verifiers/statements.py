@@ -15,6 +15,7 @@ from rlvr.verifiers.limits import REGEX_TIMEOUT_S
 
 from rlvr.verifiers.approximations import approximates
 from rlvr.verifiers.normalize import NormalizedAnswer, normalize_answer, split_top_level
+from rlvr.verifiers.lexicon import LIST_WORDS, OR_WORDS, alternation
 from rlvr.verifiers.numbers import parse_number
 
 __all__ = ["APPROX", "NAME_RE", "is_constant_side", "equation_problem", "exact_part", "relations_as_intervals",
@@ -28,7 +29,8 @@ NAME_RE = regex.compile(
     r"|\s*\\(?:alpha|beta|gamma|delta|theta|phi|lambda|mu|sigma|omega)\s*"
     r"|\s*\(\s*[A-Za-z](?:\s*,\s*[A-Za-z]){1,4}\s*\)\s*")
 _COMMAND_OR_TEXT_RE = regex.compile(r"\\(?:text|mathrm|operatorname)\s*\{[^{}]*\}|\\[A-Za-z]+")
-_LIST_SPLIT_RE = regex.compile(r"(?<![A-Za-z\\])(?:or|and)(?![A-Za-z])|\\(?:text|mbox)\{\s*(?:or|and)\s*\}")
+_LIST_SPLIT_RE = regex.compile(alternation(OR_WORDS + LIST_WORDS) + r"|\\(?:text|mbox)\{\s*(?:"
+                               + alternation(OR_WORDS + LIST_WORDS) + r")\s*\}")
 _BOUND_VARIABLES_RE = regex.compile(r"\\(?:sum|prod|int|lim)(?![A-Za-z])")
 _VARIABLE_LETTER_RE = regex.compile(r"[A-Za-df-hj-z]")
 _DIGIT_RE = regex.compile(r"[0-9]")
@@ -117,7 +119,7 @@ _REL = r"(<|>|≤|≥|\\(?:le|leq|ge|geq|lt|gt|leqslant|geqslant)(?![A-Za-z]))"
 _ONE_SIDED_RE = regex.compile(
     r"\s*([A-Za-z])\s*" + _REL + r"\s*([^<>=≤≥]+?)\s*"
     r"|\s*([^<>=≤≥]+?)\s*" + _REL + r"\s*([A-Za-z])\s*" + _REL + r"\s*([^<>=≤≥]+?)\s*")
-_OR_SPLIT_RE = regex.compile(r"\s*(?:\\lor(?![A-Za-z])|(?<![A-Za-z\\])or(?![A-Za-z])|\\cup(?![A-Za-z]))\s*")
+_OR_SPLIT_RE = regex.compile(r"\s*(?:\\lor(?![A-Za-z])|" + alternation(OR_WORDS) + r"|\\cup(?![A-Za-z]))\s*")
 _LESS = {"<": True, "\\lt": True, "\\le": False, "\\leq": False, "\\leqslant": False, "≤": False}  # strict?
 _GREATER = {">": True, "\\gt": True, "\\ge": False, "\\geq": False, "\\geqslant": False, "≥": False}
 

@@ -9,10 +9,12 @@ are never a number with a unit. "forty-two" is 42, and ``20:34:00`` is ``20:34``
 
 from __future__ import annotations
 
+import unicodedata
+
 import regex
 
 from rlvr.verifiers.lexicon import (
-    ALTERNATIVE_WORDS, APPROXIMATION_WORDS, BOUND_WORDS, FUNCTION_WORDS, HEDGE_WORDS, LIST_WORDS, MODIFIERS_AFTER,
+    ALTERNATIVE_WORDS, ANSWER_WORDS, APPROXIMATION_WORDS, BOUND_WORDS, FUNCTION_WORDS, HEDGE_WORDS, LIST_WORDS, MODIFIERS_AFTER,
     NEGATION_WORDS, NEGATIVE_EVALUATIONS, OPERATION_WORDS, REJECTION_WORDS, RETRACTION_CUES, UNIT_SYMBOLS, UNIT_WORDS,
     UNSURE_PHRASES, WITHDRAWAL_CUES,
 )
@@ -48,10 +50,12 @@ def unit_word(word: str, open_class: bool = False) -> bool:
 # comparisons and bounds ("more", "at least"), approximations, hedges, negations, withdrawals, alternatives
 # and lists, in every language the lexicon has them; with the number and scale words of every language
 # CLDR spells numbers in (number_words), they are the closed class a count noun is not
+# (the words of answer labels are no such words: "kết quả" labels an answer, "12 quả táo" counts apples)
 _CHANGING = frozenset(w.lower() for group in (
     OPERATION_WORDS, FUNCTION_WORDS, MODIFIERS_AFTER, APPROXIMATION_WORDS, BOUND_WORDS, HEDGE_WORDS, NEGATION_WORDS,
     WITHDRAWAL_CUES, RETRACTION_CUES, UNSURE_PHRASES, REJECTION_WORDS, NEGATIVE_EVALUATIONS, ALTERNATIVE_WORDS,
-    LIST_WORDS) for phrase in group for w in phrase.split())
+    LIST_WORDS) for phrase in group for w in phrase.split()) - (
+    frozenset(w.lower() for phrase in ANSWER_WORDS for w in phrase.split() if not w.isascii()))
 _EAST_ASIAN_RE = regex.compile(r"[\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}]+")
 _NOUN_CHARS = frozenset("'’-")
 
@@ -59,8 +63,9 @@ _NOUN_CHARS = frozenset("'’-")
 def _noun_word(word: str) -> bool:
     """One word that can only name what a number counts (see :func:`count_noun`)."""
     lowered = word.lower()
-    if not word or not all(c.isalpha() or c in _NOUN_CHARS for c in word) or not word[0].isalpha():
-        return False
+    if not word or not word[0].isalpha() or not all(
+            c.isalpha() or c in _NOUN_CHARS or unicodedata.category(c).startswith("M") for c in word):
+        return False  # letters, with the vowel signs and accents some scripts write as marks ("सेब")
     if _EAST_ASIAN_RE.fullmatch(word, timeout=REGEX_TIMEOUT_S):
         return not any(numeral_char(c) for c in word)  # 个, 個, 개, 苹果 count; 万, 千, 만 are numerals
     if word.isascii() and (len(word) < 3 or not any(c in "aeiouAEIOU" for c in word)):
