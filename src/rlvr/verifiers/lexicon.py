@@ -35,7 +35,7 @@ __all__ = [
     "APPROXIMATION_WORDS", "BOUND_WORDS", "REJECTION_WORDS", "HYPOTHETICAL_WORDS", "ALTERNATIVE_WORDS", "LIST_WORDS", "GRADER_WORDS",
     "BOX_MACROS", "HIDING_MACROS", "TEX_CONDITIONALS", "STRIKING_MACROS", "COLOUR_MACROS", "REDEFINING_MACROS", "TRANSPARENT_MACROS", "FUNCTION_WORDS", "OPERATION_WORDS", "RESULT_VERBS",
     "NEGATIVE_EVALUATIONS", "ANSWER_REFERENCES", "WITHDRAWAL_CUES", "PROSE_DOUBT_WORDS", "TENTATIVE_WORDS", "EXCLUDING_WORDS", "MODIFIERS_AFTER",
-    "UNIT_WORDS", "UNIT_SYMBOLS", "ORDINAL_SUFFIXES", "OR_WORDS", "words_pattern", "any_in", "PhraseMatcher", "alternation",
+    "UNIT_WORDS", "UNIT_SYMBOLS", "ORDINAL_SUFFIXES", "OR_WORDS", "TOTAL_WORDS", "words_pattern", "any_in", "PhraseMatcher", "alternation",
 ]
 
 
@@ -275,6 +275,13 @@ RESULT_VERBS: tuple[str, ...] = (
     "we conclude", "we have found", "ergibt", "égale", "vaut", "es igual a",
     "è uguale a", "é igual a", "равно", "равен", "дорівнює", "blir", "on yhtä kuin", "ισούται", "ni sawa na",
     "等于", "得到", "になる", "이다", "يساوي", "बराबर",
+)
+#: words that sum up a result: "in total", "insgesamt", "всего", "一共"
+TOTAL_WORDS: tuple[str, ...] = (
+    "total", "in total", "altogether", "in all", "all told", "au total", "en tout", "en total", "insgesamt",
+    "zusammen", "in totale", "in tutto", "no total", "ao todo", "łącznie", "w sumie", "в сумме", "всего", "итого",
+    "toplam", "toplamda", "tổng cộng", "totalt", "yhteensä", "συνολικά", "kwa jumla", "összesen", "celkem",
+    "一共", "总共", "共计", "合计", "合計", "全部で", "총", "모두", "합계", "कुल", "مجموع", "إجمالي", "در مجموع",
 )
 #: what a sentence says of the answer when it withdraws it: "this is wrong", "(wrong)", "not correct"
 NEGATIVE_EVALUATIONS: tuple[str, ...] = (

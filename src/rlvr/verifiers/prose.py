@@ -21,7 +21,8 @@ from rlvr.verifiers.limits import REGEX_TIMEOUT_S
 from rlvr.verifiers.chains import chain_operands
 from rlvr.verifiers.lexicon import (
     ALTERNATIVE_WORDS, ANSWER_WORDS, BOUND_WORDS, CONCLUSION_WORDS, HEDGE_WORDS, HYPOTHETICAL_WORDS, NEGATION_WORDS,
-    EXCLUDING_WORDS, NEGATIVE_EVALUATIONS, PROSE_DOUBT_WORDS, REJECTION_WORDS, RESULT_VERBS, RETRACTION_CUES, UNSURE_PHRASES,
+    EXCLUDING_WORDS, NEGATIVE_EVALUATIONS, PROSE_DOUBT_WORDS, REJECTION_WORDS, RESULT_VERBS, RETRACTION_CUES, TOTAL_WORDS,
+    UNSURE_PHRASES,
     words_pattern,
 )
 
@@ -57,14 +58,23 @@ _BOUND_TAIL_RE = regex.compile(r"(?i)\s*(?:of|than|to)?\s*\$?\s*$")
 _REJECTED_HEAD_RE = regex.compile(r"(?i)^\s*\$?\s*,?\s*(?:is\s+|was\s+|also\s+)?")
 _HYPOTHETICAL_RE = words_pattern(HYPOTHETICAL_WORDS)
 # the fallback's gate: a sentence states its value as the answer only with a cue and without any of these
-_STATEMENT_CUE = words_pattern(CONCLUSION_WORDS + ANSWER_WORDS + RESULT_VERBS + ("total", "altogether", "in all"))
+_STATEMENT_CUE = words_pattern(CONCLUSION_WORDS + ANSWER_WORDS + RESULT_VERBS + TOTAL_WORDS)
 # "The price is $3.50", "She has 12 apples", "It is 4": a subject, then the verb that states its value
 _SUBJECT_VERB_RE = regex.compile(
-    r"(?i)(?:^|[,:]\s)\s*(?:the|its|his|her|their|our|my|this|that|it|she|he|they|we|each|every)\b[^.!?;]{0,80}?"
+    r"(?i)(?:^|[,:]\s|\s)\s*(?:the|its|his|her|their|our|my|this|that|it|she|he|they|we|each|every)\b[^.!?;]{0,80}?"
     r"\b(?:is|are|was|were|costs?|makes?|earns?|gets?|needs?|takes?|has|have|pays?|weighs?|measures?|totals?)\b")
+_VERB_RE = regex.compile(r"(?i)\b(?:is|are|was|were|costs?|makes?|earns?|gets?|needs?|takes?|has|have|pays?|weighs?|"
+                         r"measures?|totals?|equals?)\b")
 _STRONG_DOUBT = words_pattern(NEGATION_WORDS + HEDGE_WORDS + UNSURE_PHRASES + BOUND_WORDS + REJECTION_WORDS
                               + HYPOTHETICAL_WORDS + ALTERNATIVE_WORDS + NEGATIVE_EVALUATIONS + RETRACTION_CUES)
-_NEAR_DOUBT = words_pattern(PROSE_DOUBT_WORDS)
+# of the words that keep a prose value from being the answer, those that attribute it to someone else or make
+# it a trial govern their clause; the rest qualify the value they stand beside
+_ATTRIBUTION = ("given", "state", "states", "stated", "says", "said", "test", "testing", "tested", "try", "trying",
+                "tried", "check", "checking", "imagine", "hypothetical", "hypothetically", "had", "should", "could",
+                "can", "cannot", "unable", "stuck", "give up", "let", "pretend", "question", "consider", "considering",
+                "candidate", "candidates", "guess")
+_ATTRIBUTING = words_pattern(tuple(w for w in PROSE_DOUBT_WORDS if w in _ATTRIBUTION))
+_NEAR_DOUBT = words_pattern(tuple(w for w in PROSE_DOUBT_WORDS if w not in _ATTRIBUTION))
 # "not 10", "isn't equal to 10": the value right after; "10 is not the answer", "10 isn't right": the one before
 _NEGATES_NEXT_RE = regex.compile(r"(?i)(?:\bnot|n't|\bnever|不是|不)\s*(?:(?:equal\s+to|be|equals?)\s+)?\$?\s*$")
 _NEGATED_BY_NEXT_RE = regex.compile(r"(?i)^\s*\$?\s*(?:is|was)\s*(?:not\b|n't\b)|^\s*\$?\s*(?:isn't|wasn't)\b")
@@ -124,7 +134,8 @@ def prose_answer(text: str, timeout: float, bold: tuple[tuple[int, int], ...] = 
         # a sentence that concludes ("…, so the probability is 2/3") is judged by its conclusion: the
         # working before the conclusion word may try, solve and suppose without taking the result back
         scope = sentence[_conclusion_start(sentence, timeout):]
-        if _doubtful(scope, timeout) or not _asserts(scope, timeout, stressed or len(scope) < len(sentence)):
+        premises_out = _without_premises(scope, timeout)
+        if _doubtful(premises_out, timeout) or not _asserts(scope, timeout, stressed or len(scope) < len(sentence)):
             return []
         found = _narrowed(sentence, base + start, timeout, bold)
         if found:
@@ -147,14 +158,40 @@ def _asserts(sentence: str, timeout: float, stressed: bool = False) -> bool:
     if not (_STATEMENT_CUE.search(sentence, timeout=timeout) or "=" in sentence or stressed
             or _SUBJECT_VERB_RE.search(sentence, timeout=timeout) or _LABEL_COLON_RE.search(sentence, timeout=timeout)):
         return False
-    if _STRONG_DOUBT.search(sentence, timeout=timeout) is not None:
+    scope = _without_premises(sentence, timeout)
+    if _STRONG_DOUBT.search(scope, timeout=timeout) is not None:
         return False
-    # words that make a value tested, given or bounded ("try 42", "the problem states 42", "42 or more",
-    # "a multiple of 42") do so beside it; "the three given conditions" after the value says nothing of it
-    for _content, a, b in _sentence_values(sentence, 0, timeout, roles=False):
-        if _NEAR_DOUBT.search(sentence, max(0, a - _NEAR_BEFORE), min(len(sentence), b + _NEAR_AFTER), timeout=timeout):
+    for _content, a, b in _sentence_values(scope, 0, timeout, roles=False):
+        # who says the value: "the problem states there are 42", "try 42", "consider 42" (the clause before it)
+        clause = 0
+        for m in _CLAUSE_BREAK_RE.finditer(scope, 0, a, timeout=timeout):
+            clause = m.end()
+        if _ATTRIBUTING.search(scope, clause, min(len(scope), b + _NEAR_AFTER), timeout=timeout):
+            return False
+        # what bounds or qualifies it, beside it ("42 or more", "a multiple of 42"); after a copula the words
+        # before the verb name the quantity ("The range of the data is 12"), not the value
+        lo = max(0, a - _NEAR_BEFORE)
+        copula = None
+        for copula in _COPULA_RE.finditer(scope, lo, a, timeout=timeout):
+            pass
+        if copula is not None:
+            lo = copula.end()
+        if _NEAR_DOUBT.search(scope, lo, min(len(scope), b + _NEAR_AFTER), timeout=timeout):
             return False
     return True
+
+
+def _without_premises(sentence: str, timeout: float) -> str:
+    """``sentence`` with its premise clauses blanked ("Since all outcomes are equally likely, …", "Given the
+    constraints, …"): they state why, not what, so their words neither doubt nor bound the result."""
+    return _PREMISE_RE.sub(lambda m: " " * len(m[0]), sentence, timeout=timeout)
+
+
+# a clause that gives the premise of the result: from its conjunction to the next comma
+_PREMISE_RE = regex.compile(r"(?i)(?:^|(?<=[,;:]\s?))\s*(?:since|because|as|given(?:\s+that)?|now\s+that|seeing\s+that|"
+                            r"weil|da|puisque|comme|porque|ya\s+que|poiché|так\s+как|因为|由于|既然)\b[^,;.]{0,160}[,;]")
+# the verb a stated value follows ("… is 12", "… equals 12", "… = 12")
+_COPULA_RE = regex.compile(r"(?i)\b(?:is|are|was|were|equals?|becomes?|comes\s+to|totals?)\b|=")
 
 
 # "Here is the matrix: $…$", "Special matrix: $…$": words, a colon, then the math they label
@@ -256,7 +293,6 @@ def _derived_label(clause: str, found: list[Candidate], offset: int, timeout: fl
     return []
 
 
-_IS_RE = regex.compile(r"(?i)\bis\b")
 
 
 def sentence_value(sentence: str, timeout: float) -> tuple[str, int] | None:
@@ -428,8 +464,9 @@ def value_role(sentence: str, start: int, end: int, timeout: float, index: RoleI
 
 
 def _single_is(sentence: str, timeout: float) -> int | None:
-    """Where the text after a sentence's only "is" (outside math) begins; ``None`` for zero or several."""
+    """Where the text after a sentence's only stating verb ("is", "has", "costs", …, outside math) begins;
+    ``None`` for zero or several ("After 3 days she has 12 apples left" states 12)."""
     math = [m.span() for m in _MATH_SPAN_RE.finditer(sentence, timeout=timeout)]
-    verbs = [m.end() for m in _IS_RE.finditer(sentence, timeout=timeout)
+    verbs = [m.end() for m in _VERB_RE.finditer(sentence, timeout=timeout)
              if not any(a <= m.start() < b for a, b in math)]
     return verbs[0] if len(verbs) == 1 else None
