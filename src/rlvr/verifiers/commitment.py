@@ -25,8 +25,10 @@ from rlvr.verifiers.approximations import APPROX_SIGNS_RE, APPROXIMATING, says_a
 from rlvr.verifiers.box_context import box_context, restated_after_box
 from rlvr.verifiers.cache import byte_cache
 from rlvr.verifiers.document import Document
+from rlvr.verifiers.limits import REGEX_TIMEOUT_S
 from rlvr.verifiers.lexicon import (
-    ALTERNATIVE_WORDS, GRADER_WORDS, HEDGE_WORDS, HYPOTHETICAL_WORDS, LIST_WORDS, MODIFIERS_AFTER, TENTATIVE_WORDS,
+    ALTERNATIVE_WORDS, BINARY_MODIFIERS, GRADER_WORDS, HEDGE_WORDS, HYPOTHETICAL_WORDS, LIST_WORDS, MODIFIERS_AFTER,
+    TENTATIVE_WORDS,
     words_pattern,
 )
 from rlvr.verifiers.normalize import value_key
@@ -188,8 +190,8 @@ class _Statement:
         if _QUESTION_END_RE.search(sentence[end:end + 48], timeout=timeout):
             return "the statement is a question"
         after = _CLOSING_RE.sub("", sentence[end:end + 80], count=1, timeout=timeout)
-        if not approximated and (m := _MODIFIER.starts(after, timeout=timeout) or _PAREN_OPERATION_RE.match(after, timeout=timeout)):
-            return f"the words after it change it ({m[0].strip()!r})"  # (an approximation that follows is reconciled instead)
+        if not approximated and (m := _changing_words(after, timeout)):
+            return f"the words after it change it ({m!r})"  # (an approximation that follows is reconciled instead)
         facts = self._index() if indexed else None
         role = value_role(sentence, start, end, timeout, facts[2] if facts else None)
         if role in ("bound", "rejected", "denied"):
@@ -200,17 +202,18 @@ class _Statement:
             clause = 0
             for m in _CLAUSE_BREAK_RE.finditer(sentence, 0, start, timeout=timeout):
                 clause = m.end()
-            if m := _SUPPOSING.search(sentence, clause, start, timeout=timeout):
+            if (m := _SUPPOSING.search(sentence, clause, start, timeout=timeout)) and _opens(sentence, clause, m.start()):
                 return f"it is only supposed ({m[0]!r})"  # "would" is no supposition: the problem's own wording
             tentative = _TENTATIVE.search(sentence, timeout=timeout)
         else:
             clause_ends, supposing, _roles, tentative = facts
             i = bisect.bisect_right(clause_ends, start) - 1
             clause = clause_ends[i] if i >= 0 else 0
-            for _a, b, word in supposing[bisect.bisect_left(supposing, (clause, -1, "")):]:
+            for a, b, word in supposing[bisect.bisect_left(supposing, (clause, -1, "")):]:
                 if b > start:
                     break
-                return f"it is only supposed ({word!r})"
+                if _opens(sentence, clause, a):
+                    return f"it is only supposed ({word!r})"
         if tentative is not None:
             return f"the statement calls it {tentative[0]!r}"
         return None
@@ -332,6 +335,24 @@ def _stance(sentence: str, start: int, end: int, strict: bool, timeout: float, a
     return _Statement(sentence, strict, timeout).stance(start, end, approximated, indexed=False)
 
 
+def _opens(sentence: str, clause: int, at: int) -> bool:
+    """Whether a supposition word at ``at`` opens its clause (only blanks and markup before it): "Suppose …",
+    "…, if forced, …". Mid-clause the same letters are other words ("falls on a Tuesday", "obtém-se")."""
+    return not _WORD_CHAR_RE.search(sentence, clause, at, timeout=REGEX_TIMEOUT_S)
+
+
+def _changing_words(after: str, timeout: float) -> str | None:
+    """Words right after the answer that change it ("squared", "thousand", "(times two)", "times 3"); an
+    operation counts only with an operand after it ("\\boxed{4} times." counts occurrences)."""
+    m = _MODIFIER.starts(after, timeout=timeout)
+    if m is not None and m[0].lower() in BINARY_MODIFIERS and not _OPERAND_RE.match(after, m.end(), timeout=timeout):
+        m = None
+    m = m or _PAREN_OPERATION_RE.match(after, timeout=timeout)
+    return m[0].strip() if m else None
+
+
+# an operand: a number, math, a number word ("times 3", "over $5$", "plus two")
+_OPERAND_RE = regex.compile(r"(?i)\s*(?:[-+(]?\s*[0-9$\\]|(?:one|two|three|four|five|six|seven|eight|nine|ten|a|an|half)\b)")
 _QUESTION_END_RE = regex.compile(r"^[^.!\n]{0,40}[?？]")
 _TENTATIVE = words_pattern(TENTATIVE_WORDS)
 _MODIFIER = words_pattern(MODIFIERS_AFTER)

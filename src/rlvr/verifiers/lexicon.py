@@ -35,7 +35,7 @@ __all__ = [
     "APPROXIMATION_WORDS", "BOUND_WORDS", "REJECTION_WORDS", "HYPOTHETICAL_WORDS", "ALTERNATIVE_WORDS", "LIST_WORDS", "GRADER_WORDS",
     "BOX_MACROS", "HIDING_MACROS", "TEX_CONDITIONALS", "STRIKING_MACROS", "COLOUR_MACROS", "REDEFINING_MACROS", "TRANSPARENT_MACROS", "FUNCTION_WORDS", "OPERATION_WORDS", "RESULT_VERBS",
     "NEGATIVE_EVALUATIONS", "ANSWER_REFERENCES", "WITHDRAWAL_CUES", "PROSE_DOUBT_WORDS", "TENTATIVE_WORDS", "EXCLUDING_WORDS", "MODIFIERS_AFTER",
-    "UNIT_WORDS", "UNIT_SYMBOLS", "ORDINAL_SUFFIXES", "OR_WORDS", "TOTAL_WORDS", "words_pattern", "any_in", "PhraseMatcher", "alternation",
+    "UNIT_WORDS", "UNIT_SYMBOLS", "ORDINAL_SUFFIXES", "OR_WORDS", "TOTAL_WORDS", "BINARY_MODIFIERS", "words_pattern", "any_in", "PhraseMatcher", "alternation",
 ]
 
 
@@ -174,6 +174,12 @@ MODIFIERS_AFTER: tuple[str, ...] = (
     "less", "less one", "times", "times two", "reversed", "backwards", "written backwards", "then negate",
     "then subtract", "then add", "then divide", "then multiply", "negate", "then halve", "then double",
 )
+#: of MODIFIERS_AFTER, the operations that need an operand after them: "\\boxed{5} times 3" changes the box,
+#: "crosses the axis \\boxed{4} times." and "the maximum \\boxed{12} over the interval" do not
+BINARY_MODIFIERS: frozenset[str] = frozenset((
+    "times", "over", "plus", "minus", "less", "divided by", "multiplied by", "less than", "more than", "fewer than",
+    "to the power", "raised to",
+))
 #: words that exclude the value after them: "anything except 7", "we rule out 7", "I reject 7"
 EXCLUDING_WORDS: tuple[str, ...] = (
     "except", "except for", "excluding", "exclude", "excludes", "anything but", "other than", "besides",
@@ -314,13 +320,13 @@ PROSE_DOUBT_WORDS: tuple[str, ...] = (
 #: words in the final statement that present its answer as something other than a claim: a sample of
 #: the format, a placeholder, a guess, something unverified ("Placeholder: \\boxed{42}")
 TENTATIVE_WORDS: tuple[str, ...] = (
-    "placeholder", "tentative", "tentatively", "example", "for example", "for instance", "e.g.", "sample",
-    "dummy", "template", "valid format", "example format", "such as", "if i had to", "i'd pick", "i would pick",
+    "placeholder", "tentative", "tentatively", "an example", "for example", "for instance", "e.g.", "a sample",
+    "sample answer", "example answer", "dummy", "template", "valid format", "example format", "such as", "if i had to", "i'd pick", "i would pick",
     "i guess", "my guess", "a guess", "could not verify", "couldn't verify", "cannot verify", "can't verify",
     "not verified", "unverified", "no proof", "without proof", "unproven", "i'm stuck", "i am stuck",
     "cannot solve", "can't solve", "could not solve", "couldn't solve", "unable to solve", "give up",
     "gave up", "a common answer", "commonly", "put your answer", "should be written", "written like",
-    "just a format", "the format", "in the form of",
+    "just a format", "the format",
     # doubt about the answer itself, said in the final statement or the sentence before it
     "not sure", "not certain", "not confident", "no idea", "idk", "unsure", "low confidence", "confidence:",
     "% sure", "percent sure", "% confident", "percent confident", "to be checked", "to be verified",
@@ -330,7 +336,8 @@ TENTATIVE_WORDS: tuple[str, ...] = (
     "if i am not mistaken", "without solving", "without computing", "without checking", "without working",
     "somewhere near", "somewhere around", "is around", "or something", "something like", "give or take",
     "more or less", "ish", "probablemente", "quizás", "peut-être", "vielleicht", "wild guess", "ballpark",
-    "best estimate", "my estimate", "an estimate", "odds are", "chances are", "i suspect", "suspect", "hopefully",
+    "my best estimate", "my estimate", "an estimate", "odds are that", "odds are it", "chances are", "i suspect",
+    "hopefully",
     "hunch", "lean towards", "lean toward", "leaning towards", "leaning toward", "out on a limb",
     "if memory serves", "shot in the dark", "ran out of time", "out of time", "not 100%", "low certainty",
     "unconfirmed", "wager", "my bet", "i bet", "best bet", "not entirely sure", "not completely sure",
