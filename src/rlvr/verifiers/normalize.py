@@ -27,7 +27,7 @@ from rlvr.verifiers.lexicon import (
 from rlvr.verifiers.brackets import split_top_level
 from rlvr.verifiers.numbers import parse_number
 from rlvr.verifiers.sympy_text import sympy_text
-from rlvr.verifiers.units import clock_time, count_noun, number_from_words, split_unit, unit_words
+from rlvr.verifiers.units import clock_time, count_noun, scaled_value, split_unit, unit_words
 
 
 def set_builder_interval(text: str) -> str | None:  # statements imports this module: import it when first used
@@ -59,9 +59,6 @@ _PERCENT_WORD_RE = regex.compile(r"(?<=[0-9}.])[ ]*(?:percent(?:age)?|pct)\.?$",
 _GLUED_UNITS = (r"(?:ft|feet|foot|in|inch(?:es)?|cm|mm|km|kg|mg|lbs?|oz|mph|kph|sec|secs|min|mins|hrs?|hours?|"
                 r"days?|units?|dollars?|cents?|meters?|metres?|miles?|yards?|degrees?|rad|radians?|pounds?)")
 _MAGNITUDE = r"(?:hundred|thousand|million|billion|trillion|dozen|and|or)s?\b"
-_SCALE_WORDS = {"hundred": 100, "thousand": 10**3, "million": 10**6, "billion": 10**9, "trillion": 10**12}
-_SCALED_RE = regex.compile(r"([-+]?[0-9]{1,15}(?:,[0-9]{3})*(?:\.[0-9]{1,15})?)\s*(?:\\[,;! ]\s*)*"
-                           r"(?:\\(?:text|mathrm|mbox|textrm)\s*\{\s*)?(hundred|thousand|million|billion|trillion)\s*\}?")
 # \text{i} / \mathrm{e} are the imaginary unit and Euler's number, never a unit
 _TRAILING_UNIT_RE = regex.compile(
     r"(?<=[0-9}])\s*\\(?:text|mbox|mathrm|textrm|textbf|textit|textnormal)\s*\{\s*"
@@ -250,9 +247,8 @@ def normalize_answer(text: str) -> NormalizedAnswer:
     if "\\" not in s:
         s = sympy_text(s)
     unit = ""
-    if m := _SCALED_RE.fullmatch(s.strip(), timeout=REGEX_TIMEOUT_S):  # 42\text{ million} is 42000000
-        scaled = Decimal(m[1].replace(",", "")) * _SCALE_WORDS[m[2].lower()]
-        s = format(scaled.normalize(), "f") if scaled == scaled.to_integral() else format(scaled, "f").rstrip("0")
+    if (scaled := scaled_value(s)) is not None:  # "42\text{ million}", "2 thousand people", "twelve apples", "二十人"
+        s, unit = scaled
     m = _TRAILING_UNIT_RE.search(s, timeout=REGEX_TIMEOUT_S)
     if m and unit_words(m[1]):
         unit, s = m[1].lower(), s[:m.start()]
@@ -292,8 +288,6 @@ def normalize_answer(text: str) -> NormalizedAnswer:
     if not percent and not unit and (m := _BASE_NUMERAL_RE.fullmatch(s.strip(), timeout=REGEX_TIMEOUT_S)) \
             and 2 <= int(m[2]) <= 36 and _DIGIT_RE.search(m[1], timeout=REGEX_TIMEOUT_S):
         s, unit = m[1], ("" if m[2] == "10" else f"base {int(m[2])}")  # 2516_8: the numeral 2516 in base 8
-    if (words := number_from_words(s)) is not None:
-        s = str(words)  # "forty-two" is 42
     s = _CURRENCY_CODE_RE.sub("", s, count=1, timeout=REGEX_TIMEOUT_S)  # USD 12.50 is 12.50
     if (m := _SCIENTIFIC_RE.fullmatch(s.strip(), timeout=REGEX_TIMEOUT_S)) and abs(int(m[2])) <= 30:
         value = Decimal(m[1]).scaleb(int(m[2]))  # 1e6 is 1000000, 2.5E-3 is 0.0025

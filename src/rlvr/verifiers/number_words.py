@@ -12,13 +12,16 @@ character is a numeral when the Unicode Character Database gives it a numeric va
 from __future__ import annotations
 
 import functools
+import json
 import logging
 import os
 import unicodedata
+from pathlib import Path
+from typing import Any
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["scale_words", "numeral_char", "warm"]
+__all__ = ["scale_words", "scale_values", "numeral_char", "words_value", "han_value", "warm"]
 
 # what is spelled out: the scales and a few multiples of each (so inflected forms appear: "два миллиона",
 # "пять миллионов"), and the hundreds (a number word after a number: "18 hundred" is 1800)
@@ -27,18 +30,47 @@ _SPELLED = (100, 200, 500, 1_000, 2_000, 5_000, 21_000, 10**4, 10**6, 2 * 10**6,
 
 
 @functools.lru_cache(maxsize=1)
-def _spellouts() -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
-    """(words of the scales' spell-outs, words of 1-9's, characters of spell-outs written without spaces)."""
+def _vocabulary() -> dict[str, Any]:
+    """Every vocabulary this module reads off CLDR, computed once per ``unicode-rbnf`` release and kept in
+    the user's cache folder (one pass over ninety languages takes seconds; a worker loads it in milliseconds)."""
     try:
         import unicode_rbnf
-        from unicode_rbnf import RbnfEngine
     except ImportError:  # a dependency of rlvr; without it only the lexicon's English words are known
         logger.warning("unicode-rbnf is not installed: number words of other languages are not recognised")
-        return frozenset(), frozenset(), frozenset()
-    folder = os.path.join(os.path.dirname(unicode_rbnf.__file__), "rbnf")
+        return {"scale_words": [], "small_words": [], "unspaced": "", "scale_values": dict(_ENGLISH_SCALES)}
+    release = getattr(unicode_rbnf, "__version__", None) or _installed_version("unicode-rbnf")
+    path = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "rlvr" / f"number-words-{release}.json"
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        pass
+    found = _read_spellouts(os.path.join(os.path.dirname(unicode_rbnf.__file__), "rbnf"))
+    try:  # written atomically: a worker that reads it while another writes sees the old file or the new one
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_text(json.dumps(found, ensure_ascii=False), encoding="utf-8")
+        os.replace(tmp, path)
+    except OSError:
+        pass
+    return found
+
+
+def _installed_version(name: str) -> str:
+    try:
+        from importlib.metadata import version
+
+        return version(name)
+    except Exception:
+        return "unknown"
+
+
+def _read_spellouts(folder: str) -> dict[str, Any]:
+    from unicode_rbnf import RbnfEngine
+
     words: set[str] = set()
     small: set[str] = set()
     unspaced: set[str] = set()
+    values: dict[str, int] = {}
     for name in sorted(os.listdir(folder)):
         if not name.endswith(".xml") or name == "root.xml":
             continue
@@ -46,18 +78,40 @@ def _spellouts() -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
             engine = RbnfEngine.for_language(name[:-4])
         except Exception:  # a locale whose rules this version cannot load
             continue
-        for number in _SPELLED + tuple(range(1, 10)):
+        spelled: dict[int, dict[str, str]] = {}
+        for number in set(_SPELLED) | set(range(1, 10)) | {m * s for s in _SCALES for m in (1, 2, 5)}:
             try:
                 result = engine.format_number(number)
             except Exception:
                 continue
-            spelled = set(getattr(result, "text_by_ruleset", {}).values()) | {result.text}
-            for text in spelled:
+            spelled[number] = dict(getattr(result, "text_by_ruleset", {}) or {}) or {"": result.text}
+            spelled[number].setdefault("", result.text)
+        for number, texts in spelled.items():
+            for text in texts.values():
                 tokens = text.replace("-", " ").split()
                 (small if number < 10 else words).update(w.lower() for w in tokens)
                 if number >= 10 and len(tokens) == 1 and len(text) <= 6 and not any(c.isascii() for c in text):
                     unspaced.update(text)  # 一万, 이천, 四十二万: scripts that write numbers without spaces
-    return frozenset(words - small), frozenset(small), frozenset(unspaced)
+        for scale in _SCALES:  # a scale's word is what its spell-out adds to the multiplier's
+            for m in (1, 2, 5):
+                for ruleset, text in spelled.get(m * scale, {}).items():
+                    tokens = text.replace("-", " ").split()
+                    head = spelled.get(m, {}).get(ruleset, spelled.get(m, {}).get("", "")).replace("-", " ").split()
+                    if m == 1 and len(tokens) == 1:  # "mille", "hundred" in languages that drop the "one"
+                        values.setdefault(tokens[0].lower(), scale)
+                    elif len(tokens) == len(head) + 1 and tokens[:-1] == head:
+                        values.setdefault(tokens[-1].lower(), scale)
+    return {"scale_words": sorted(words - small), "small_words": sorted(small), "unspaced": "".join(sorted(unspaced)),
+            "scale_values": values}
+
+
+_ENGLISH_SCALES = {"hundred": 100, "thousand": 1000, "million": 10**6, "billion": 10**9, "trillion": 10**12}
+
+
+@functools.lru_cache(maxsize=1)
+def _sets() -> tuple[frozenset[str], frozenset[str]]:
+    v = _vocabulary()
+    return frozenset(v["scale_words"]), frozenset(v["unspaced"])
 
 
 def scale_words() -> frozenset[str]:
@@ -65,16 +119,77 @@ def scale_words() -> frozenset[str]:
     trillions, in every language and case ``unicode-rbnf`` knows ("hundred", "mille", "Millionen",
     "миллиона", "milioni"); the words of 1-9 that these spell-outs hold are left out, since they occur
     as other words too ("en", "un", "bir")."""
-    return _spellouts()[0]
+    return _sets()[0]
 
 
 def numeral_char(char: str) -> bool:
     """万, 千, 百, 十, 亿, 兆, 萬, 만, 천, 억: a character of a number written without spaces (it has a numeric
     value in the Unicode Character Database, or it occurs in CLDR's spell-out of a scale in such a
     script), never a measure word (个, 個, 개, 명)."""
-    return unicodedata.numeric(char, None) is not None or char in _spellouts()[2]
+    return unicodedata.numeric(char, None) is not None or char in _sets()[1]
 
 
 def warm() -> None:
     """Build the vocabularies now (a worker does this before it reports ready)."""
-    _spellouts()
+    _sets()
+    words_value("twelve")
+
+
+# the scales whose words a value may be followed by ("2 thousand people", "1.5 Millionen", "12 lakh")
+_SCALES = (10**2, 10**3, 10**4, 10**5, 10**6, 10**7, 10**8, 10**9, 10**12)
+
+
+def scale_values() -> dict[str, int]:
+    """What each scale word multiplies by, in every language and case CLDR spells: "thousand" 1000,
+    "Millionen" 10**6, "миллиона" 10**6, "lakh" 10**5, "mille" 1000. Read from the spell-outs: a scale's
+    word is what the spell-out of 1, 2 or 5 times the scale adds to the spell-out of 1, 2 or 5."""
+    return _vocabulary()["scale_values"]
+
+
+_TEXT2NUM_LANGUAGES = ("en", "fr", "es", "pt", "de", "nl", "da", "it")
+
+
+def words_value(text: str) -> int | None:
+    """The number that ``text`` spells out ("twelve", "vingt et un", "zwölf", "dreiundzwanzig"), read by
+    ``text2num`` in each of its languages; ``None`` unless the languages that read it agree on one value."""
+    words = text.strip().lower()
+    if len(words) < 3 or not any(c.isalpha() for c in words) or any(c.isdigit() for c in words):
+        return None
+    try:
+        from text_to_num import text2num
+    except ImportError:
+        return None
+    found = set()
+    for lang in _TEXT2NUM_LANGUAGES:
+        try:
+            found.add(int(text2num(words, lang)))
+        except (ValueError, TypeError, IndexError, KeyError):
+            continue
+    return found.pop() if len(found) == 1 else None
+
+
+_HAN_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "兩": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8,
+               "九": 9}
+_HAN_SMALL = {"十": 10, "拾": 10, "百": 100, "佰": 100, "千": 1000, "仟": 1000}
+_HAN_LARGE = {"万": 10**4, "萬": 10**4, "亿": 10**8, "億": 10**8, "兆": 10**12}
+
+
+def han_value(text: str) -> int | None:
+    """A number in Chinese or Japanese numerals ("二十" 20, "一百二十" 120, "三万五千" 35000, "十二" 12), or
+    ``None`` when ``text`` is not one."""
+    if not text or any(c not in _HAN_DIGITS and c not in _HAN_SMALL and c not in _HAN_LARGE for c in text):
+        return None
+    total = section = digit = 0
+    seen = False
+    for c in text:
+        if c in _HAN_DIGITS:
+            digit, seen = _HAN_DIGITS[c], True
+        elif c in _HAN_SMALL:
+            section += (digit or 1) * _HAN_SMALL[c]
+            digit, seen = 0, True
+        else:
+            if not seen and not section:
+                return None
+            total += (section + digit) * _HAN_LARGE[c]
+            section = digit = 0
+    return total + section + digit if seen or total else None

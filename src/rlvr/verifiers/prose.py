@@ -33,6 +33,7 @@ __all__ = ["Candidate", "prose_answer", "sentence_value", "sentences", "stated_v
 Candidate = tuple[str, int, int]
 
 _PROSE_WORD_RE = regex.compile(r"(?<![\\A-Za-z])[A-Za-z]{4,}")
+_SENTENCE_WORD_RE = regex.compile(r"(?<![\\A-Za-z])[A-Za-z]{3,}")
 _OTHER_SCRIPT_WORD_RE = regex.compile(r"[^\x00-\x7f\d\s\p{P}\p{S}]{2,}")  # two letters of a script other than ASCII
 _PROSE_SCAN = 800  # the last this-many characters are read for a final sentence
 _MATH_SPAN_RE = regex.compile(r"\$\$((?:(?!\$\$).)+?)\$\$|\$([^$]+)\$|\\\(((?:(?!\\[()]).)+?)\\\)"
@@ -302,17 +303,30 @@ def sentence_value(sentence: str, timeout: float) -> tuple[str, int] | None:
     one number; math-only content, a sentence with several values or a hedge is left as it is.
     """
     bare = _MATH_SPAN_RE.sub(" ", sentence, timeout=REGEX_TIMEOUT_S)
-    latin = len(_PROSE_WORD_RE.findall(bare, timeout=timeout)) >= 2
+    latin = len(_SENTENCE_WORD_RE.findall(bare, timeout=timeout)) >= 2  # "She has 12 apples"
     other_script = not latin and "\\" not in sentence and _OTHER_SCRIPT_WORD_RE.search(bare, timeout=timeout) is not None
     if not (latin or other_script) or _doubtful(sentence, timeout) or (other_script and NEGATION_RE.search(sentence, timeout=timeout)):
         return None  # "共有42个苹果", "всего 42 яблока": prose of another script states its one number too
     values = _sentence_values(sentence, 0, timeout)
     if len({content for content, _s, _e in values}) != 1:
         return None
-    if other_script:  # the value with the words after it, for normalisation to tell a count noun from a scale word
-        tail = _WORDS_AFTER_RE.match(sentence, values[-1][2], timeout=timeout)
-        return values[-1][0] + (tail[0] if tail else ""), len(sentence)
-    return values[-1][0], len(sentence)
+    # the value with the words after it, for normalisation to tell a count noun ("42 apples") from a scale
+    # word ("2 thousand people") or an operation ("42 squared"); the sentence goes on after its noun phrase
+    tail = _WORDS_AFTER_RE.match(sentence, values[-1][2], timeout=timeout)
+    return values[-1][0] + _noun_phrase(tail[0] if tail else ""), len(sentence)
+
+
+def _noun_phrase(words: str) -> str:
+    """Of the words after a value, those that belong to it: the longest run a count noun takes ("minutes"
+    of "minutes before the alarm"), or all of them when the first one changes the value ("thousand people",
+    "squared"), so that normalisation reads or refuses them."""
+    from rlvr.verifiers.units import unit_words  # units reads the number words of CLDR: loaded with it
+
+    tokens = words.split()
+    for k in range(len(tokens), 0, -1):
+        if unit_words(" ".join(tokens[:k])):
+            return words[:words.index(tokens[k - 1]) + len(tokens[k - 1])]
+    return words
 
 
 # what follows a value up to the clause's end: "42 яблока", "42个苹果", "42 миллиона" (never past punctuation)

@@ -19,9 +19,10 @@ from rlvr.verifiers.lexicon import (
     UNSURE_PHRASES, WITHDRAWAL_CUES,
 )
 from rlvr.verifiers.limits import REGEX_TIMEOUT_S
-from rlvr.verifiers.number_words import numeral_char, scale_words
+from rlvr.verifiers.number_words import han_value, numeral_char, scale_values, scale_words, words_value
 
-__all__ = ["split_unit", "number_from_words", "clock_time", "unit_word", "unit_words", "canonical_unit", "count_noun"]
+__all__ = ["split_unit", "number_from_words", "clock_time", "unit_word", "unit_words", "canonical_unit", "count_noun",
+           "scaled_value"]
 
 _UNITS = frozenset(u.lower() for u in UNIT_WORDS + UNIT_SYMBOLS) | {"ω", "omega", "μ", "mu", "circ", "°", "per"}
 # short unit symbols are case-sensitive (K is kelvin, k a prefix); unit words are not
@@ -128,6 +129,49 @@ _ONES = {w: i for i, w in enumerate("zero one two three four five six seven eigh
 _TENS = {w: 10 * i for i, w in enumerate("_ _ twenty thirty forty fifty sixty seventy eighty ninety".split()) if w != "_"}
 _SCALES = {"hundred": 100, "thousand": 1_000, "million": 1_000_000, "billion": 1_000_000_000}
 _WORD_SPLIT_RE = regex.compile(r"[\s-]+")
+
+
+# a value and what follows it: "2 thousand people", "1.5 Millionen Euro", "12 lakh", "42\\text{ million}"
+_SCALED_VALUE_RE = regex.compile(r"([-+]?[0-9]{1,15}(?:,[0-9]{3})*(?:\.[0-9]{1,15})?|[-+]?[0-9]{1,15},[0-9]{1,2})\s*(?:\\[,;! ]\s*)*"
+                                 r"(?:\\(?:text|mathrm|mbox|textrm)\s*\{\s*)?([\p{L}\p{M}]+)((?:\s+[\p{L}\p{M}]+){0,3})\s*\}?\.?")
+# a number in Chinese or Japanese numerals, then what it counts: "二十人", "一百二十种", "三万五千元"
+_HAN_NUMBER_RE = regex.compile(r"([零〇一二两兩三四五六七八九十拾百佰千仟万萬亿億兆]+)\s*([\p{Han}\p{Hiragana}\p{Katakana}]{0,6})")
+
+
+def scaled_value(text: str) -> tuple[str, str] | None:
+    """(the value, what it counts) when ``text`` is a number times a scale word of any language, or a
+    number in words or in Han numerals, with at most a count noun after it: "2 thousand people" is
+    ("2000", "people"), "twelve apples" ("12", "apples"), "vingt et un" ("21", ""), "二十人" ("20", "人");
+    ``None`` otherwise (the words must be a scale and then a count noun, nothing that changes the value)."""
+    from decimal import Decimal
+
+    s = text.strip()
+    if m := _SCALED_VALUE_RE.fullmatch(s, timeout=REGEX_TIMEOUT_S):
+        factor = scale_values().get(m[2].lower())
+        rest = m[3].strip()
+        if factor is not None and (not rest or count_noun(rest)):
+            number = m[1].replace(",", ".") if regex.fullmatch(r"[-+]?[0-9]+,[0-9]{1,2}", m[1], timeout=REGEX_TIMEOUT_S) \
+                else m[1].replace(",", "")  # "1,5 Millionen": a decimal comma; "1,500 million": a group
+            scaled = Decimal(number) * factor
+            value = format(scaled.normalize(), "f") if scaled == scaled.to_integral() else format(scaled, "f").rstrip("0")
+            return value, rest.lower()
+        return None
+    if m := _HAN_NUMBER_RE.fullmatch(s, timeout=REGEX_TIMEOUT_S):
+        value = han_value(m[1])
+        if value is not None and (not m[2] or count_noun(m[2])):
+            return str(value), m[2]
+        return None
+    words = s.replace("-", " ").split()
+    if not words or any(any(c.isdigit() for c in w) for w in words):
+        return None
+    for k in range(len(words), 0, -1):  # the number words, then perhaps the noun they count
+        rest = " ".join(words[k:])
+        if rest and not count_noun(rest):
+            continue
+        value = words_value(" ".join(words[:k]))
+        if value is not None:
+            return str(value), rest.lower()
+    return None
 
 
 def number_from_words(text: str) -> int | None:
