@@ -31,7 +31,8 @@ _SYMBOLS = {
     "⋅": "\\cdot ", "÷": "\\div ", "−": "-", "–": "-", "≤": "\\le ", "≥": "\\ge ", "≠": "\\ne ",
     "≈": "\\approx ", "±": "\\pm ", "∓": "\\mp ", "°": "^\\circ ", "∪": "\\cup ", "∩": "\\cap ",
     "∈": "\\in ", "∅": "\\emptyset ", "θ": "\\theta ", "α": "\\alpha ", "β": "\\beta ", "Ω": "\\Omega ",
-    "μ": "\\mu ", "⟨": "\\langle ", "⟩": "\\rangle ", "⁄": "/", "∕": "/",
+    "μ": "\\mu ", "⟨": "\\langle ", "⟩": "\\rangle ", "⁄": "/", "∕": "/", "ℝ": "\\mathbb{R}", "ℕ": "\\mathbb{N}",
+    "ℤ": "\\mathbb{Z}", "ℚ": "\\mathbb{Q}", "ℂ": "\\mathbb{C}",
 }
 _GREEK_SYMBOLS = "θαβΩμ"
 # a Greek letter of the table stands for its macro unless it is part of a Greek word ("μήλα" is apples)

@@ -80,7 +80,7 @@ _COLUMN_VECTOR_RE = regex.compile(r"\\begin\{([pb])matrix\}((?:(?!\\begin|\\end|
 _THOUSANDS_RE = regex.compile(r"[+-]?[1-9][0-9]{0,2}(?:,[0-9]{3})+(?:\.[0-9]+)?")  # "0,111" is a decimal comma, no group
 _ASSIGNMENT_RE = regex.compile(r"[A-Za-z](?:_\{?[A-Za-z0-9]+\}?)?\s*=\s*([^=<>]+)")
 # a choice letter: A-E, or (a)-(e) in parentheses; a bare lowercase e is Euler's number, not choice E
-_CHOICE_RE = regex.compile(r"\(?([A-E])\)?|\(([a-e])\)")
+_CHOICE_RE = regex.compile(r"(?i:(?:option|choice)\s+)?(?:\(?([A-E])\)?|\(([a-e])\))")  # "(C)", "option D"
 _LETTERS_RE = regex.compile(r"\p{L}+")
 _LETTER_OR_MACRO_RE = regex.compile(r"[A-Za-z\\]")
 _DIGIT_RE = regex.compile(r"[0-9]")

@@ -174,6 +174,13 @@ _SENTENCE_VALUE_RE = regex.compile(r"(?i)^(?:[^$]|\$[^$]*\$)*\bis[ \t]+((?:[^$\s
 _ABBREVIATION_RE = regex.compile(r"(?i)(?<![\p{L}])(?:i\.e|e\.g|i\.e\.|e\.g\.|approx|resp|cf|viz|etc|vs)\.$")
 # a remark in parentheses after the answer: "42 (i.e. 6 · 7)", "42 (that is, 6 · 7)"
 _REMARK_RE = regex.compile(r"(?i)\s*\((?:i\.\s?e\.?|e\.\s?g\.?|that is|namely|since|because|as)\b[^()]*\)?\s*$")
+# what follows a value as a remark on it, never part of it: a parenthesis of words after a blank
+# ("12 apples (3 baskets × 4 apples)", "ℝ (all real numbers)"), a spaced dash ("A — only option A works"),
+# or a clause a conjunction opens after a comma ("2 apples, not 3, because …")
+_TRAILING_REMARK_RE = regex.compile(
+    r"(?<=\S)(?:\s+\((?=[^()]*\p{L}{3})[^()]*\)|\s+[—–]\s+\p{L}.*"
+    r"|\s*,\s*(?:not|because|since|as|which|so|but|while|where|when|although|though|if|unless|given|i\.e\.|e\.g\.)\b.*)\s*$",
+    regex.IGNORECASE | regex.DOTALL)
 
 
 _YES_NO_START_RE = regex.compile(r"(?i)\s*(?:\*\*)?(?:yes|no)\b\s*[,;:\u2014-]")
@@ -186,8 +193,16 @@ def first_sentence(text: str, timeout: float) -> str:
             continue  # "i.e.", "e.g.", "approx.": an abbreviation's period ends no sentence
         if (text.count("$", 0, m.start()) - text.count("\\$", 0, m.start())) % 2 == 0:
             answer = text[:m.start()]
-            return _REMARK_RE.sub("", answer, timeout=timeout) or answer
-    return _REMARK_RE.sub("", text, timeout=timeout) or text
+            return _without_remark(answer, timeout)
+    return _without_remark(text, timeout)
+
+
+def _without_remark(answer: str, timeout: float) -> str:
+    """An answer line's value without the remark that follows it (the remark is read as what comes after)."""
+    cut = _REMARK_RE.sub("", answer, timeout=timeout) or answer
+    if "$" in cut or "\\(" in cut:  # inside math a parenthesis belongs to the expression
+        return cut
+    return _TRAILING_REMARK_RE.sub("", cut, count=1, timeout=timeout).rstrip(" ,;") or cut
 
 
 def _next_lines(view: str, pos: int) -> tuple[int, int] | None:
