@@ -21,6 +21,7 @@ from fractions import Fraction
 
 from rlvr.verifiers.characters import fold_math_unicode
 from rlvr.verifiers.choices import choice_with_text, option_text
+from rlvr.verifiers.currencies import is_currency
 from rlvr.verifiers.lexicon import (
     ANSWER_WORDS, APPROVAL_MARKS,
 )
@@ -77,6 +78,7 @@ _CJK_UNIT_RE = regex.compile(r"(?<=[0-9])\s*([\p{Han}\p{Hiragana}\p{Katakana}\p{
 _EMPTY_SET_RE = regex.compile(r"\\varnothing(?![A-Za-z])|\\\{\s*\\\}|\\O(?![A-Za-z])")
 # a one-column matrix is a vector: \begin{pmatrix} 1 \\ 2 \end{pmatrix} says what (1, 2) says
 _COLUMN_VECTOR_RE = regex.compile(r"\\begin\{([pb])matrix\}((?:(?!\\begin|\\end|&).)*)\\end\{\1matrix\}", regex.DOTALL)
+_OTHER_GROUPS_RE = regex.compile(r"[+-]?[1-9][0-9]{0,2}(?:(?:\.[0-9]{3}){2,}|(?:['’][0-9]{3})+)")
 _THOUSANDS_RE = regex.compile(r"[+-]?[1-9][0-9]{0,2}(?:,[0-9]{3})+(?:\.[0-9]+)?")  # "0,111" is a decimal comma, no group
 _ASSIGNMENT_RE = regex.compile(r"[A-Za-z](?:_\{?[A-Za-z0-9]+\}?)?\s*=\s*([^=<>]+)")
 # a choice letter: A-E, or (a)-(e) in parentheses; a bare lowercase e is Euler's number, not choice E
@@ -231,6 +233,8 @@ def _strip_marks_and_label(s: str) -> str:
 def normalize_answer(text: str) -> NormalizedAnswer:
     """Normalise one extracted answer (already capped in length); pure, so results are cached."""
     s = fold_math_unicode(text)
+    if (m := _MONEY_RE.fullmatch(s.strip(), timeout=REGEX_TIMEOUT_S)) and is_currency(m[1] or m[4] or ""):
+        s = m[2] or m[3]  # "R$ 18", "US$18", "18 CHF", "USD 12.50": the amount (a currency sign of any CLDR locale)
     s = s.replace("\\$", "")  # an escaped dollar is a currency sign, not a math delimiter
     s = _strip_math_delimiters(s)
     s = strip_outer_box(s)
@@ -288,13 +292,14 @@ def normalize_answer(text: str) -> NormalizedAnswer:
     if not percent and not unit and (m := _BASE_NUMERAL_RE.fullmatch(s.strip(), timeout=REGEX_TIMEOUT_S)) \
             and 2 <= int(m[2]) <= 36 and _DIGIT_RE.search(m[1], timeout=REGEX_TIMEOUT_S):
         s, unit = m[1], ("" if m[2] == "10" else f"base {int(m[2])}")  # 2516_8: the numeral 2516 in base 8
-    s = _CURRENCY_CODE_RE.sub("", s, count=1, timeout=REGEX_TIMEOUT_S)  # USD 12.50 is 12.50
     if (m := _SCIENTIFIC_RE.fullmatch(s.strip(), timeout=REGEX_TIMEOUT_S)) and abs(int(m[2])) <= 30:
         value = Decimal(m[1]).scaleb(int(m[2]))  # 1e6 is 1000000, 2.5E-3 is 0.0025
         s = format(value.normalize(), "f")
 
     if _THOUSANDS_RE.fullmatch(s, timeout=REGEX_TIMEOUT_S):
         s = s.replace(",", "")
+    elif _OTHER_GROUPS_RE.fullmatch(s, timeout=REGEX_TIMEOUT_S):
+        s = s.replace(".", "").replace("'", "").replace("’", "")  # 1.000.000 (two dots: no decimal), 1'000'000
     choice = _CHOICE_RE.fullmatch(s, timeout=REGEX_TIMEOUT_S) or choice_with_text(s)
     if choice:
         s = (choice.group(1) or choice.group(2)).upper()
@@ -306,7 +311,8 @@ def normalize_answer(text: str) -> NormalizedAnswer:
     return NormalizedAnswer(clean=s, key=s.replace(" ", ""), percent=percent, unit=unit)
 
 
-_CURRENCY_CODE_RE = regex.compile(r"^\s*(?:USD|US\$|EUR|GBP|INR|CAD|AUD|JPY|CNY|RMB|CHF|Rs\.?)\s*(?=[-+]?[0-9.])")
+# an amount with a currency sign before or after it (the sign is checked against CLDR's: currencies.py)
+_MONEY_RE = regex.compile(r"(?:([^\s0-9+\-.,]{1,6}?)\.?\s*([-+]?[0-9][0-9,.'’]*)|([-+]?[0-9][0-9,.'’]*?)\s*([^\s0-9.,']{1,6}))")
 _SCIENTIFIC_RE = regex.compile(r"([-+]?[0-9]{1,15}(?:\.[0-9]{1,15})?)[eE]([-+]?[0-9]{1,3})")
 _DOTS = r"(?:\\ldots|\\dots|\\cdots|\.\.\.|…)"
 _REPEATING_DOTS_RE = regex.compile(r"([-+]?)([0-9]{1,12})\.([0-9]{0,12}?)([0-9]{1,6}?)\4+\s*" + _DOTS)

@@ -12,12 +12,12 @@ character is a numeral when the Unicode Character Database gives it a numeric va
 from __future__ import annotations
 
 import functools
-import json
 import logging
 import os
 import unicodedata
-from pathlib import Path
 from typing import Any
+
+from rlvr.verifiers.vocabulary_cache import cached, installed_version
 
 logger = logging.getLogger(__name__)
 
@@ -38,30 +38,9 @@ def _vocabulary() -> dict[str, Any]:
     except ImportError:  # a dependency of rlvr; without it only the lexicon's English words are known
         logger.warning("unicode-rbnf is not installed: number words of other languages are not recognised")
         return {"scale_words": [], "small_words": [], "unspaced": "", "scale_values": dict(_ENGLISH_SCALES)}
-    release = getattr(unicode_rbnf, "__version__", None) or _installed_version("unicode-rbnf")
-    path = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "rlvr" / f"number-words-{release}.json"
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        pass
-    found = _read_spellouts(os.path.join(os.path.dirname(unicode_rbnf.__file__), "rbnf"))
-    try:  # written atomically: a worker that reads it while another writes sees the old file or the new one
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(f".{os.getpid()}.tmp")
-        tmp.write_text(json.dumps(found, ensure_ascii=False), encoding="utf-8")
-        os.replace(tmp, path)
-    except OSError:
-        pass
-    return found
-
-
-def _installed_version(name: str) -> str:
-    try:
-        from importlib.metadata import version
-
-        return version(name)
-    except Exception:
-        return "unknown"
+    release = getattr(unicode_rbnf, "__version__", None) or installed_version("unicode-rbnf")
+    folder = os.path.join(os.path.dirname(unicode_rbnf.__file__), "rbnf")
+    return cached("number-words", release, lambda: _read_spellouts(folder))
 
 
 def _read_spellouts(folder: str) -> dict[str, Any]:
