@@ -253,8 +253,15 @@ def check_final(doc: Document, all_slots: list[Slot], final: Slot, answer: str, 
             if stance:
                 return Finding(STANCE, f"several final answers stated together ({shown}), and "
                                f"{clean(_value_of(g))!r} is not asserted: {stance}")
-        # the values, for a list gold to read them as one answer, when each is a box of its own
+        # the values, for a list gold to read them as one answer, when each is a box of its own; never when the
+        # statement that holds them doubts them ("Perhaps $x = \\boxed{3}$ and $y = \\boxed{4}$")
         list_like = all(any(s.kind == "boxed" for s in g) for g in together)
+        first_box = min(together[0], key=lambda s: s.value[1] - s.value[0])
+        last_box = min(together[-1], key=lambda s: s.value[1] - s.value[0])
+        j_start, j_end = statement_of(doc, together[0], timeout)[0], statement_of(doc, together[-1], timeout)[1]
+        doubt = _offers_another(doc.view[j_start:first_box.start], doc.view[last_box.end:j_end], answer, timeout)
+        if list_like and (doubt or _TENTATIVE.search(doc.view[j_start:j_end], timeout=timeout)):
+            return Finding(HEDGED, f"several final answers stated together ({shown}), and the statement doubts them")
         others = tuple(clean(v) for v in distinct if _key(v) != _key(answer)) if list_like else ()
         return Finding(ALTERNATIVES, f"several different final answers stated together: {shown}", others,
                        _labels(doc, together, timeout) if others and len(distinct) == len(together) else ())

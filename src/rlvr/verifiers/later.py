@@ -59,7 +59,8 @@ _ALTERNATIVE = words_pattern(ALTERNATIVE_WORDS + HEDGE_WORDS + ("also", "unless"
 _ANSWER_CUE = words_pattern(("answer", "final answer", "the answer", "result", "final result", "solution", "final",
                              "should be", "instead", "correct", "right") + _ANSWER_NOUNS + _META_CUES)
 _CUE_REACH = 40  # how far before a value an answer word still puts it forward
-_CLAIM = words_pattern(("answer", "final answer", "the answer", "result", "the result", "final result", "total",
+_CLAIM = words_pattern(("recap", "to recap", "summary", "to summarize", "to summarise", "summing up",
+                        "answer", "final answer", "the answer", "result", "the result", "final result", "total",
                         "the total", "turns out to be", "turns out", "comes out as", "it's", "it is", "edit",
                         "typo", "read as", "should read", "read the boxed value as", "boxed value", "the box",
                         "the boxed", "box above", "what i wrote", "erratum")
@@ -92,6 +93,7 @@ _HEADING_WORD_RE = regex.compile(r"\p{L}{2,}")
 _META_TOKEN_RE = regex.compile(r"\p{L}[\p{L}'’-]*")  # words, single letters included ("I", "a")
 _OFFER_BEFORE, _OFFER_AFTER = 15, 10  # how close an alternative word stands to the value it offers
 _META_WORDS = 8  # at most this many words beside the value
+_BARE_WORDS = 2  # a later sentence of another value and at most this many words claims it
 _NUMBER_WORDS_RE = regex.compile(
     r"(?i)\b(?:(?:minus|negative)[ -])?(?:zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|"
     r"fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|"
@@ -308,8 +310,8 @@ class _Reader:
         claimed = self.values(folded[claim.end():]) if claim is not None else []
         if claim is not None and len(others) < len(values) and claimed and not self.other(claimed[:1]):
             claim = None  # "Therefore, the product is 6 and the sum is 5": the answer restated beside other quantities
-        if claim is not None and self._recap(folded[claim.end():], others):
-            claim = None
+        if claim is not None and len(others) < len(values) and self._recap(folded[claim.end():], others):
+            claim = None  # a recap restates the answer beside the other quantities it names
         if claim is not None and self.other(self.values(folded[claim.end():])):
             return _holding(LATER_STATEMENT, f"the final answer {answer!r} is followed by a statement of {clean(value)!r} "
                            f"({shown!r})", others)
@@ -320,6 +322,10 @@ class _Reader:
             if not words and not _LABEL_LINE_RE.match(sentence, timeout=t):  # "41." alone
                 return Finding(LATER_STATEMENT, f"the final answer {answer!r} is followed by {clean(value)!r} on its own "
                                f"({shown!r})", (clean(value),))
+            if words and len(words) <= _BARE_WORDS and not _LABEL_LINE_RE.match(sentence, timeout=t):
+                # "LOL no, 42.", "Strike that, 42.": a value and a word or two, put in the answer's place
+                return Finding(LATER_STATEMENT, f"the final answer {answer!r} is followed by {clean(value)!r} with "
+                               f"hardly a word ({shown!r})", (clean(value),))
             if words and len(words) <= _META_WORDS and all(w in META_LABEL_WORDS for w in words):
                 # "Verdict: 41", "My pick: 41", "TL;DR 41", "41, final.": no quantity named, only the answer
                 return Finding(LATER_STATEMENT, f"the final answer {answer!r} is followed by {clean(value)!r} given as "

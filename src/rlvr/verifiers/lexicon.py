@@ -94,6 +94,7 @@ CONCLUSION_WORDS: tuple[str, ...] = (
 RETRACTION_CUES: tuple[str, ...] = (
     "wait", "actually", "oops", "correction", "corrected", "mistake", "my mistake", "my bad", "instead",
     "on second thought", "i was wrong", "that was wrong", "that's wrong", "that is wrong", "scratch that",
+    "strike that", "cross that out", "erase that", "delete that",
     "disregard", "ignore that", "ignore this", "ignore the above", "ignore the previous", "should be",
     "should have been", "i meant", "i mean", "rather", "no wait", "hold on", "hmm", "let me reconsider",
     "let me redo", "let me recompute", "let me recalculate", "let me re-check", "let me recheck", "update",

@@ -53,10 +53,10 @@ RETRACTION_RE = words_pattern(RETRACTION_CUES)
 CONCLUSION_RE = words_pattern(CONCLUSION_WORDS)
 _ANSWER_WORD_RE = words_pattern(ANSWER_WORDS)
 _BOUND = words_pattern(BOUND_WORDS)
-_REJECTED = words_pattern(REJECTION_WORDS)
+_REJECTED = words_pattern(REJECTION_WORDS + NEGATIVE_EVALUATIONS)  # "7 fails", "7 is wrong"
 _EXCLUDING = words_pattern(EXCLUDING_WORDS)
 _BOUND_TAIL_RE = regex.compile(r"(?i)\s*(?:of|than|to)?\s*\$?\s*$")
-_REJECTED_HEAD_RE = regex.compile(r"(?i)^\s*\$?\s*,?\s*(?:is\s+|was\s+|also\s+)?")
+_REJECTED_HEAD_RE = regex.compile(r"(?i)^\s*\$?\s*[,(]?\s*(?:is\s+|was\s+|also\s+)?")
 _HYPOTHETICAL_RE = words_pattern(HYPOTHETICAL_WORDS)
 # the fallback's gate: a sentence states its value as the answer only with a cue and without any of these
 _STATEMENT_CUE = words_pattern(CONCLUSION_WORDS + ANSWER_WORDS + RESULT_VERBS + TOTAL_WORDS)

@@ -120,6 +120,20 @@ def verify_row(completion: Any, gold: Any, config: VerifierConfig, compare: Comp
             stages["compare"] = stages.get("compare", 0.0) + (t2 - t1)
 
 
+# names whose order a tuple follows by convention: (x, y, z), (a, b, c, d), (p, q, r), (u, v, w), (m, n)
+_COORDINATE_NAMES = ("xyz", "abcd", "pqr", "uvw", "mn")
+
+
+def coordinate_order(pairs: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """Named values in the order a tuple of them is written: coordinates by their convention ("y = 4, x = 3"
+    is (3, 4)); any other names as stated ("w = 16, d = 3" is (16, 3): nothing says d comes first)."""
+    names = [name for name, _value in pairs]
+    for order in _COORDINATE_NAMES:
+        if all(len(n) == 1 and n in order for n in names):
+            return sorted(pairs, key=lambda p: order.index(p[0]))
+    return list(pairs)
+
+
 def _stated_together(ex: Extraction, gold: str) -> Extraction:
     """Boxes stated together against a gold of several values: one answer, compared as a whole.
 
@@ -131,8 +145,9 @@ def _stated_together(ex: Extraction, gold: str) -> Extraction:
         return Extraction("ok", ", ".join(together), "the boxes stated together read as one list answer",
                           ex.source, rule=LIST_ANSWER, values=together)
     if ex.labels and len(ex.labels) == len(ex.candidates) == tuple_size(gold):
-        ordered = tuple(value for _name, value in sorted(zip(ex.labels, ex.candidates)))
-        named = ", ".join(f"{name} = {value}" for name, value in sorted(zip(ex.labels, ex.candidates)))
+        pairs = coordinate_order(list(zip(ex.labels, ex.candidates)))
+        ordered = tuple(value for _name, value in pairs)
+        named = ", ".join(f"{name} = {value}" for name, value in pairs)
         return Extraction("ok", "(" + ", ".join(ordered) + ")", f"the named boxes stated together ({named}) read as "
                           "one tuple", ex.source, rule=LIST_ANSWER, values=ordered)
     return ex
@@ -223,7 +238,7 @@ def _local_decision(answer_text: str, answer: Any, gold_text_: str, config: Veri
             # "Maximum = 2, Minimum = 1" against "1, 2": the values the labels name, compared as the gold's list;
             # "y = 4, x = 3" against the tuple (3, 4): the coordinates in the order of their names
             if tuple_size(gold_text_) == len(named):
-                answer = normalize_answer("(" + ", ".join(value for _label, value in sorted(named)) + ")")
+                answer = normalize_answer("(" + ", ".join(value for _label, value in coordinate_order(named)) + ")")
             else:
                 answer = normalize_answer(", ".join(value for _label, value in named))
     elif (renamed := renamed_definition(answer.clean, gold.norm.clean)) is not None:

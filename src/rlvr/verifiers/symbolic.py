@@ -76,6 +76,10 @@ class Comparer:
         quick = _quick_expression_check(gold_parsed[0], answer_parsed[0], exact=not (abs_tol or rel_tol))
         if quick is not None:
             return ("correct" if quick[0] else "incorrect"), f"{answer!r} {quick[1]} gold {gold!r}"
+        kinds = {_kind(gold_parsed[0]), _kind(answer_parsed[0])}
+        if "finite" in kinds and kinds & {"interval", "relation"}:
+            # math-verify calls {2, 5} equal to the interval (2, 5) and to "2 < x < 5": values are no range
+            return "incorrect", f"{answer!r} and gold {gold!r}: a set of values against an interval or inequality"
         unequal = _unequalities(gold_parsed[0], answer_parsed[0])
         if unequal is not None:
             return ("correct" if unequal else "incorrect"), (f"{answer!r} {'excludes' if unequal else 'does not exclude'} "
@@ -122,6 +126,20 @@ class Comparer:
             if _is_real_number(value) and not _numerically_equal(g, value, 0.0, 0.0):
                 return side.strip()
         return None
+
+
+def _kind(value: Any) -> str:
+    """What a parsed answer is, for comparing like with like: ``finite`` (a set or list of values),
+    ``interval`` (an interval or a union of them), ``relation`` (an inequality, or several joined), ``value``."""
+    import sympy
+
+    if isinstance(value, sympy.FiniteSet) and len(value) > 1:
+        return "finite"
+    if isinstance(value, (sympy.Interval, sympy.Union)) and not isinstance(value, sympy.FiniteSet):
+        return "interval"
+    if isinstance(value, (sympy.core.relational.Relational, sympy.And, sympy.Or)) and not isinstance(value, sympy.Eq):
+        return "relation"
+    return "value"
 
 
 def _unequalities(g: Any, a: Any) -> bool | None:

@@ -120,7 +120,7 @@ class TexPass:
             if name in REDEFINING_MACROS:
                 self.doc.redefinitions.append(name)
             elif name in TEX_CONDITIONALS and name != "ifthenelse":
-                end, else_at = self._matching_fi(m.end())
+                end, else_at = self._matching_fi(start)
                 if name == "iftrue":  # its first branch shows; what follows \\else does not
                     blank_chars(self.chars, start, m.end())
                     if else_at is not None:
@@ -233,16 +233,24 @@ class TexPass:
         for start, colour in top:
             self.hide(start, len(self.text), f"text in an invisible colour ({colour})")
 
-    def _matching_fi(self, pos: int) -> tuple[int, int | None]:
-        """Where the conditional opened before ``pos`` ends (after its ``\\fi``), and where its own
-        ``\\else`` starts (``None`` without one); unclosed, it runs to the end."""
-        depth, else_at = 1, None
-        for m in _IF_FI_RE.finditer(self.text, pos, timeout=self.timeout):
-            if m[1] == "else":
-                if depth == 1 and else_at is None:
-                    else_at = m.start()
-                continue
-            depth += 1 if m[1] != "fi" else -1
-            if depth == 0:
-                return m.end(), else_at
-        return len(self.text), else_at
+    def _matching_fi(self, start: int) -> tuple[int, int | None]:
+        """Where the conditional opened at ``start`` ends (after its ``\\fi``), and where its own ``\\else``
+        starts (``None`` without one); unclosed, it runs to the end. Every conditional of the text is
+        paired in one pass the first time one is asked for, so nesting thousands deep stays linear."""
+        pairs = getattr(self, "_conditionals", None)
+        if pairs is None:
+            pairs, stack = {}, []  # stack: [start of the \if, its \else or None]
+            for m in _IF_FI_RE.finditer(self.text, timeout=self.timeout):
+                if m[1] == "else":
+                    if stack and stack[-1][1] is None:
+                        stack[-1][1] = m.start()
+                elif m[1] == "fi":
+                    if stack:
+                        opened, else_at = stack.pop()
+                        pairs[opened] = (m.end(), else_at)
+                else:
+                    stack.append([m.start(), None])
+            for opened, else_at in stack:
+                pairs[opened] = (len(self.text), else_at)
+            self._conditionals = pairs
+        return pairs.get(start, (len(self.text), None))
