@@ -18,11 +18,12 @@ def alternation(words: tuple[str, ...]) -> str:
     "或", "または"), longest first, for patterns that must be compiled with the rest of a rule."""
     import regex
 
+    def east_asian(w: str) -> bool:
+        return regex.search(r"[\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}]", w, timeout=1.0) is not None
+
     # one-letter words ("y", "e", "и") are variables in mathematical text: never a conjunction here
-    spaced = sorted((w for w in words if len(w) > 1 and not regex.search(r"[\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}]", w)),
-                    key=len, reverse=True)
-    unspaced = sorted((w for w in words if len(w) >= 1 and w not in spaced and regex.search(
-        r"[\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}]", w)), key=len, reverse=True)
+    spaced = sorted((w for w in words if len(w) > 1 and not east_asian(w)), key=len, reverse=True)
+    unspaced = sorted((w for w in words if east_asian(w)), key=len, reverse=True)
     parts = []
     if spaced:
         parts.append(r"(?<![\p{L}\\])(?:" + "|".join(regex.escape(w) for w in spaced) + r")(?![\p{L}])")
