@@ -36,7 +36,7 @@ __all__ = [
     "APPROXIMATION_WORDS", "BOUND_WORDS", "REJECTION_WORDS", "HYPOTHETICAL_WORDS", "ALTERNATIVE_WORDS", "LIST_WORDS", "GRADER_WORDS",
     "BOX_MACROS", "HIDING_MACROS", "TEX_CONDITIONALS", "STRIKING_MACROS", "COLOUR_MACROS", "REDEFINING_MACROS", "TRANSPARENT_MACROS", "FUNCTION_WORDS", "OPERATION_WORDS", "RESULT_VERBS",
     "NEGATIVE_EVALUATIONS", "ANSWER_REFERENCES", "WITHDRAWAL_CUES", "PROSE_DOUBT_WORDS", "TENTATIVE_WORDS", "EXCLUDING_WORDS", "MODIFIERS_AFTER",
-    "UNIT_WORDS", "UNIT_SYMBOLS", "ORDINAL_SUFFIXES", "OR_WORDS", "TOTAL_WORDS", "BINARY_MODIFIERS", "words_pattern", "any_in", "PhraseMatcher", "alternation",
+    "UNIT_WORDS", "UNIT_SYMBOLS", "ORDINAL_SUFFIXES", "OR_WORDS", "TOTAL_WORDS", "BINARY_MODIFIERS", "MEASURE_WORDS", "words_pattern", "any_in", "PhraseMatcher", "alternation",
 ]
 
 
@@ -236,6 +236,14 @@ TRANSPARENT_MACROS: tuple[str, ...] = (
 )
 
 # -- units and ordinals ---------------------------------------------------------------------------
+#: what a number counts when it stands right after it in Chinese, Japanese or Korean: the classifiers and
+#: counters ("42个苹果", "42個", "42개", "42명"); a word after a number that opens with none of them ("的平方",
+#: "以上", "ではない") is no count. 打 (a dozen) and 双/对 (a pair) multiply, so they are not here
+MEASURE_WORDS: frozenset[str] = frozenset(
+    "个 個 只 本 张 張 条 條 块 塊 元 圆 角 分 人 次 天 年 月 日 岁 歲 米 克 升 种 種 辆 輛 件 位 名 份 支 头 頭 匹 棵 根 颗 顆 粒 "
+    "斤 瓶 杯 碗 盒 箱 包 袋 套 台 部 架 艘 座 栋 棟 间 間 家 所 首 篇 页 頁 道 题 題 步 点 點 秒 周 週 度 "
+    "枚 冊 回 円 歳 羽 軒 着 足 膳 脚 通 曲 話 巻 番 段 階 つ "
+    "개 명 마리 권 장 번 살 원 대 송이 병 잔 시 분 초 일 년 달 주 켤레 벌 채 층 과".split())
 #: unit symbols that may follow a number without a space or after one (5 m, 5m/s^2, 20 °C)
 UNIT_SYMBOLS: tuple[str, ...] = (
     "m", "cm", "mm", "km", "nm", "um", "μm", "µm", "in", "ft", "yd", "mi", "g", "kg", "mg", "lb", "lbs", "oz",
@@ -271,7 +279,8 @@ OPERATION_WORDS: frozenset[str] = frozenset("""
 squared cubed factorial reciprocal inverse root roots power powers exponent halved doubled tripled twice thrice
 double triple half halves third thirds quarter quarters fifth fifths sixth sixths tenth tenths hundredth hundredths
 thousandth thousandths millionth millionths hundred hundreds thousand thousands million millions billion billions
-trillion trillions lakh lakhs crore crores grand dozen dozens score gross percent percentage permille ppm ppb
+trillion trillions lakh lakhs lac lacs crore crores grand dozen dozens score gross percent percentage permille ppm ppb
+googol myriad dutzend douzaine douzaines docena docenas dozzina dozzine дюжина дюжины дюжин tuzin düzine
 negative minus plus times over divided multiplied less more fewer greater smaller least most
 maximum minimum max min tops approx approximately roughly about around nearly almost negated ish
 """.split())

@@ -21,7 +21,7 @@ from rlvr.verifiers.vocabulary_cache import cached, installed_version
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["scale_words", "scale_values", "numeral_char", "words_value", "han_value", "warm"]
+__all__ = ["scale_words", "small_words", "scale_values", "numeral_char", "words_value", "han_value", "warm"]
 
 # what is spelled out: the scales and a few multiples of each (so inflected forms appear: "два миллиона",
 # "пять миллионов"), and the hundreds (a number word after a number: "18 hundred" is 1800)
@@ -40,7 +40,7 @@ def _vocabulary() -> dict[str, Any]:
         return {"scale_words": [], "small_words": [], "unspaced": "", "scale_values": dict(_ENGLISH_SCALES)}
     release = getattr(unicode_rbnf, "__version__", None) or installed_version("unicode-rbnf")
     folder = os.path.join(os.path.dirname(unicode_rbnf.__file__), "rbnf")
-    return cached("number-words", release, lambda: _read_spellouts(folder))
+    return cached("number-words-2", release, lambda: _read_spellouts(folder))
 
 
 def _read_spellouts(folder: str) -> dict[str, Any]:
@@ -80,6 +80,11 @@ def _read_spellouts(folder: str) -> dict[str, Any]:
                         values.setdefault(tokens[0].lower(), scale)
                     elif len(tokens) == len(head) + 1 and tokens[:-1] == head:
                         values.setdefault(tokens[-1].lower(), scale)
+                    elif m > 1 and len(tokens) == 1 and len(head) == 1 and tokens[0].startswith(head[0]) \
+                            and len(tokens[0]) > len(head[0]) + 2:  # "zweitausend", "duemila": written as one word
+                        suffix = tokens[0][len(head[0]):].lower()
+                        values.setdefault(suffix, scale)
+                        words.add(suffix)
     return {"scale_words": sorted(words - small), "small_words": sorted(small), "unspaced": "".join(sorted(unspaced)),
             "scale_values": values}
 
@@ -91,6 +96,11 @@ _ENGLISH_SCALES = {"hundred": 100, "thousand": 1000, "million": 10**6, "billion"
 def _sets() -> tuple[frozenset[str], frozenset[str]]:
     v = _vocabulary()
     return frozenset(v["scale_words"]), frozenset(v["unspaced"])
+
+
+def small_words() -> frozenset[str]:
+    """The words of 1-9 in every language CLDR spells ("zwei", "due", "trois"): never what a number counts."""
+    return frozenset(_vocabulary()["small_words"])
 
 
 def scale_words() -> frozenset[str]:
@@ -115,7 +125,7 @@ def warm() -> None:
 
 
 # the scales whose words a value may be followed by ("2 thousand people", "1.5 Millionen", "12 lakh")
-_SCALES = (10**2, 10**3, 10**4, 10**5, 10**6, 10**7, 10**8, 10**9, 10**12)
+_SCALES = (10**2, 10**3, 10**4, 10**5, 10**6, 10**7, 10**8, 10**9, 10**12, 10**15, 10**18)
 
 
 def scale_values() -> dict[str, int]:

@@ -14,12 +14,12 @@ import unicodedata
 import regex
 
 from rlvr.verifiers.lexicon import (
-    ALTERNATIVE_WORDS, ANSWER_WORDS, APPROXIMATION_WORDS, BOUND_WORDS, FUNCTION_WORDS, HEDGE_WORDS, LIST_WORDS, MODIFIERS_AFTER,
+    ALTERNATIVE_WORDS, ANSWER_WORDS, APPROXIMATION_WORDS, MEASURE_WORDS, BOUND_WORDS, FUNCTION_WORDS, HEDGE_WORDS, LIST_WORDS, MODIFIERS_AFTER,
     NEGATION_WORDS, NEGATIVE_EVALUATIONS, OPERATION_WORDS, REJECTION_WORDS, RETRACTION_CUES, UNIT_SYMBOLS, UNIT_WORDS,
     UNSURE_PHRASES, WITHDRAWAL_CUES,
 )
 from rlvr.verifiers.limits import REGEX_TIMEOUT_S
-from rlvr.verifiers.number_words import han_value, numeral_char, scale_values, scale_words, words_value
+from rlvr.verifiers.number_words import han_value, numeral_char, scale_values, scale_words, small_words, words_value
 
 __all__ = ["split_unit", "number_from_words", "clock_time", "unit_word", "unit_words", "canonical_unit", "count_noun",
            "scaled_value"]
@@ -68,12 +68,17 @@ def _noun_word(word: str) -> bool:
             c.isalpha() or c in _NOUN_CHARS or unicodedata.category(c).startswith("M") for c in word):
         return False  # letters, with the vowel signs and accents some scripts write as marks ("सेब")
     if _EAST_ASIAN_RE.fullmatch(word, timeout=REGEX_TIMEOUT_S):
-        return not any(numeral_char(c) for c in word)  # 个, 個, 개, 苹果 count; 万, 千, 만 are numerals
+        # a count opens with a classifier (个苹果, 個, 개, 명) and holds no numeral (万, 千, 만): "的平方" (squared),
+        # "以上" (or more), "ではない" (is not) open with none
+        opens = word[0] in MEASURE_WORDS or word[:2] in MEASURE_WORDS
+        return opens and not any(numeral_char(c) for c in word if c not in MEASURE_WORDS)
     if word.isascii() and (len(word) < 3 or not any(c in "aeiouAEIOU" for c in word)):
         return False  # "ab", "xyz": variables as often as words
     if lowered in _CHANGING or lowered in scale_words() or lowered.rstrip("s") in _CHANGING \
-            or lowered.rstrip("s") in scale_words():
-        return False
+            or lowered.rstrip("s") in scale_words() or lowered in small_words():
+        return False  # a word that changes the number, or a number word of any language ("hoch zwei")
+    if word.isascii() and len(word) >= 5 and lowered.endswith("ed") and not lowered.endswith("eed"):
+        return False  # a participle does something to the number ("inverted", "quadrupled", "refuted")
     # fractions' words count parts of the number ("thirds", "billionths"), they do not count things
     return not (word.isascii() and lowered.endswith(("ths", "th")) and lowered[:-2].rstrip("t") in _ORDINAL_STEMS)
 
