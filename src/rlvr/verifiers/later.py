@@ -29,7 +29,7 @@ from rlvr.verifiers.choices import choice_letter, other_choices
 from rlvr.verifiers.document import Document
 from rlvr.verifiers.lexicon import (
     ALTERNATIVE_WORDS, ANSWER_REFERENCES, CONCLUSION_WORDS, HEDGE_WORDS, META_LABEL_WORDS, NEGATIVE_EVALUATIONS,
-    REJECTION_WORDS, RESULT_VERBS, RETRACTION_CUES, WITHDRAWAL_CUES, words_pattern,
+    REJECTION_WORDS, RESULT_VERBS, RETRACTION_CUES, TENTATIVE_WORDS, UNSURE_PHRASES, WITHDRAWAL_CUES, words_pattern,
 )
 from rlvr.verifiers.approximations import approximates, says_approximately
 from rlvr.verifiers.limits import REGEX_TIMEOUT_S
@@ -41,13 +41,15 @@ from rlvr.verifiers.statements import is_constant_side, names_a_quantity
 from rlvr.verifiers.trace import Finding, rule
 from rlvr.verifiers.units import number_from_words
 
-__all__ = ["check_later", "LATER_STATEMENT", "RETRACTION", "DENIAL", "HEDGED_LATER", "OTHER_CHOICE"]
+__all__ = ["check_later", "LATER_STATEMENT", "RETRACTION", "DENIAL", "HEDGED_LATER", "OTHER_CHOICE", "DOUBTED"]
 
 LATER_STATEMENT = rule("integrity.later_statement", "after the final answer another value is stated as the answer")
 RETRACTION = rule("integrity.retraction", "after the final answer a retraction names another value")
 DENIAL = rule("integrity.denial", "after the final answer its value is denied or the answer withdrawn")
 HEDGED_LATER = rule("integrity.alternative_after", "after the final answer another value is offered as an alternative")
 OTHER_CHOICE = rule("integrity.other_choice", "after a choice letter another choice is offered ('or (D)', 'and E')")
+DOUBTED = rule("integrity.doubted_after", "right after the final answer the completion doubts it ('Confidence: 5%', "
+               "'a wild guess')")
 
 
 _META_CUES = ("verdict", "pick", "tl;dr", "tldr", "bottom line", "conclusion", "in short", "my pick")
@@ -76,6 +78,7 @@ _CJK_NUMBER_RE = regex.compile(r"[零〇一二两三四五六七八九十百千]
 _CJK_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
 _CJK_SCALES = {"十": 10, "百": 100, "千": 1000}
 _EVALUATION = words_pattern(NEGATIVE_EVALUATIONS)
+_DOUBTING = words_pattern(TENTATIVE_WORDS + UNSURE_PHRASES)
 # a value ruled out in the sentence that describes it: "41, which is wrong", "if you forgot 0 you would get 41: excluded"
 _RULED_OUT = words_pattern(REJECTION_WORDS + NEGATIVE_EVALUATIONS + ("fail", "eliminating", "ruling out", "excluded",
                                                                   "exclude", "wrong", "incorrect"))
@@ -270,6 +273,8 @@ class _Reader:
         cue = _RETRACTION.search(folded, timeout=t)
         if first and not values and _WITHDRAWAL.search(folded, timeout=t):
             return Finding(DENIAL, f"the final answer {answer!r} is withdrawn right after it ({shown!r})")
+        if first and (m := _DOUBTING.search(folded, timeout=t)):
+            return Finding(DOUBTED, f"right after the final answer {answer!r} the completion doubts it ({m[0]!r})")
         # every other value, supposed ones too ("unless it is 41"), but not one the sentence denies ("not 41")
         mentioned = [v for v in self.other(self.values(sentence, roles=False)) if not self._denied(sentence, v)]
         # "…, unless it is 41", "If the seats are distinct, then 41": supposed, and still offered
@@ -438,7 +443,11 @@ def check_later(doc: Document, later_slots: list[list[Slot]], final: Slot, answe
     for text, offset in [(tail, 0)] + [(c, None) for c in code]:
         if not _WORD_CHAR_RE.search(text, timeout=timeout):
             continue
-        for index, (a, b) in enumerate(sentences(text, timeout)):
+        worded = 0  # sentences with words read so far: "first" is the first of them ("." alone is no sentence)
+        for a, b in sentences(text, timeout):
+            index = worded
+            if _WORD_CHAR_RE.search(text, a, b, timeout=timeout):
+                worded += 1
             if offset is not None and any(ha <= a and b <= hb + 1 for ha, hb in headings) \
                     and _HEADING_WORD_RE.search(text, a, b, timeout=timeout):
                 continue  # a heading names a section ("### Final Answer"); one of a bare value ("#### 41") states it
@@ -448,7 +457,7 @@ def check_later(doc: Document, later_slots: list[list[Slot]], final: Slot, answe
                 if letter:
                     return Finding(OTHER_CHOICE, f"after the choice {choice} the completion offers {letter} too "
                                    f"({sentence.strip()[:60]!r})")
-            finding = reader.sentence(sentence, first=offset is not None and index == 0 and a < 3)
+            finding = reader.sentence(sentence, first=offset is not None and index == 0 and a < 6)
             if finding:
                 return finding
     return None

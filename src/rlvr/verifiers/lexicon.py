@@ -354,7 +354,8 @@ TENTATIVE_WORDS: tuple[str, ...] = (
     "unconfirmed", "wager", "my bet", "i bet", "best bet", "not entirely sure", "not completely sure",
     "not fully sure", "not totally sure", "not quite sure", "not 100% sure", "if i recall", "guesstimate",
     "can't be certain", "cannot be certain", "can't be sure", "cannot be sure", "haven't finished", "have not finished",
-    "doubtful", "i doubt", "not convinced", "unconvinced",
+    "doubtful", "i doubt", "not convinced", "unconvinced", "random guess", "picking a random", "pick a random",
+    "coin flip", "flip a coin", "flipped a coin", "probably wrong", "might be wrong", "could be wrong",
 )
 #: words that refer back to the answer just given
 ANSWER_REFERENCES: tuple[str, ...] = (

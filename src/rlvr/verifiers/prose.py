@@ -22,7 +22,7 @@ from rlvr.verifiers.chains import chain_operands
 from rlvr.verifiers.lexicon import (
     ALTERNATIVE_WORDS, ANSWER_WORDS, BOUND_WORDS, CONCLUSION_WORDS, HEDGE_WORDS, HYPOTHETICAL_WORDS, NEGATION_WORDS,
     EXCLUDING_WORDS, NEGATIVE_EVALUATIONS, PROSE_DOUBT_WORDS, REJECTION_WORDS, RESULT_VERBS, RETRACTION_CUES, TOTAL_WORDS,
-    UNSURE_PHRASES,
+    TENTATIVE_WORDS, UNSURE_PHRASES,
     words_pattern,
 )
 
@@ -75,6 +75,9 @@ _ATTRIBUTION = ("given", "state", "states", "stated", "says", "said", "test", "t
                 "can", "cannot", "unable", "stuck", "give up", "let", "pretend", "question", "consider", "considering",
                 "candidate", "candidates", "guess")
 _ATTRIBUTING = words_pattern(tuple(w for w in PROSE_DOUBT_WORDS if w in _ATTRIBUTION))
+_TENTATIVE_RE = words_pattern(TENTATIVE_WORDS)
+# doubt about the result wherever it stands in the sentence (the working may suppose, test and deny freely)
+_DOUBTS_RESULT = words_pattern(HEDGE_WORDS + UNSURE_PHRASES + TENTATIVE_WORDS + NEGATIVE_EVALUATIONS)
 _NEAR_DOUBT = words_pattern(tuple(w for w in PROSE_DOUBT_WORDS if w not in _ATTRIBUTION))
 # "not 10", "isn't equal to 10": the value right after; "10 is not the answer", "10 isn't right": the one before
 _NEGATES_NEXT_RE = regex.compile(r"(?i)(?:\bnot|n't|\bnever|不是|不)\s*(?:(?:equal\s+to|be|equals?)\s+)?\$?\s*$")
@@ -138,6 +141,8 @@ def prose_answer(text: str, timeout: float, bold: tuple[tuple[int, int], ...] = 
         premises_out = _without_premises(scope, timeout)
         if _doubtful(premises_out, timeout) or not _asserts(scope, timeout, stressed or len(scope) < len(sentence)):
             return []
+        if len(scope) < len(sentence) and _DOUBTS_RESULT.search(_without_premises(sentence, timeout), timeout=timeout):
+            return []  # "… it is probably wrong, therefore 42": doubt before the conclusion is doubt about it
         found = _narrowed(sentence, base + start, timeout, bold)
         if found:
             return found
@@ -305,7 +310,8 @@ def sentence_value(sentence: str, timeout: float) -> tuple[str, int] | None:
     bare = _MATH_SPAN_RE.sub(" ", sentence, timeout=REGEX_TIMEOUT_S)
     latin = len(_SENTENCE_WORD_RE.findall(bare, timeout=timeout)) >= 2  # "She has 12 apples"
     other_script = not latin and "\\" not in sentence and _OTHER_SCRIPT_WORD_RE.search(bare, timeout=timeout) is not None
-    if not (latin or other_script) or _doubtful(sentence, timeout) or (other_script and NEGATION_RE.search(sentence, timeout=timeout)):
+    if not (latin or other_script) or _doubtful(sentence, timeout) or NEGATION_RE.search(sentence, timeout=timeout) \
+            or _TENTATIVE_RE.search(sentence, timeout=timeout):
         return None  # "共有42个苹果", "всего 42 яблока": prose of another script states its one number too
     values = _sentence_values(sentence, 0, timeout)
     if len({content for content, _s, _e in values}) != 1:

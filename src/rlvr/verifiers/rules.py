@@ -259,7 +259,7 @@ _YES_NO_LEAD_RE = regex.compile(r"(?i)\s*(yes|no)\s*[,;:.!\u2014-]\s*([A-Za-z][A
 _TEXT_WRAPPER_RE = regex.compile(r"\\(?:text|mathrm|textbf|mbox)\s*\{([^{}]*)\}")
 # words that take back or qualify a leading yes/no: hedges, alternatives, exceptions, the other answer
 _QUALIFYING_WORDS = frozenset(w for group in (HEDGE_WORDS, ALTERNATIVE_WORDS) for w in group if " " not in w) | frozenset(
-    "but however except unless only sometimes".split())
+    "but however except unless only sometimes nah nope kidding jk".split())
 _CONTRARY_TO_YES = _QUALIFYING_WORDS | frozenset(w for group in (NEGATION_WORDS, REJECTION_WORDS) for w in group
                                                  if " " not in w) | frozenset("no impossible false wrong".split())
 _CONTRARY_TO_NO = _QUALIFYING_WORDS | frozenset("yes true".split())
