@@ -152,7 +152,9 @@ def scaled_value(text: str) -> tuple[str, str] | None:
 
     s = text.strip()
     if m := _SCALED_VALUE_RE.fullmatch(s, timeout=REGEX_TIMEOUT_S):
-        factor = scale_values().get(m[2].lower())
+        # a unit of the lexicon is that unit, even where another language has a scale word of the same letters
+        # ("5.4 cents" are cents, not French hundreds)
+        factor = None if m[2].lower() in _WORD_UNITS or m[2] in _SYMBOLS else scale_values().get(m[2].lower())
         rest = m[3].strip()
         if factor is not None and (not rest or count_noun(rest)):
             number = m[1].replace(",", ".") if regex.fullmatch(r"[-+]?[0-9]+,[0-9]{1,2}", m[1], timeout=REGEX_TIMEOUT_S) \
