@@ -276,7 +276,8 @@ class _Reader:
         if first and (m := _DOUBTING.search(folded, timeout=t)):
             return Finding(DOUBTED, f"right after the final answer {answer!r} the completion doubts it ({m[0]!r})")
         # every other value, supposed ones too ("unless it is 41"), but not one the sentence denies ("not 41")
-        mentioned = [v for v in self.other(self.values(sentence, roles=False)) if not self._denied(sentence, v)]
+        mentioned = [v for v in self.other(self.values(sentence, roles=False))
+                     if not self._denied(sentence, v) and not self._bounded(sentence, v)]
         # "…, unless it is 41", "If the seats are distinct, then 41": supposed, and still offered
         if mentioned and (self._offered(folded, mentioned) or (
                 _OPENS_WITH_CONDITION_RE.match(folded, timeout=t) and self._result_under_condition(folded, mentioned))):
@@ -377,6 +378,11 @@ class _Reader:
                         return True
                     at, seen = folded.find(v, at + 1), seen + 1
         return False
+
+    def _bounded(self, sentence: str, value: str) -> bool:
+        """"also a multiple of 3", "more than 7": a value that bounds or describes, offered as nothing."""
+        at = sentence.find(value)
+        return at >= 0 and value_role(sentence, at, at + len(value), self.timeout) == "bound"
 
     def _denied(self, sentence: str, value: str) -> bool:
         at = sentence.find(value)
