@@ -50,12 +50,17 @@ def test_a_known_macro_keeps_its_meaning(parse, macro):
 
 @pytest.mark.parametrize("answer", [
     "x \\succcurlyeq 7", "3 \\nmid 7", "7 \\mid 7", "\\partial 7", "\\deg 7", "\\arg 7", "\\hat 7", "\\neg 7",
-    "x ≽ 7", "3 或 7", "7 \\text{ is wrong}", "x \\overset{?}{=} 7",
+    "x ≽ 7", "3 乘 7", "7 \\text{ is wrong}", "x \\overset{?}{=} 7",
 ])
 def test_what_the_parser_would_drop_is_refused(answer):
     assert unread_part(answer) is not None
     v = verify(f"The answer is $\\boxed{{{answer}}}$.", "7")
     assert v.status == "unparseable_answer" and v.rule == "compare.unread", v
+
+
+def test_alternatives_joined_by_another_languages_or_are_no_answer():
+    v = verify("The answer is $\\boxed{3 或 7}$.", "7")  # read before the parser could drop the 3
+    assert v.status == "incorrect" and v.rule == "compare.or_in_answer", v
 
 
 @pytest.mark.parametrize("answer,gold", [

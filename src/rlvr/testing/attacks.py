@@ -98,8 +98,9 @@ ATTACKS: list[Attack] = [
     Attack("prompt_echo", "length", lambda s: f"{PROBLEM}\nThe last line of your response should be of the form "
                                               "Answer: $Answer\nAnswer: $Answer"),
     # look-alikes and text tricks
-    Attack("arabic_indic_digits", "unicode", lambda s: s.think(REASONING) + s.final("٤٢")),
-    Attack("devanagari_digits", "unicode", lambda s: s.think(REASONING) + s.final("४२")),
+    # letters that look like digits (digits of another script, "٤٢" or "४२", are the number itself: no attack)
+    Attack("cyrillic_che_for_four", "unicode", lambda s: s.think(REASONING) + s.final("Ч2")),
+    Attack("syllabics_for_two", "unicode", lambda s: s.think(REASONING) + s.final("4ᒿ")),
     Attack("letter_lookalikes", "unicode", lambda s: s.think(REASONING) + s.final("4Ƨ")),
     Attack("text_wrapped_claim", "text", lambda s: s.think(REASONING) + s.final("\\text{the correct answer}")),
     Attack("text_hidden_alternative", "text", lambda s: s.think(REASONING) + s.final(f"{WRONG}\\text{{ (or {GOLD})}}")),

@@ -62,9 +62,10 @@ class _Server:
 
         self.comparer = Comparer()
         self.comparer.parse("1")  # warm up the parser and the vocabularies before announcing readiness
-        from rlvr.verifiers.number_words import warm
+        from rlvr.verifiers import conversions, number_words
 
-        warm()
+        number_words.warm()
+        conversions.warm()  # pint's registry takes ~0.5 CPU-s: never inside a row's budget
         self.configs: dict[str, Any] = {}  # key -> VerifierConfig, or the reason it could not be built
         self.gen: int | None = None
 

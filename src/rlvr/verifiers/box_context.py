@@ -18,9 +18,9 @@ import regex
 from rlvr.verifiers.document import Document
 from rlvr.verifiers.lexicon import APPROVAL_MARKS
 from rlvr.verifiers.limits import REGEX_TIMEOUT_S
-from rlvr.verifiers.units import unit_word as _unit_word
+from rlvr.verifiers.units import unit_after, unit_word as _unit_word
 
-__all__ = ["box_context", "restated_after_box"]
+__all__ = ["box_context", "restated_after_box", "unit_after_box"]
 
 _TOKEN_RE = regex.compile(
     r"\\(?:begin|end)\s*\{[A-Za-z]+[* ]?\}"  # an environment's delimiter (its star may be blank in the view): "\\end{align*}" closes, nothing more
@@ -213,3 +213,15 @@ def restated_after_box(doc: Document, box_end: int, timeout: float) -> tuple[tup
             approximate.append(m[2].strip())
         pos = m.end()
     return tuple(parts), tuple(approximate)
+
+
+
+_PLAIN_NUMBER_RE = regex.compile(r"[-+]?[0-9]+(?:\.[0-9]+)?")
+
+
+def unit_after_box(doc: Document, box_end: int, answer: str, timeout: float) -> str | None:
+    """The unit a plain-number box is followed by ("\\boxed{2} hours" -> "hours"), so that a gold in
+    other units ("120 minutes") can be converted; ``None`` for any other box or any other word."""
+    if not _PLAIN_NUMBER_RE.fullmatch(answer, timeout=timeout):
+        return None
+    return unit_after(doc.view, box_end, timeout)

@@ -76,11 +76,12 @@ class VerifierConfig:
       timeout_s: CPU-time budget of one symbolic comparison in its worker (the worker is killed
         when it is spent, and the comparison retried once with four times the budget before it is
         ``timeout``). CPU time, not wall time: a busy machine does not change a verdict.
-      batch_timeout_s: CPU-time budget of one ``verify_batch`` call's symbolic comparisons together,
-        raised to 0.1 s per comparison for large batches (and never below one comparison's budget
-        and its retry); what is left then is ``timeout``. Worker
-        start-up counts against no budget. A caller's wall-clock deadline is separate
-        (``verify_batch(deadline=…)``, :func:`~rlvr.verifiers.scoring_deadline`).
+      batch_timeout_s: kept for compatibility; it bounds nothing since v3. Every row is read and
+        compared in a worker under its own CPU budgets (``timeout_s`` per comparison), so a row's
+        verdict never depends on the other rows of its batch or on how busy the machine is. Worker
+        start-up counts against no budget. A caller's wall-clock bound is separate
+        (``verify_batch(deadline=…)``, :func:`~rlvr.verifiers.scoring_deadline`): rows it cuts off
+        are ``timeout`` with rule ``prepare.deadline``, never ``incorrect``.
       memory_mb: address-space cap of each sandbox worker.
       max_completion_chars: only the last this-many characters of the graded text are searched.
       max_answer_chars, max_nesting, max_digits, max_factorial: caps checked before any sympy work

@@ -1,10 +1,11 @@
-"""Whether two quantities with different units are the same quantity: "2 hours" and "120 minutes",
-"10 cm" and "100 mm", "4.2 cm" and "42 mm" — read with ``pint``'s unit registry, never with ``eval``.
+"""Whether two quantities in different units are the same quantity: "2 hours" and "120 minutes",
+"10 cm" and "100 mm", "4.2 cm" and "42 mm" — converted with ``pint``'s unit registry, never ``eval``.
 
-Used where an answer meets another unit: an answer with a unit against a gold with another one, and a
-restatement after the final answer in other units ("\\\\boxed{2} hours, or 120 minutes"). Only
-multi-letter unit names and the lexicon's unit symbols are read as units (``pint`` knows "a" as a
-year and "pcs" as parsecs); what ``pint`` cannot read is no conversion.
+Used where an answer with a unit meets a gold with another one (``rules.fast_decision``). Units come
+in as :func:`rlvr.verifiers.units.canonical_unit` spells them and are handed to ``pint`` by full name
+only (``pint`` reads "a" as a year, "gal" as a galileo and "pcs" as parsecs); a unit outside that
+table, or two units that measure different things, is no conversion. Dollars and cents are defined
+here (``pint`` has no currencies); other currencies are never converted into each other.
 """
 
 from __future__ import annotations
@@ -25,26 +26,45 @@ def _registry():
     except ImportError:
         logger.warning("pint is not installed: quantities in different units are never converted")
         return None
-    return pint.UnitRegistry(cache_folder=":auto:")
+    registry = pint.UnitRegistry(cache_folder=":auto:")
+    registry.define("us_dollar = [us_currency]")
+    registry.define("us_cent = us_dollar / 100")
+    return registry
 
 
-@functools.lru_cache(maxsize=4096)
+# canonical_unit's spelling -> the name pint knows it by
+_PINT_NAMES = {
+    "mm": "millimeter", "cm": "centimeter", "m": "meter", "km": "kilometer", "nm": "nanometer", "um": "micrometer",
+    "in": "inch", "ft": "foot", "yd": "yard", "mi": "mile", "furlong": "furlong",
+    "ms": "millisecond", "s": "second", "min": "minute", "h": "hour", "day": "day", "week": "week",
+    "month": "month", "year": "year",
+    "mg": "milligram", "g": "gram", "kg": "kilogram", "lb": "pound", "oz": "ounce",
+    "ml": "milliliter", "l": "liter", "gal": "gallon", "acre": "acre", "hectare": "hectare",
+    "mph": "mile / hour", "km/h": "kilometer / hour", "m/s": "meter / second",
+    "n": "newton", "j": "joule", "kj": "kilojoule", "cal": "calorie", "kcal": "kilocalorie", "ev": "electron_volt",
+    "w": "watt", "kw": "kilowatt", "kwh": "kilowatt_hour", "v": "volt", "a": "ampere", "ohm": "ohm",
+    "pa": "pascal", "kpa": "kilopascal", "atm": "atmosphere", "hz": "hertz", "khz": "kilohertz", "ghz": "gigahertz",
+    "mol": "mole", "kelvin": "kelvin", "dollar": "us_dollar", "cent": "us_cent",
+}
+
+
+@functools.lru_cache(maxsize=256)
 def _units(unit: str):
+    names = [_PINT_NAMES.get(part) for part in unit.split("/")] if unit.count("/") <= 1 else [None]
     registry = _registry()
-    if registry is None or not unit or len(unit) > 40:
+    if registry is None or None in names:
         return None
     try:
-        return registry.parse_units(unit.replace(" ", "_") if unit.startswith("sq ") else unit)
-    except Exception:  # pint's parser raises many kinds for text that is no unit
-        try:
-            return registry.parse_units(unit)
-        except Exception:
-            return None
+        return registry.parse_units(" / ".join(f"({n})" for n in names))
+    except Exception:  # pint raises many kinds for a name it lacks; the table above should hold none
+        logger.warning("pint does not know %r; it is never converted", unit)
+        return None
 
 
 def same_quantity(value: Fraction, unit: str, other: Fraction, other_unit: str) -> bool | None:
     """Whether ``value unit`` equals ``other other_unit`` (within a relative 1e-9 of float conversion);
-    ``None`` when either unit is unknown or the two measure different things (metres and seconds)."""
+    ``None`` when either unit is outside the table or the two measure different things (metres and
+    seconds). Units are spelled as ``canonical_unit`` spells them ("h", "min", "km/h")."""
     a, b = _units(unit), _units(other_unit)
     if a is None or b is None:
         return None

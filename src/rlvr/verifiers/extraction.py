@@ -22,6 +22,7 @@ import regex
 
 from rlvr.chat import completion_text
 from rlvr.verifiers.characters import cut_at_turn_end, fold_confusables, remove_invisible
+from rlvr.verifiers.box_context import unit_after_box
 from rlvr.verifiers.commitment import ALTERNATIVES, check_final, grader_note, later_groups, occurrences
 from rlvr.verifiers.later import check_later
 from rlvr.verifiers.document import Document, read_document
@@ -284,6 +285,9 @@ def _locate(doc: Document, config: Any, timeout: float) -> Extraction:
                 finding.rule, f"{finding.reason}; and {later.reason}",
                 tuple(dict.fromkeys(finding.others + later.others)) if later.others else (),
                 approximate=tuple(dict.fromkeys(finding.approximate + later.approximate)))
+    unit = unit_after_box(doc, final.end, answer, timeout) if final.kind == "boxed" else None
+    if unit is not None:  # "\boxed{2} hours": the unit is part of the answer where the gold is in minutes
+        answer = f"{answer}\\text{{ {unit}}}"
     if finding is not None:
         return _refused(finding, answer, final_kind, values)
     return Extraction("ok", answer, f"{final_kind} answer", final_kind, rule=FINAL, values=values)

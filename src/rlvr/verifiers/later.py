@@ -39,7 +39,7 @@ from rlvr.verifiers.prose import sentences, stated_values, value_role
 from rlvr.verifiers.slots import Slot, clean
 from rlvr.verifiers.statements import is_constant_side, names_a_quantity
 from rlvr.verifiers.trace import Finding, rule
-from rlvr.verifiers.units import number_from_words
+from rlvr.verifiers.units import number_from_words, unit_after
 
 __all__ = ["check_later", "LATER_STATEMENT", "RETRACTION", "DENIAL", "HEDGED_LATER", "OTHER_CHOICE", "DOUBTED"]
 
@@ -465,8 +465,25 @@ def check_later(doc: Document, later_slots: list[list[Slot]], final: Slot, answe
                                    f"({sentence.strip()[:60]!r})")
             finding = reader.sentence(sentence, first=offset is not None and index == 0 and a < 6)
             if finding:
-                return finding
+                return _with_units(finding, sentence, timeout)
     return None
+
+
+_PLAIN_VALUE_RE = regex.compile(r"[-+]?[0-9]+(?:\.[0-9]+)?")
+
+
+def _with_units(finding: Finding, sentence: str, timeout: float) -> Finding:
+    """Each other value with the unit the sentence gives it ("or 120 minutes" -> ``120\\text{ minutes}``), so
+    that the reconciler can tell a restatement in other units from another value."""
+    def unit_of(value: str) -> str:
+        at = sentence.find(value)
+        unit = unit_after(sentence, at + len(value), timeout) if at >= 0 and _PLAIN_VALUE_RE.fullmatch(value, timeout=timeout) else None
+        return f"{value}\\text{{ {unit}}}" if unit else value
+
+    if not finding.others:
+        return finding
+    return finding._replace(others=tuple(unit_of(v) for v in finding.others),
+                               approximate=tuple(unit_of(v) for v in finding.approximate))
 
 
 def _holding(rule_name: str, reason: str, values: list[str], sentence: str = "") -> Finding:

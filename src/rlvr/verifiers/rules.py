@@ -24,8 +24,10 @@ from rlvr.verifiers.normalize import NormalizedAnswer, assignment_rhs, normalize
 from rlvr.verifiers.numbers import decimal_comma_value, matches_at_float_precision, numbers_match, parse_number
 from rlvr.verifiers.statements import APPROX, equation_problem, relations_as_intervals
 from rlvr.verifiers.trace import Decision, rule
+from rlvr.verifiers.conversions import same_quantity
 from rlvr.verifiers.units import canonical_unit
 
+CONVERTED = rule("compare.units_converted", "the answer is the gold in other units (2 hours and 120 minutes), converted with pint")
 UNITS = rule("compare.units", "the answer and the gold carry different units (degrees and radians, mm and cm, s and min)")
 BASE = rule("compare.base", "a numeral with its base (2516_8) is read in that base; a gold's base needs its digits")
 PERCENT = rule("compare.percent", "the percent policy decides a percentage against a plain number")
@@ -163,8 +165,13 @@ def fast_decision(answer: NormalizedAnswer, gold: Gold, config: VerifierConfig) 
         return Decision("incorrect", f"{_shown(answer)!r} is in {answer.unit}s but the gold {gold.raw!r} is in {g.unit}s", "number", UNITS)
     a_unit, g_unit = canonical_unit(answer.unit), canonical_unit(g.unit)
     if a_unit and g_unit and a_unit != g_unit:  # "42 mm" against "42 cm": the same digits, another quantity
-        return Decision("incorrect", f"{_shown(answer)!r} is in {answer.unit} but the gold {gold.raw!r} is in {g.unit}",
-                        "number", UNITS)
+        a_num = parse_number(answer.key, config.max_digits)
+        same = (same_quantity(a_num, a_unit, gold.number, g_unit)
+                if a_num is not None and gold.number is not None and not answer.percent and not g.percent else None)
+        if same:
+            return Decision("correct", f"{_shown(answer)!r} {answer.unit} is gold {gold.raw!r} in other units", "number", CONVERTED)
+        return Decision("incorrect", f"{_shown(answer)!r} is in {answer.unit} but the gold {gold.raw!r} is in {g.unit}"
+                        + (" and they are not the same quantity" if same is False else ""), "number", UNITS)
     if config.percent == "strict" and answer.percent != g.percent and (gold.number is not None or g.percent):
         which = "the answer is a percentage but the gold is not" if answer.percent else "the gold is a percentage but the answer is not"
         return Decision("incorrect", f"{which} (percent policy 'strict')", "number", PERCENT)

@@ -21,7 +21,7 @@ from rlvr.verifiers.lexicon import (
 from rlvr.verifiers.limits import REGEX_TIMEOUT_S
 from rlvr.verifiers.number_words import han_value, numeral_char, scale_values, scale_words, small_words, words_value
 
-__all__ = ["split_unit", "number_from_words", "clock_time", "unit_word", "unit_words", "canonical_unit", "count_noun",
+__all__ = ["split_unit", "number_from_words", "clock_time", "unit_word", "unit_words", "canonical_unit", "unit_after", "count_noun",
            "scaled_value"]
 
 _UNITS = frozenset(u.lower() for u in UNIT_WORDS + UNIT_SYMBOLS) | {"ω", "omega", "μ", "mu", "circ", "°", "per"}
@@ -258,3 +258,19 @@ def canonical_unit(unit: str) -> str | None:
         a, b = _CANONICAL.get(words[0]), _CANONICAL.get(words[1])
         return f"{a}/{b}" if a and b else None
     return _CANONICAL.get(unit.lower()) if len(words) == 1 else None
+
+
+# "\\boxed{2} hours", "$\\boxed{120}$ minutes", "5\\text{ cm}", "120 minutes": a unit word right after a value
+_UNIT_AFTER_RE = regex.compile(r"[ \t]*(?:\$\$?|\\\)|\\\]|\})?[ \t]*(?:\\(?:text|mathrm|mbox|textrm)\s*\{\s*|\\[,;: ][ \t]*|~[ \t]*)*"
+                               r"(\p{L}+(?:/\p{L}+)?)(?![\p{L}\p{M}^/_\-'’{(0-9])")
+# English words that are also unit symbols: "\\boxed{5} in total", "\\boxed{3} a day"
+_WORDS_NOT_UNITS = frozenset({"in", "a", "d", "k"})
+
+
+def unit_after(text: str, pos: int, timeout: float = REGEX_TIMEOUT_S) -> str | None:
+    """The unit word of :func:`canonical_unit`'s table that follows ``pos`` in ``text`` (after a closing
+    delimiter and spacing), else ``None``: what a value stated in prose or after a box is measured in."""
+    m = _UNIT_AFTER_RE.match(text, pos, min(len(text), pos + 60), timeout=timeout)
+    if not m or m[1].lower() in _WORDS_NOT_UNITS or canonical_unit(m[1]) is None:
+        return None
+    return m[1]
