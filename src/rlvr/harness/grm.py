@@ -103,13 +103,10 @@ def _voted(run: JudgeRun, k: int, k_meta: int | None = None) -> list[list[float 
 
 def with_meta_scores(run: JudgeRun, meta: Any) -> JudgeRun:
     """The same run with every parseable judgment scored by the meta RM (``meta.score(votes)``)."""
-    from rlvr.rewards.judges import Vote
-
     verdicts = []
     for verdict in run.verdicts:
         scores = meta.score(verdict.votes)
-        votes = [Vote(v.sample, v.scores, v.status, v.reason, v.text, s, v.order, v.prompt)
-                 for v, s in zip(verdict.votes, scores)]
+        votes = [v.with_meta(s) for v, s in zip(verdict.votes, scores)]
         verdicts.append(GroupVerdict(verdict.n, verdict.values, votes, verdict.counted))
     return JudgeRun(run.name, verdicts, run.seconds, run.generated, run.judgments, run.counters)
 

@@ -15,16 +15,16 @@ a GPU (imported only when chosen). ``http``: any OpenAI-compatible ``/v1/chat/co
 from __future__ import annotations
 
 import importlib.util
-import json
 import logging
 import threading
 import time
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from rlvr.chat import messages_as_text
 from rlvr.errors import ConfigError, DependencyMissingError
+from rlvr.models import fingerprint
+from rlvr.rewards.judges.distribution import TERMINATORS, DistributionScore, Scale, read_scores
 
 logger = logging.getLogger(__name__)
 
@@ -71,9 +71,24 @@ class JudgeBackend:
 
     kind = "backend"
     model_id = ""
+    #: how this backend reads a score from the distribution ("" when it cannot: the text parse only)
+    distribution = ""
 
     def generate(self, calls: list[JudgeCall]) -> list[JudgeReply]:
         raise NotImplementedError
+
+    def next_tokens(self, items: list[tuple[JudgeCall, str]]) -> list[dict[str, float] | None]:
+        """For each (call, assistant prefix): the next token's probabilities, ``{token text: p}`` (the
+        tokens that can start a score or a separator), or ``None`` where it cannot say."""
+        return [None] * len(items)
+
+    def score_judgments(self, items: list[tuple[JudgeCall, str, int]], scale: Scale,
+                        min_mass: float) -> list[DistributionScore | None]:
+        """Scores of judgments whose text did not parse: (call, the judge's text, responses shown) each.
+        ``None`` where this backend has no way (the text parse then stands)."""
+        if not self.distribution:
+            return [None] * len(items)
+        return list(read_scores(self.next_tokens, items, scale, min_mass, self.distribution))
 
     def __getstate__(self) -> dict[str, Any]:  # loaded weights and connections stay in their process
         state = dict(self.__dict__)
@@ -86,51 +101,12 @@ class JudgeBackend:
         self._lock = threading.Lock()
 
 
-# tokenizer files are left out: re-saving the same tokenizer rewrites them (class names, flags)
-_WEIGHT_FILES = ("*.safetensors", "*.bin", "*.gguf", "config.json", "chat_template.jinja", "adapter_config.json")
-_FINGERPRINTS: dict[tuple[str, tuple[tuple[str, int, int], ...]], str] = {}
-
-
-def fingerprint(folder: str) -> str:
-    """A content hash of a model folder's weights, config and chat template: the judge's identity in the
-    verdict cache, so a model retrained into the same folder never reuses old judgments and two
-    folders holding the same weights share theirs. Hub ids are their own identity."""
-    import hashlib
-
-    root = Path(folder)
-    if not root.is_dir():
-        return folder
-    files = sorted({f for pattern in _WEIGHT_FILES for f in root.glob(pattern) if f.is_file()})
-    stamp = tuple((f.name, f.stat().st_size, f.stat().st_mtime_ns) for f in files)
-    key = (str(root.resolve()), stamp)
-    if key not in _FINGERPRINTS:
-        digest = hashlib.sha256()
-        for f in files:
-            digest.update(f.name.encode() + b"\0")
-            if f.suffix == ".json":  # where it was saved from, by which version, with a KV cache or not: no identity
-                data = json.loads(f.read_text(encoding="utf-8"))
-                for noise in ("_name_or_path", "name_or_path", "transformers_version", "use_cache"):
-                    data.pop(noise, None) if isinstance(data, dict) else None
-                digest.update(json.dumps(data, sort_keys=True).encode())
-                continue
-            with f.open("rb") as fh:
-                for block in iter(lambda: fh.read(1 << 22), b""):
-                    digest.update(block)
-        _FINGERPRINTS[key] = f"weights:{digest.hexdigest()[:16]}"  # not the folder: copies share judgments
-    return _FINGERPRINTS[key]
-
-
 def _local_model(name: str, what: str) -> str:
-    """A model folder that exists, or a hub id; a path that does not exist fails now, naming the fix."""
-    from rlvr.files import looks_like_path
+    """A model folder that exists (a packaged model or a GGUF file prepared into one), or a hub id; a
+    path that does not exist fails now, naming the fix."""
+    from rlvr.models import resolve_model
 
-    folder = Path(name).expanduser()
-    if folder.exists():
-        return str(folder.resolve())
-    if looks_like_path(name):
-        raise ConfigError(f"{what}={name!r} does not exist. Point it at a model folder (rlvr models prepare "
-                          "smollm2-135m writes ~/.cache/rlvr/models/smollm2-135m) or use a hub id")
-    return name
+    return resolve_model(name, what)
 
 
 def _shared_prefix(net: Any, enc: Any) -> tuple[str, Any]:
@@ -156,6 +132,7 @@ class TransformersJudge(JudgeBackend):
     """
 
     kind = "transformers"
+    distribution = "transformers logits"
 
     def __init__(self, model: str, device: str = "auto", dtype: str = "auto", batch_size: int = 8,
                  model_and_tokenizer: tuple[Any, Any] | None = None, model_id: str | None = None,
@@ -167,13 +144,19 @@ class TransformersJudge(JudgeBackend):
         self.device, self.dtype, self.batch_size, self.share_prefix = device, dtype, batch_size, share_prefix
         self._loaded = model_and_tokenizer
         self._lock = threading.Lock()
+        self._score_tokens: Any = None
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = super().__getstate__()
+        state["_score_tokens"] = None
+        return state
 
     def _load(self) -> tuple[Any, Any]:
         with self._lock:
             if self._loaded is None:
                 import torch
 
-                from rlvr.harness.sampling import load_model
+                from rlvr.models import load_model
 
                 net, tok = load_model(self.model)
                 device = self.device if self.device != "auto" else ("cuda" if torch.cuda.is_available() else "cpu")
@@ -204,6 +187,50 @@ class TransformersJudge(JudgeBackend):
             if i >= 0:
                 batch.append(i)
         return [r if r is not None else JudgeReply.failed("backend_error", "no reply") for r in replies]
+
+    def _token_table(self, tok: Any) -> tuple[Any, list[str]]:
+        """(ids, texts) of the vocabulary's tokens that can start a score value or a separator."""
+        if self._score_tokens is None:
+            import torch
+
+            texts = tok.batch_decode([[i] for i in range(len(tok))])
+            keep = [(i, t) for i, t in enumerate(texts) if t.lstrip()[:1].isdigit() or t.lstrip().startswith(TERMINATORS)]
+            self._score_tokens = (torch.tensor([i for i, _ in keep]), [t for _, t in keep])
+        return self._score_tokens
+
+    def next_tokens(self, items: list[tuple[JudgeCall, str]]) -> list[dict[str, float] | None]:
+        out: list[dict[str, float] | None] = []
+        for start in range(0, len(items), self.batch_size):
+            out += self._next_batch(items[start:start + self.batch_size])
+        return out
+
+    def _next_batch(self, items: list[tuple[JudgeCall, str]]) -> list[dict[str, float] | None]:
+        try:
+            import torch
+
+            net, tok = self._load()
+            ids, texts = self._token_table(tok)
+            prompts = [self._render(tok, call) + prefix for call, prefix in items]
+            side, tok.padding_side = tok.padding_side, "left"
+            try:
+                enc = tok(prompts, return_tensors="pt", padding=True, add_special_tokens=False).to(net.device)
+            finally:
+                tok.padding_side = side
+            positions = (enc["attention_mask"].long().cumsum(-1) - 1).clamp(min=0)
+            with torch.inference_mode():
+                logits = net(**enc, position_ids=positions, logits_to_keep=1).logits[:, -1].float()
+            probs = torch.softmax(logits, dim=-1)[:, ids.to(logits.device)].cpu().tolist()
+            out = []
+            for row in probs:
+                dist: dict[str, float] = {}
+                for text, p in zip(texts, row):
+                    dist[text] = dist.get(text, 0.0) + p
+                out.append(dist)
+            return out
+        except Exception as exc:  # out of memory, a broken checkpoint: these judgments keep their text parse
+            logger.warning("judge %s: no next-token probabilities for a batch of %d: %s: %s", self.model_id,
+                           len(items), type(exc).__name__, exc)
+            return [None] * len(items)
 
     def _batch(self, calls: list[JudgeCall]) -> list[JudgeReply]:
         try:
@@ -257,6 +284,8 @@ class VLLMJudge(JudgeBackend):
     """vLLM in process (GPU): every call of a batch in one ``LLM.chat`` with its own sampling seed."""
 
     kind = "vllm"
+    distribution = "vLLM logprobs"
+    top_logprobs = 20  # vLLM's default max_logprobs
 
     def __init__(self, model: str, gpu_memory_utilization: float = 0.3, max_model_len: int = 8192,
                  dtype: str = "auto"):
@@ -296,6 +325,31 @@ class VLLMJudge(JudgeBackend):
             logger.warning("vLLM judge %s failed on a batch of %d: %s: %s", self.model, len(calls), type(exc).__name__, exc)
             return [JudgeReply.failed("backend_error", f"vLLM judge {self.model}: {type(exc).__name__}: {exc}")
                     for _ in calls]
+
+    def next_tokens(self, items: list[tuple[JudgeCall, str]]) -> list[dict[str, float] | None]:
+        """vLLM: the chat prompt rendered by the model's own template, the prefix appended, one token
+        generated with the top log-probabilities (the raw distribution, before any sampling setting)."""
+        from rlvr.rewards.judges.distribution import logprob_dict
+
+        try:
+            from vllm import SamplingParams
+
+            llm = self._load()
+            tok = llm.get_tokenizer()
+            prompts = [{"prompt_token_ids": tok.encode(tok.apply_chat_template(call.as_messages(), tokenize=False,
+                                                                                add_generation_prompt=True) + prefix,
+                                                       add_special_tokens=False)} for call, prefix in items]
+            params = SamplingParams(temperature=0.0, max_tokens=1, logprobs=self.top_logprobs)
+            outputs = llm.generate(prompts, params, use_tqdm=False)
+            out: list[dict[str, float] | None] = []
+            for o in outputs:
+                steps = o.outputs[0].logprobs or []
+                out.append(logprob_dict([(lp.decoded_token, lp.logprob) for lp in steps[0].values()]) if steps else None)
+            return out
+        except Exception as exc:
+            logger.warning("vLLM judge %s: no log-probabilities for a batch of %d: %s: %s", self.model, len(items),
+                           type(exc).__name__, exc)
+            return [None] * len(items)
 
 
 def make_backend(kind: str, model: str | None, *, url: str | None = None, **options: Any) -> JudgeBackend:
