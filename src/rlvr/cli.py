@@ -257,6 +257,15 @@ def _grm_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--max-concurrency", type=_positive_int, default=8, help="http: requests in flight")
     p.add_argument("--cache-dir", default="~/.cache/rlvr/judgments", help="verdict cache folder ('': memory only)")
     p.add_argument("--n", type=_positive_int, help="use only the first N pairs")
+    p.add_argument("--score-method", choices=["auto", "text", "distribution"], default="auto",
+                   help="auto: the score line, else the score read from the token distribution (always one)")
+    p.add_argument("--min-mass", type=float, default=0.05, help="a distribution score with less probability on "
+                                                                "the scale abstains")
+    p.add_argument("--score-endpoint", choices=["chat", "completions"], default="chat",
+                   help="http: where the score's log-probabilities are asked (completions needs --tokenizer)")
+    p.add_argument("--tokenizer", help="http, --score-endpoint completions: the judge's tokenizer (chat template)")
+    p.add_argument("--constrained", choices=["none", "grammar", "regex"], default="none",
+                   help="http, a server without log-probabilities: constrained decoding of the score line")
 
 
 def _grm_eval_args(p: argparse.ArgumentParser) -> None:

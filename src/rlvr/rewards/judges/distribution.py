@@ -26,9 +26,11 @@ from dataclasses import dataclass
 from rlvr.rewards.judges.parse import SCORE_HIGH, SCORE_LOW
 
 __all__ = ["Scale", "PositionScore", "DistributionScore", "score_prefix", "read_scores", "NextTokens",
-           "TERMINATORS"]
+           "TERMINATORS", "NO_PROBABILITIES", "logprob_dict"]
 
 TERMINATORS = (",", "}")  # what the forced format puts after a value
+#: the start of the error of a judgment the backend could not score (a server's failure: not cached)
+NO_PROBABILITIES = "the backend gave no next-token probabilities"
 _LABEL = re.compile(r"\**\s*scores?\s*\**\s*[:：]", re.IGNORECASE)
 _DIGITS = re.compile(r"\d+")
 
@@ -82,6 +84,11 @@ class DistributionScore:
     text: str
     method: str
     error: str | None = None
+
+    @property
+    def transient(self) -> bool:
+        """It failed for a reason of the backend's (asked again next time, never cached)."""
+        return bool(self.error and self.error.startswith(NO_PROBABILITIES))
 
     @property
     def min_mass(self) -> float:
@@ -187,7 +194,7 @@ def read_scores(next_tokens: NextTokens, items: Sequence[tuple[object, str, int]
         dists = next_tokens([(items[i][0], prefixes[i]) for i in live])
         for i, dist in zip(live, dists):
             if dist is None:
-                errors[i] = f"the backend gave no next-token probabilities at response {step + 1}'s score"
+                errors[i] = f"{NO_PROBABILITIES} at response {step + 1}'s score"
                 continue
             _root(dist, scale, raws[i], opens[i])
             masses[i] = sum(raws[i].values()) + sum(n.mass for n in opens[i])

@@ -224,6 +224,8 @@ class JudgeEngine:
                     continue
                 self.counters["distribution_scored"] += 1
                 found[key] = result
+                if result.transient:
+                    continue
                 self.cache.put(wanted[key][0], CachedJudgment(json.dumps(result.to_json()), 0, 0))
         return found
 
