@@ -31,6 +31,7 @@ logger = logging.getLogger(__name__)
 __all__ = ["JudgeCall", "JudgeReply", "JudgeBackend", "TransformersJudge", "VLLMJudge", "make_backend", "BACKENDS"]
 
 BACKENDS = ("transformers", "vllm", "http")
+_WORDS = {"yes", "y", "no", "n", "not", "true", "false", "equivalent"}  # a reference judge's answers
 
 
 @dataclass(frozen=True)
@@ -77,9 +78,10 @@ class JudgeBackend:
     def generate(self, calls: list[JudgeCall]) -> list[JudgeReply]:
         raise NotImplementedError
 
-    def next_tokens(self, items: list[tuple[JudgeCall, str]]) -> list[dict[str, float] | None]:
-        """For each (call, assistant prefix): the next token's probabilities, ``{token text: p}`` (the
-        tokens that can start a score or a separator), or ``None`` where it cannot say."""
+    def next_tokens(self, items: list[tuple[JudgeCall, str]], kind: str = "scores") -> list[dict[str, float] | None]:
+        """For each (call, assistant prefix): the next token's probabilities, ``{token text: p}``, or ``None``
+        where it cannot say. ``kind``: which tokens matter (``scores``: those that can start a score or a
+        separator; ``words``: Yes/No words); a server returns its top log-probabilities whatever the kind."""
         return [None] * len(items)
 
     def score_judgments(self, items: list[tuple[JudgeCall, str, int]], scale: Scale,
@@ -145,10 +147,12 @@ class TransformersJudge(JudgeBackend):
         self._loaded = model_and_tokenizer
         self._lock = threading.Lock()
         self._score_tokens: Any = None
+        self._states: dict[JudgeCall, tuple[list[int], Any]] = {}  # per call: (token ids, KV cache) of its last pass
+        self.kv_states = 4 * batch_size
 
     def __getstate__(self) -> dict[str, Any]:
         state = super().__getstate__()
-        state["_score_tokens"] = None
+        state["_score_tokens"], state["_states"] = None, {}
         return state
 
     def _load(self) -> tuple[Any, Any]:
@@ -188,49 +192,77 @@ class TransformersJudge(JudgeBackend):
                 batch.append(i)
         return [r if r is not None else JudgeReply.failed("backend_error", "no reply") for r in replies]
 
-    def _token_table(self, tok: Any) -> tuple[Any, list[str]]:
-        """(ids, texts) of the vocabulary's tokens that can start a score value or a separator."""
+    def _token_table(self, tok: Any, kind: str) -> tuple[Any, list[str]]:
+        """(ids, texts) of the vocabulary's tokens that matter for ``kind`` (see :meth:`next_tokens`)."""
         if self._score_tokens is None:
+            self._score_tokens = {}
+        if kind not in self._score_tokens:
             import torch
 
             texts = tok.batch_decode([[i] for i in range(len(tok))])
-            keep = [(i, t) for i, t in enumerate(texts) if t.lstrip()[:1].isdigit() or t.lstrip().startswith(TERMINATORS)]
-            self._score_tokens = (torch.tensor([i for i, _ in keep]), [t for _, t in keep])
-        return self._score_tokens
+            if kind == "scores":
+                keep = [(i, t) for i, t in enumerate(texts)
+                        if t.lstrip()[:1].isdigit() or t.lstrip().startswith(TERMINATORS)]
+            else:
+                keep = [(i, t) for i, t in enumerate(texts) if t.strip().lower().rstrip(".,!") in _WORDS]
+            self._score_tokens[kind] = (torch.tensor([i for i, _ in keep], dtype=torch.long), [t for _, t in keep])
+        return self._score_tokens[kind]
 
-    def next_tokens(self, items: list[tuple[JudgeCall, str]]) -> list[dict[str, float] | None]:
+    def next_tokens(self, items: list[tuple[JudgeCall, str]], kind: str = "scores") -> list[dict[str, float] | None]:
+        """One forward pass per item over only the tokens its last pass of the same call did not see: the
+        reader asks for the prompt + critique + ``Scores: \\boxed{``, then the same with ``1`` or ``7, ``
+        appended, so each call's KV cache is cut back to the common token prefix and extended (exact: the
+        text is tokenized whole each time; a pass whose tokens diverge earlier re-reads from there)."""
         out: list[dict[str, float] | None] = []
-        for start in range(0, len(items), self.batch_size):
-            out += self._next_batch(items[start:start + self.batch_size])
-        return out
-
-    def _next_batch(self, items: list[tuple[JudgeCall, str]]) -> list[dict[str, float] | None]:
         try:
             import torch
 
             net, tok = self._load()
-            ids, texts = self._token_table(tok)
-            prompts = [self._render(tok, call) + prefix for call, prefix in items]
-            side, tok.padding_side = tok.padding_side, "left"
-            try:
-                enc = tok(prompts, return_tensors="pt", padding=True, add_special_tokens=False).to(net.device)
-            finally:
-                tok.padding_side = side
-            positions = (enc["attention_mask"].long().cumsum(-1) - 1).clamp(min=0)
+            ids, texts = self._token_table(tok, kind)
             with torch.inference_mode():
-                logits = net(**enc, position_ids=positions, logits_to_keep=1).logits[:, -1].float()
-            probs = torch.softmax(logits, dim=-1)[:, ids.to(logits.device)].cpu().tolist()
-            out = []
-            for row in probs:
-                dist: dict[str, float] = {}
-                for text, p in zip(texts, row):
-                    dist[text] = dist.get(text, 0.0) + p
-                out.append(dist)
+                for call, prefix in items:
+                    logits = self._extend(net, tok, call, prefix)
+                    row = torch.softmax(logits.float(), dim=-1)[ids.to(logits.device)].cpu().tolist()
+                    dist: dict[str, float] = {}
+                    for text, p in zip(texts, row):
+                        dist[text] = dist.get(text, 0.0) + p
+                    out.append(dist)
             return out
         except Exception as exc:  # out of memory, a broken checkpoint: these judgments keep their text parse
-            logger.warning("judge %s: no next-token probabilities for a batch of %d: %s: %s", self.model_id,
+            logger.warning("judge %s: no next-token probabilities for %d item(s): %s: %s", self.model_id,
                            len(items), type(exc).__name__, exc)
-            return [None] * len(items)
+            self._states.clear()
+            return out + [None] * (len(items) - len(out))
+
+    def _extend(self, net: Any, tok: Any, call: JudgeCall, prefix: str) -> Any:
+        """The next-token logits after the rendered ``call`` + ``prefix``, reusing the call's KV cache."""
+        import torch
+
+        ids = tok(self._render(tok, call) + prefix, add_special_tokens=False)["input_ids"]
+        seen, cache = self._states.pop(call, ([], None))
+        common = 0
+        for a, b in zip(seen, ids):
+            if a != b:
+                break
+            common += 1
+        common = min(common, len(ids) - 1)  # at least one token is read, for its logits
+        if cache is not None and common > 0 and hasattr(cache, "crop"):
+            try:
+                cache.crop(common)
+            except Exception:  # a cache kind that cannot be cut (sliding windows): read it all again
+                cache, common = None, 0
+        else:
+            cache, common = None, 0
+        new = torch.tensor([ids[common:]], device=net.device)
+        positions = torch.arange(common, len(ids), device=net.device).unsqueeze(0)
+        import inspect
+
+        name = "cache" if "cache" in inspect.signature(type(net).forward).parameters else "past_key_values"
+        result = net(input_ids=new, position_ids=positions, use_cache=True, logits_to_keep=1, **{name: cache})
+        self._states[call] = (ids, getattr(result, name))
+        while len(self._states) > self.kv_states:
+            self._states.pop(next(iter(self._states)))
+        return result.logits[0, -1]
 
     def _batch(self, calls: list[JudgeCall]) -> list[JudgeReply]:
         try:
@@ -326,7 +358,7 @@ class VLLMJudge(JudgeBackend):
             return [JudgeReply.failed("backend_error", f"vLLM judge {self.model}: {type(exc).__name__}: {exc}")
                     for _ in calls]
 
-    def next_tokens(self, items: list[tuple[JudgeCall, str]]) -> list[dict[str, float] | None]:
+    def next_tokens(self, items: list[tuple[JudgeCall, str]], kind: str = "scores") -> list[dict[str, float] | None]:
         """vLLM: the chat prompt rendered by the model's own template, the prefix appended, one token
         generated with the top log-probabilities (the raw distribution, before any sampling setting)."""
         from rlvr.rewards.judges.distribution import logprob_dict

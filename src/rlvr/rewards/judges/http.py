@@ -225,7 +225,7 @@ class OpenAICompatibleJudge(JudgeBackend):
             pass
         return None
 
-    def next_tokens(self, items: list[tuple[JudgeCall, str]]) -> list[dict[str, float] | None]:
+    def next_tokens(self, items: list[tuple[JudgeCall, str]], kind: str = "scores") -> list[dict[str, float] | None]:
         if not items or self._no_logprobs:
             return [None] * len(items)
 
