@@ -85,6 +85,26 @@ def test_http_judge_against_a_real_server_then_killed(judge_server):
     assert all(x.status == "unparseable" for x in cached)
 
 
+def test_a_server_without_logprobs_leaves_the_text_parse(judge_server, caplog):
+    """``transformers serve`` ignores ``logprobs``: the judge says so once and the text parse stands
+    (an abstention with the judge's text, never a 0); constrained decoding it ignores too, and says so."""
+    import logging
+
+    from rlvr.rewards import get_reward
+
+    _, url, model = judge_server
+    r = get_reward("grm", backend="http", url=url, judge_model=model, max_new_tokens=8, cache_dir=None, timeout_s=60)
+    with caplog.at_level(logging.WARNING):
+        results = r.explain(prompts=["What is 3*4?"] * 2, completions=["It is 12.", "It is 13."])
+    assert all(x.value is None and x.status == "unparseable" and "no 'Scores:" in x.reason for x in results)
+    assert r.engine.backend._no_logprobs and "returned no log-probabilities" in caplog.text
+    grammar = get_reward("grm", backend="http", url=url, judge_model=model, max_new_tokens=8, cache_dir=None,
+                         timeout_s=60, logprobs=False, constrained="regex")
+    results = grammar.explain(prompts=["What is 3*4?"] * 2, completions=["It is 12.", "It is 13."])
+    assert all(x.value is None or x.status == "ok" for x in results)  # a server that obeyed would give scores
+    assert all("constrained decoding ignored" in x.reason for x in results if x.value is None)
+
+
 def test_grpo_goes_on_when_the_judge_server_dies(judge_server, tmp_path):
     """Real TRL: the server is killed after the first step; later steps abstain on grm, training ends."""
     from datasets import Dataset
@@ -151,6 +171,11 @@ def test_grpo_run_with_smollm2_judge_logs_and_resumes(smollm2_judge, tmp_path):
     assert all("rewards/grm/mean" in r and "rewards/math_equivalence/mean" in r for r in steps)
     samples = [json.loads(line) for line in (out / "samples.jsonl").read_text().splitlines()]
     assert all("grm" in s["rewards"] and s["rewards"]["grm"]["reason"] for s in samples)
+    # distribution scores: every completion has one, and they differ (a reward GRPO can learn from)
+    values = [s["rewards"]["grm"]["value"] for s in samples]
+    assert all(v is not None for v in values) and len(set(values)) > 1, values
+    assert all("transformers logits" in s["rewards"]["grm"]["reason"] or "from text" in s["rewards"]["grm"]["reason"]
+               for s in samples)
 
 
 def test_rlvr_train_survives_a_judge_that_abstains_on_every_sample(tiny_judge, tmp_path):
@@ -160,7 +185,8 @@ def test_rlvr_train_survives_a_judge_that_abstains_on_every_sample(tiny_judge, t
 
     rewards = json.dumps([{"name": "format_strict", "weight": 0.2, "params": {"preset": "r1"}},
                           {"name": "judge", "weight": 1.0, "params": {"judge_model": tiny_judge, "max_new_tokens": 8,
-                                                                     "cache_dir": None, "device": "cpu"}}])
+                                                                     "cache_dir": None, "device": "cpu",
+                                                                     "score_method": "text"}}])
     summary = run(load_recipe("tiny-cpu-smoke", [f"rewards={rewards}", f"output.dir={tmp_path / 'run'}",
                                                  "eval.enabled=false", "trainer.max_steps=1",
                                                  "trainer.per_device_train_batch_size=4", "trainer.num_generations=2"]))
