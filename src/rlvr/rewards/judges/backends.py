@@ -147,7 +147,7 @@ class TransformersJudge(JudgeBackend):
         self._loaded = model_and_tokenizer
         self._lock = threading.Lock()
         self._score_tokens: Any = None
-        self._states: dict[JudgeCall, tuple[list[int], Any]] = {}  # per call: (token ids, KV cache) of its last pass
+        self._states: dict[str, tuple[list[int], Any]] = {}  # per prompt: (token ids, KV cache) of its last pass
         self.kv_states = 4 * batch_size
 
     def __getstate__(self) -> dict[str, Any]:
@@ -209,10 +209,11 @@ class TransformersJudge(JudgeBackend):
         return self._score_tokens[kind]
 
     def next_tokens(self, items: list[tuple[JudgeCall, str]], kind: str = "scores") -> list[dict[str, float] | None]:
-        """One forward pass per item over only the tokens its last pass of the same call did not see: the
+        """One forward pass per item over only the tokens the last pass of the same prompt did not see: the
         reader asks for the prompt + critique + ``Scores: \\boxed{``, then the same with ``1`` or ``7, ``
-        appended, so each call's KV cache is cut back to the common token prefix and extended (exact: the
-        text is tokenized whole each time; a pass whose tokens diverge earlier re-reads from there)."""
+        appended, and the k samples of one prompt differ only after it; so each prompt's KV cache is cut
+        back to the common token prefix and extended (exact: the text is tokenized whole each time, and
+        whatever differs is read again)."""
         out: list[dict[str, float] | None] = []
         try:
             import torch
@@ -234,12 +235,40 @@ class TransformersJudge(JudgeBackend):
             self._states.clear()
             return out + [None] * (len(items) - len(out))
 
+    def _remember(self, texts: list[str], enc: dict[str, Any], generated: Any, kept_rows: list[list[int]]) -> None:
+        """Keep each row's KV cache of prompt + judgment (left padding cut off) as that prompt's state, so
+        reading its score from the distribution re-reads only the score line. Full-attention caches only
+        (a sliding window keeps part of the prompt): anything else is simply not kept."""
+        try:
+            from transformers import DynamicCache
+
+            cache = getattr(generated, "past_key_values", None) or getattr(generated, "cache", None)
+            layers = getattr(cache, "layers", None)
+            if not layers or any("Sliding" in type(layer).__name__ or not hasattr(layer, "keys") for layer in layers):
+                return
+            width, total = enc["input_ids"].shape[1], generated.sequences.shape[1]
+            for r, (text, kept) in enumerate(zip(texts, kept_rows)):
+                if text in self._states:
+                    continue  # the first sample of a prompt is enough: the others share its prompt tokens
+                pad = int((enc["attention_mask"][r] == 0).sum())
+                cached = min(len(kept), total - width - 1, layers[0].keys.shape[2] - width)
+                state = DynamicCache()
+                for i, layer in enumerate(layers):
+                    state.update(layer.keys[r:r + 1, :, pad:width + cached].clone(),
+                                 layer.values[r:r + 1, :, pad:width + cached].clone(), i)
+                self._states[text] = (enc["input_ids"][r, pad:].tolist() + kept[:cached], state)
+            while len(self._states) > self.kv_states:
+                self._states.pop(next(iter(self._states)))
+        except Exception as exc:  # an optimisation only: the distribution is then read from the start
+            logger.debug("judge %s: generation cache not kept: %s: %s", self.model_id, type(exc).__name__, exc)
+
     def _extend(self, net: Any, tok: Any, call: JudgeCall, prefix: str) -> Any:
         """The next-token logits after the rendered ``call`` + ``prefix``, reusing the call's KV cache."""
         import torch
 
-        ids = tok(self._render(tok, call) + prefix, add_special_tokens=False)["input_ids"]
-        seen, cache = self._states.pop(call, ([], None))
+        rendered = self._render(tok, call)
+        ids = tok(rendered + prefix, add_special_tokens=False)["input_ids"]
+        seen, cache = self._states.pop(rendered, ([], None))
         common = 0
         for a, b in zip(seen, ids):
             if a != b:
@@ -259,7 +288,7 @@ class TransformersJudge(JudgeBackend):
 
         name = "cache" if "cache" in inspect.signature(type(net).forward).parameters else "past_key_values"
         result = net(input_ids=new, position_ids=positions, use_cache=True, logits_to_keep=1, **{name: cache})
-        self._states[call] = (ids, getattr(result, name))
+        self._states[rendered] = (ids, getattr(result, name))
         while len(self._states) > self.kv_states:
             self._states.pop(next(iter(self._states)))
         return result.logits[0, -1]
@@ -291,20 +320,23 @@ class TransformersJudge(JudgeBackend):
                     cache.batch_select_indices(index)
                     kwargs[name] = cache
                 enc = {k: v[index] for k, v in enc.items()}
-                out = net.generate(**enc, **kwargs)
+                generated = net.generate(**enc, **kwargs, return_dict_in_generate=True)
+            out = generated.sequences
             new = out[:, enc["input_ids"].shape[1]:]
             configured = getattr(net.generation_config, "eos_token_id", None)
             stops = configured if isinstance(configured, (list, tuple)) else [configured]
             eos = {tok.eos_token_id, tok.pad_token_id, *stops} - {None}
-            replies = []
+            replies, kept_rows = [], []
             for row, mask in zip(new.tolist(), enc["attention_mask"].tolist()):
                 kept = []
                 for t in row:
                     if t in eos:
                         break
                     kept.append(t)
+                kept_rows.append(kept)
                 replies.append(JudgeReply(tok.decode(kept, skip_special_tokens=True), prompt_tokens=int(sum(mask)),
                                           completion_tokens=len(kept)))
+            self._remember(texts, enc, generated, kept_rows)
             return replies
         except Exception as exc:  # out of memory, a broken checkpoint: every call of the batch abstains
             logger.warning("judge %s failed on a batch of %d: %s: %s", self.model_id, len(calls), type(exc).__name__, exc)
