@@ -96,6 +96,8 @@ def main() -> int:
     ap.add_argument("--out", default="runs/grm-bench", help="pairs, cache, trained models and results")
     ap.add_argument("--quick", action="store_true", help="20 held-out pairs, greedy only, SmolLM2, no training")
     ap.add_argument("--pairs", type=int, default=None, help="held-out pairs evaluated (default: all)")
+    ap.add_argument("--spread", action="store_true", help="--pairs taken round-robin across the held-out problems "
+                                                          "(default: the first N, whole problems)")
     ap.add_argument("--train-pairs", type=int, default=32, help="pairs in the training split (whole problems)")
     ap.add_argument("--k", type=int, default=8, help="judgments sampled per pair (voting@k, MetaRM@k)")
     ap.add_argument("--k-pairs", type=int, default=None, help="held-out pairs that get the k-sample runs (default: all)")
@@ -112,6 +114,9 @@ def main() -> int:
     ap.add_argument("--rft-steps", type=int, default=20, help="SFT steps of rejective fine-tuning")
     ap.add_argument("--rl-steps", type=int, default=8, help="GRPO steps of the rule-based RL stage")
     ap.add_argument("--skip-bt", action="store_true", help="no Bradley-Terry anchor")
+    ap.add_argument("--train-judges", default=None, help="judges that get SPCT-lite (default: every judge)")
+    ap.add_argument("--train-limit", type=int, default=None, help="training pairs SPCT-lite samples (default: all)")
+    ap.add_argument("--hint-k", type=int, default=2, help="hinted judgments per training pair with none right")
     args = ap.parse_args()
     if args.quick:
         args.pairs, args.k, args.judges, args.skip_train, args.skip_bt = args.pairs or 20, 1, "smollm2-135m", True, True
@@ -129,6 +134,15 @@ def main() -> int:
     started, cpu0 = time.perf_counter(), time.process_time()
     pairs = build_pairs(Path(args.shared))
     train, held = split(pairs, args.train_pairs)
+    if args.pairs and args.spread:
+        by_problem = defaultdict(list)
+        for p in held:
+            by_problem[p["problem_id"]].append(p)
+        queues, held = list(by_problem.values()), []
+        while len(held) < min(args.pairs, sum(map(len, queues))):
+            for q in queues:
+                if q and len(held) < args.pairs:
+                    held.append(q.pop(0))
     held = held[:args.pairs] if args.pairs else held
     for name, rows in (("train", train), ("heldout", held)):
         with (out / f"{name}.jsonl").open("w", encoding="utf-8") as fh:
@@ -149,13 +163,17 @@ def main() -> int:
     sampled = EngineSettings(k=args.k, temperature=0.5, **scoring) if args.k > 1 else None
     sampled_rows = held_rows[:args.k_pairs] if args.k_pairs else held_rows
 
-    def judge_runs(judge_path: str, label: str, meta: object) -> dict:
+    def judge_runs(judge_path: str, label: str) -> tuple:
         backend = TransformersJudge(judge_path, device="cpu", batch_size=args.batch_size)
         g = judge_pairs(backend, held_rows, principles, greedy, cache, False, f"{label}, greedy", progress=log)
         s = b = None
         if sampled is not None:
             s = judge_pairs(backend, sampled_rows, principles, sampled, cache, False, f"{label}, k={args.k}", progress=log)
             b = judge_pairs(backend, sampled_rows, bare, sampled, cache, False, f"{label}, no principles", progress=log)
+        return g, s, b
+
+    def rows_of(runs: tuple, meta: object) -> dict:
+        g, s, b = runs
         return evaluate_judge(g, s, b, meta if s is not None else None, k=args.k, k_meta=min(args.k_meta, args.k))
 
     table: dict[str, dict] = {}
@@ -173,27 +191,33 @@ def main() -> int:
                                                      "training.max_length=384", "data.eval_share=0.1"]))
             log("Bradley-Terry reward model trained on the training split")
         bt = bt_accuracy(str(bt_dir), held_rows, False, chars, max_length=384)
+    trainable = None if args.train_judges is None else {j.strip() for j in args.train_judges.split(",")}
     for judge in [j.strip() for j in args.judges.split(",") if j.strip()]:
         path = str(prepare(judge)) if judge in PACKAGED else str(Path(judge).expanduser())
         column = f"{judge}, base"
-        table[column] = {**({"Bradley-Terry RM (MiniLM)": bt} if bt else {}), **judge_runs(path, column, None)}
+        base_runs = judge_runs(path, column)
+        table[column] = {**({"Bradley-Terry RM (MiniLM)": bt} if bt else {}), **rows_of(base_runs, None)}
         write_json(out / "results.json", table)
         print(format_table({column: table[column]}), flush=True)
-        if args.skip_train:
+        if args.skip_train or (trainable is not None and judge not in trainable):
             continue
         from rlvr.harness.grm_train import spct_train
 
         train_settings = EngineSettings(k=args.train_k or args.k, temperature=0.5, **scoring)
-        trained = spct_train(path, train_rows, out / f"train-{Path(judge).name}", principles, train_settings, cache,
+        spct_pairs = train_rows[:args.train_limit] if args.train_limit else train_rows
+        trained = spct_train(path, spct_pairs, out / f"train-{Path(judge).name}", principles, train_settings, cache,
                              k_meta=args.k_meta, progress=log, batch_size=args.batch_size, rft_steps=args.rft_steps,
-                             rl_steps=args.rl_steps)
+                             rl_steps=args.rl_steps, hint_k=args.hint_k)
         print(trained.summary(), flush=True)
         from rlvr.rewards.judges.metarm import MetaRM
 
         meta = MetaRM(trained.meta_rm) if trained.meta_rm else None
+        if meta is not None:  # the base judge's meta RM (trained on its own training judgments) on its votes
+            table[column] = {**({"Bradley-Terry RM (MiniLM)": bt} if bt else {}), **rows_of(base_runs, meta)}
         after = f"{judge}, after SPCT-lite"
-        table[after] = judge_runs(trained.judge or path, after, meta)
-        table[after]["notes"] = {"notes": trained.notes, "judge changed": trained.judge is not None}
+        table[after] = rows_of(judge_runs(trained.judge or path, after), meta)
+        table[after]["notes"] = {"notes": trained.notes, "judge changed": trained.judge is not None,
+                                 "training pairs": len(spct_pairs)}
         write_json(out / "results.json", table)
     printable = {c: {r: v for r, v in rows.items() if r != "notes"} for c, rows in table.items()}
     print(format_table(printable))
