@@ -105,7 +105,7 @@ class OpenAICompatibleJudge(JudgeBackend):
                              f"HTTP constrained decoding ({constrained})" if constrained != "none" else "")
         self._loaded: Any = None  # the httpx client
         self._tok: Any = None
-        self._no_logprobs = False
+        self._no_logprobs = self._no_constrained = False
         self._lock = threading.Lock()
 
     def __getstate__(self) -> dict[str, Any]:
@@ -236,7 +236,13 @@ class OpenAICompatibleJudge(JudgeBackend):
                                else {"logprobs": self.top_logprobs}), **self.extra_body}
             response = self._post(url, body)
             if isinstance(response, JudgeReply):
-                logger.warning("judge %s: no log-probabilities: %s", self.model, response.reason)
+                if (response.error or "").startswith("http_4") and not self._no_logprobs:
+                    self._no_logprobs = True  # the server refuses this request (unknown fields): never ask again
+                    logger.warning("judge server %s rejected the log-probability request (%s); %s", url, response.reason,
+                                   "constrained decoding is used instead" if self.constrained != "none"
+                                   else "judgments whose text does not parse abstain")
+                elif not self._no_logprobs:
+                    logger.warning("judge %s: no log-probabilities: %s", self.model, response.reason)
                 return None
             top = self._top(response)
             if top is None and not self._no_logprobs:
@@ -259,6 +265,10 @@ class OpenAICompatibleJudge(JudgeBackend):
             body["structured_outputs"] = {"regex": score_regex(n, scale)}
         response = self._post(url, {**body, **self.extra_body})
         if isinstance(response, JudgeReply):
+            if (response.error or "").startswith("http_4") and not self._no_constrained:
+                self._no_constrained = True
+                logger.warning("judge server %s rejected constrained decoding (%s); judgments whose text does not "
+                               "parse abstain", url, response.reason)
             return DistributionScore((), text, self.distribution, f"{NO_PROBABILITIES} (constrained decoding failed: "
                                                                   f"{response.reason})")
         try:
@@ -281,9 +291,9 @@ class OpenAICompatibleJudge(JudgeBackend):
             results = list(read_scores(self.next_tokens, items, scale, min_mass, self.distribution))
         if self.constrained == "none":
             return [None if r is not None and r.transient else r for r in results]
-        todo = [i for i, r in enumerate(results) if r is None or r.transient]
+        todo = [] if self._no_constrained else [i for i, r in enumerate(results) if r is None or r.transient]
         if todo:
             with ThreadPoolExecutor(max_workers=min(self.max_concurrency, len(todo)), thread_name_prefix="judge") as pool:
                 for i, r in zip(todo, pool.map(lambda i: self._constrained(items[i], scale), todo)):
                     results[i] = r
-        return results
+        return [None if r is not None and r.transient else r for r in results]
