@@ -116,6 +116,8 @@ def main() -> int:
     ap.add_argument("--skip-bt", action="store_true", help="no Bradley-Terry anchor")
     ap.add_argument("--train-judges", default=None, help="judges that get SPCT-lite (default: every judge)")
     ap.add_argument("--train-limit", type=int, default=None, help="training pairs SPCT-lite samples (default: all)")
+    ap.add_argument("--after-k-pairs", type=int, default=None, help="held-out pairs of the k-sample runs after SPCT-lite "
+                                                                    "(default: --k-pairs)")
     ap.add_argument("--hint-k", type=int, default=2, help="hinted judgments per training pair with none right")
     args = ap.parse_args()
     if args.quick:
@@ -163,13 +165,14 @@ def main() -> int:
     sampled = EngineSettings(k=args.k, temperature=0.5, **scoring) if args.k > 1 else None
     sampled_rows = held_rows[:args.k_pairs] if args.k_pairs else held_rows
 
-    def judge_runs(judge_path: str, label: str) -> tuple:
+    def judge_runs(judge_path: str, label: str, k_rows: list | None = None) -> tuple:
         backend = TransformersJudge(judge_path, device="cpu", batch_size=args.batch_size)
         g = judge_pairs(backend, held_rows, principles, greedy, cache, False, f"{label}, greedy", progress=log)
         s = b = None
+        k_rows = sampled_rows if k_rows is None else k_rows
         if sampled is not None:
-            s = judge_pairs(backend, sampled_rows, principles, sampled, cache, False, f"{label}, k={args.k}", progress=log)
-            b = judge_pairs(backend, sampled_rows, bare, sampled, cache, False, f"{label}, no principles", progress=log)
+            s = judge_pairs(backend, k_rows, principles, sampled, cache, False, f"{label}, k={args.k}", progress=log)
+            b = judge_pairs(backend, k_rows, bare, sampled, cache, False, f"{label}, no principles", progress=log)
         return g, s, b
 
     def rows_of(runs: tuple, meta: object) -> dict:
@@ -215,7 +218,8 @@ def main() -> int:
         if meta is not None:  # the base judge's meta RM (trained on its own training judgments) on its votes
             table[column] = {**({"Bradley-Terry RM (MiniLM)": bt} if bt else {}), **rows_of(base_runs, meta)}
         after = f"{judge}, after SPCT-lite"
-        table[after] = rows_of(judge_runs(trained.judge or path, after), meta)
+        after_rows = held_rows[:args.after_k_pairs] if args.after_k_pairs else sampled_rows
+        table[after] = rows_of(judge_runs(trained.judge or path, after, after_rows), meta)
         table[after]["notes"] = {"notes": trained.notes, "judge changed": trained.judge is not None,
                                  "training pairs": len(spct_pairs)}
         write_json(out / "results.json", table)
