@@ -118,6 +118,7 @@ def main() -> int:
     ap.add_argument("--train-limit", type=int, default=None, help="training pairs SPCT-lite samples (default: all)")
     ap.add_argument("--after-k-pairs", type=int, default=None, help="held-out pairs of the k-sample runs after SPCT-lite "
                                                                     "(default: --k-pairs)")
+    ap.add_argument("--meta-steps", type=int, default=60, help="optimizer steps of the meta RM")
     ap.add_argument("--hint-k", type=int, default=2, help="hinted judgments per training pair with none right")
     args = ap.parse_args()
     if args.quick:
@@ -210,7 +211,7 @@ def main() -> int:
         spct_pairs = train_rows[:args.train_limit] if args.train_limit else train_rows
         trained = spct_train(path, spct_pairs, out / f"train-{Path(judge).name}", principles, train_settings, cache,
                              k_meta=args.k_meta, progress=log, batch_size=args.batch_size, rft_steps=args.rft_steps,
-                             rl_steps=args.rl_steps, hint_k=args.hint_k)
+                             rl_steps=args.rl_steps, hint_k=args.hint_k, meta_steps=args.meta_steps)
         print(trained.summary(), flush=True)
         from rlvr.rewards.judges.metarm import MetaRM
 

@@ -240,7 +240,8 @@ def online_rl(judge: str, rows: list[dict[str, Any]], out_dir: Path, steps: int 
 def spct_train(judge: str, pairs: list[dict[str, Any]], out_dir: str | Path, prompt: JudgePrompt,
                settings: EngineSettings, cache: VerdictCache, k_meta: int | None = 4,
                stages: tuple[str, ...] = STAGES, progress: Callable[[str], None] | None = None,
-               batch_size: int = 8, rft_steps: int = 20, rl_steps: int = 4, hint_k: int = 2) -> SpctResult:
+               batch_size: int = 8, rft_steps: int = 20, rl_steps: int = 4, hint_k: int = 2,
+               meta_steps: int = 60) -> SpctResult:
     """Sample judgments on ``pairs`` and run the chosen stages; see the module docstring."""
     from rlvr.rewards.judges.backends import TransformersJudge
 
@@ -263,7 +264,7 @@ def spct_train(judge: str, pairs: list[dict[str, Any]], out_dir: str | Path, pro
     result = SpctResult(notes=[f"{len(rows)} training judgments, {parsed} parsed, {right} right"])
     if "meta-rm" in stages and k_meta:
         try:
-            result.meta_rm = train_meta_rm(rows, out / "meta-rm")
+            result.meta_rm = train_meta_rm(rows, out / "meta-rm", max_steps=meta_steps)
         except ConfigError as exc:
             result.notes.append(f"meta RM not trained: {exc}")
     current = judge
