@@ -15,7 +15,7 @@ import pytest
 from rlvr.rewards import get_reward
 from rlvr.rewards.judges import EngineSettings, JudgeEngine, VerdictCache
 from rlvr.rewards.judges.backends import JudgeCall, TransformersJudge
-from rlvr.rewards.judges.distribution import NO_PROBABILITIES, Scale, read_scores, score_prefix
+from rlvr.rewards.judges.distribution import NO_PROBABILITIES, read_scores, score_prefix
 
 CALL = JudgeCall.of([{"role": "user", "content": "judge"}], 0.0, 8, 0)
 

@@ -21,7 +21,6 @@ expression (vLLM: ``structured_outputs``); without it the text parse stands.
 from __future__ import annotations
 
 import logging
-import math
 import os
 import random
 import threading
