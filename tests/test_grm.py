@@ -209,7 +209,9 @@ def test_grm_rule_reward():
 # -- a real local model: the tiny judge writes no score line --------------------------------------
 
 def test_tiny_local_judge_abstains_with_raw_text_and_tokens(tiny_judge, tmp_path):
-    r = get_reward("grm", judge_model=tiny_judge, k=2, max_new_tokens=12, cache_dir=str(tmp_path), device="cpu")
+    """With the text parse only (score_method: text) a judge that writes no score line abstains."""
+    r = get_reward("grm", judge_model=tiny_judge, k=2, max_new_tokens=12, cache_dir=str(tmp_path), device="cpu",
+                   score_method="text")
     results = r.explain(prompts=["What is 3*4?"] * 2, completions=["It is 12.", "It is 13."])
     assert all(x.value is None and x.status == "unparseable" for x in results)
     assert "raw text" in results[0].reason and "no 'Scores:" in results[0].reason
@@ -221,7 +223,7 @@ def test_tiny_local_judge_abstains_with_raw_text_and_tokens(tiny_judge, tmp_path
     again.explain(prompts=["What is 3*4?"] * 2, completions=["It is 12.", "It is 13."])
     assert again.judge_stats()["cache_hits"] == 2 and again.judge_stats()["generated"] == 2  # no new generation
     rs = RewardSet.from_config({"rewards": [{"name": "judge", "params": {"judge_model": tiny_judge, "cache_dir": None,
-                                                                         "max_new_tokens": 8}}]})
+                                                                         "max_new_tokens": 8, "score_method": "text"}}]})
     assert rs(prompts=["q"], completions=["a"]) == [None]  # an abstention is no opinion, not 0
 
 
@@ -240,7 +242,7 @@ def test_the_cache_keys_on_the_weights_not_the_folder(tiny_judge, tmp_path):
     import torch
     from transformers import AutoModelForCausalLM
 
-    from rlvr.rewards.judges.backends import fingerprint
+    from rlvr.models import fingerprint
 
     copy = tmp_path / "copy"
     shutil.copytree(tiny_judge, copy)

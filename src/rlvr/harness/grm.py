@@ -28,7 +28,7 @@ from rlvr.rewards.judges.backends import JudgeBackend
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["read_pairs", "JudgeRun", "judge_pairs", "pair_accuracy", "evaluate_judge", "format_table"]
+__all__ = ["read_pairs", "JudgeRun", "judge_pairs", "pair_accuracy", "wilson_interval", "evaluate_judge", "format_table"]
 
 
 def read_pairs(path: str | Path, limit: int | None = None) -> list[dict[str, Any]]:
@@ -68,6 +68,10 @@ class JudgeRun:
     def seconds_per_judgment(self) -> float | None:
         return self.seconds / self.generated if self.generated else None
 
+    def methods(self, k: int | None = None) -> dict[str, int]:
+        """How many scored judgments each method gave (``text``, ``transformers logits``, ...)."""
+        return dict(Counter(v.method for verdict in self.verdicts for v in verdict.votes[:k] if v.scores is not None))
+
     def unparseable_share(self, k: int | None = None) -> float:
         votes = [v for verdict in self.verdicts for v in verdict.votes[:k]]
         return sum(v.status == "unparseable" for v in votes) / len(votes) if votes else 0.0
@@ -91,6 +95,16 @@ def judge_pairs(backend: JudgeBackend, pairs: list[dict[str, Any]], prompt: Judg
     return JudgeRun(name, verdicts, c["seconds_x1000"] / 1000, c["generated"], c["judgments"], dict(c))
 
 
+def wilson_interval(right: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95% Wilson score interval of a share ``right / n`` (sound at small n and at 0% or 100%)."""
+    if n == 0:
+        return 0.0, 1.0
+    share = right / n
+    centre = (share + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * ((share * (1 - share) / n + z * z / (4 * n * n)) ** 0.5) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
 def pair_accuracy(values: list[list[float | None]]) -> float:
     """Share of pairs whose chosen value is strictly above the rejected one (None or a tie: wrong)."""
     right = sum(v[0] is not None and v[1] is not None and v[0] > v[1] for v in values)
@@ -103,13 +117,10 @@ def _voted(run: JudgeRun, k: int, k_meta: int | None = None) -> list[list[float 
 
 def with_meta_scores(run: JudgeRun, meta: Any) -> JudgeRun:
     """The same run with every parseable judgment scored by the meta RM (``meta.score(votes)``)."""
-    from rlvr.rewards.judges import Vote
-
     verdicts = []
     for verdict in run.verdicts:
         scores = meta.score(verdict.votes)
-        votes = [Vote(v.sample, v.scores, v.status, v.reason, v.text, s, v.order, v.prompt)
-                 for v, s in zip(verdict.votes, scores)]
+        votes = [v.with_meta(s) for v, s in zip(verdict.votes, scores)]
         verdicts.append(GroupVerdict(verdict.n, verdict.values, votes, verdict.counted))
     return JudgeRun(run.name, verdicts, run.seconds, run.generated, run.judgments, run.counters)
 
@@ -120,8 +131,10 @@ def evaluate_judge(greedy: JudgeRun | None, sampled: JudgeRun | None, no_princip
     rows: dict[str, dict[str, Any]] = {}
 
     def add(name: str, run: JudgeRun, values: list[list[float | None]], used_k: int | None) -> None:
-        rows[name] = {"accuracy": pair_accuracy(values), "unparseable": run.unparseable_share(used_k),
-                      "s_per_judgment": run.seconds_per_judgment, "pairs": len(values)}
+        accuracy = pair_accuracy(values)
+        rows[name] = {"accuracy": accuracy, "ci95": wilson_interval(round(accuracy * len(values)), len(values)),
+                      "unparseable": run.unparseable_share(used_k), "s_per_judgment": run.seconds_per_judgment,
+                      "pairs": len(values), "methods": run.methods(used_k)}
 
     if greedy is not None:
         add("greedy", greedy, [v.values for v in greedy.verdicts], None)
@@ -140,23 +153,25 @@ def format_table(columns: dict[str, dict[str, dict[str, Any]]]) -> str:
     """A plain-text table: one row per configuration, one column group per judge/condition."""
     names = list(dict.fromkeys(row for col in columns.values() for row in col))
     width = max([len(n) for n in names] + [14])
-    head = f"{'':{width}}" + "".join(f" | {c:>31}" for c in columns)
-    sub = f"{'':{width}}" + "".join(f" | {'acc':>6} {'unparsed':>9} {'s/judg':>8} {'n':>4}" for _ in columns)
+    head = f"{'':{width}}" + "".join(f" | {c:>45}" for c in columns)
+    sub = f"{'':{width}}" + "".join(f" | {'acc':>6} {'95% CI':>13} {'unparsed':>9} {'s/judg':>8} {'n':>4}" for _ in columns)
     lines = [head, sub, "-" * len(sub)]
     for n in names:
         cells = []
         for col in columns.values():
             r = col.get(n)
             if r is None:
-                cells.append(f" | {'':>31}")
+                cells.append(f" | {'':>45}")
                 continue
             spj = r.get("s_per_judgment")
             unparsed = "" if r.get("unparseable") is None else f"{r['unparseable']:.1%}"
-            cells.append(f" | {r['accuracy']:>6.1%} {unparsed:>9} {('' if spj is None else f'{spj:.2f}'):>8} "
-                         f"{r['pairs']:>4}")
+            ci = r.get("ci95") or wilson_interval(round(r["accuracy"] * r["pairs"]), r["pairs"])
+            cells.append(f" | {r['accuracy']:>6.1%} {f'{ci[0]:.0%}-{ci[1]:.0%}':>13} {unparsed:>9} "
+                         f"{('' if spj is None else f'{spj:.2f}'):>8} {r['pairs']:>4}")
         lines.append(f"{n:{width}}" + "".join(cells))
-    lines.append("acc: pairwise accuracy (ties and abstentions count as wrong); unparsed: share of judgments that "
-                 "did not parse; s/judg: seconds per generated judgment; n: pairs")
+    lines.append("acc: pairwise accuracy (ties and abstentions count as wrong); 95% CI: Wilson interval; unparsed: "
+                 "share of judgments with no score (neither the text nor the distribution); s/judg: seconds per "
+                 "generated judgment; n: pairs")
     return "\n".join(lines)
 
 
@@ -177,7 +192,8 @@ def bt_accuracy(model: str, pairs: list[dict[str, Any]], reference: bool = False
 
     rows = bt_rows(pairs, reference, max_chars)
     out = evaluate_pairs(model, rows, max_length=max_length)
-    return {"accuracy": out["accuracy"], "unparseable": None, "s_per_judgment": None, "pairs": len(rows)}
+    return {"accuracy": out["accuracy"], "ci95": wilson_interval(round(out["accuracy"] * len(rows)), len(rows)),
+            "unparseable": None, "s_per_judgment": None, "pairs": len(rows)}
 
 
 def counts(run: JudgeRun) -> dict[str, int]:

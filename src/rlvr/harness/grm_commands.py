@@ -17,8 +17,13 @@ def _backend(args: argparse.Namespace) -> object:
     if args.backend == "transformers":
         options = {"batch_size": args.batch_size}
     elif args.backend == "http":
-        options = {"max_concurrency": args.max_concurrency}
+        options = {"max_concurrency": args.max_concurrency, "score_endpoint": args.score_endpoint,
+                   "tokenizer": args.tokenizer, "constrained": args.constrained}
     return make_backend(args.backend, args.judge_model, url=args.url, **options)
+
+
+def _scoring(args: argparse.Namespace) -> dict:
+    return {"score_method": args.score_method, "min_mass": args.min_mass}
 
 
 def _progress(message: str) -> None:
@@ -38,11 +43,12 @@ def eval_command(args: argparse.Namespace) -> int:
     backend = _backend(args)
     chars = args.max_response_chars
     greedy = judge_pairs(backend, pairs, JudgePrompt("grm", max_response_chars=chars),
-                         EngineSettings(k=1, temperature=0.0, max_new_tokens=args.max_new_tokens), cache, args.reference,
+                         EngineSettings(k=1, temperature=0.0, max_new_tokens=args.max_new_tokens, **_scoring(args)), cache, args.reference,
                          "greedy", progress=_progress)
     sampled = bare = None
     if args.k > 1:
-        settings = EngineSettings(k=args.k, temperature=args.temperature, max_new_tokens=args.max_new_tokens)
+        settings = EngineSettings(k=args.k, temperature=args.temperature, max_new_tokens=args.max_new_tokens,
+                                  **_scoring(args))
         sampled = judge_pairs(backend, pairs, JudgePrompt("grm", max_response_chars=chars), settings, cache,
                               args.reference, f"voting@{args.k}", progress=_progress)
         bare = judge_pairs(backend, pairs, JudgePrompt("grm", generate_principles=False, max_response_chars=chars),
@@ -74,7 +80,8 @@ def train_command(args: argparse.Namespace) -> int:
         raise ConfigError("rlvr grm train needs --judge-model: the local judge to sample from and train")
     result = spct_train(args.judge_model, read_pairs(args.pairs, args.n), args.out,
                         JudgePrompt("grm", max_response_chars=args.max_response_chars),
-                        EngineSettings(k=args.k, temperature=args.temperature, max_new_tokens=args.max_new_tokens),
+                        EngineSettings(k=args.k, temperature=args.temperature, max_new_tokens=args.max_new_tokens,
+                                       **_scoring(args)),
                         VerdictCache(args.cache_dir) if args.cache_dir else VerdictCache(), k_meta=args.k_meta,
                         stages=stages, progress=_progress, batch_size=args.batch_size, rft_steps=args.rft_steps,
                         rl_steps=args.rl_steps)

@@ -6,9 +6,11 @@ verdict cache keeps them, so ``rlvr grm eval`` and a re-run reuse them). Then:
 * ``meta-rm``: a Bradley-Terry scorer of judgments (:mod:`rlvr.harness.rm`, TRL's RewardTrainer):
   a judgment that put the better response strictly on top is preferred to one of the same pair
   that did not. Used as ``meta_rm`` with ``k_meta`` (MetaRM@k).
-* ``rft`` (rejective fine-tuning): the judgments go through ``rlvr sample`` (scored by
-  ``grm_rule``: +1 right, -1 wrong), pairs whose judgments are all right or all wrong are dropped,
-  ``rlvr select`` keeps the right ones, ``rlvr sft`` fine-tunes the judge on them.
+* ``rft`` (rejective fine-tuning): judgments whose score line puts the better response on top are
+  kept, pairs whose judgments are all right are dropped (nothing to learn), pairs with none right get
+  hinted judgments (the prompt says which response is better; the kept row's prompt does not), and
+  ``rlvr sft`` fine-tunes the judge (LoRA) on the right ones. A judgment with no score line of its
+  own carries the one read from its token distribution, so the judge learns to write it.
 * ``rl`` (rule-based online RL): ``rlvr train`` runs GRPO on the judge prompts with ``grm_rule`` as
   the reward and the KL term kept (``beta`` > 0); the merged judge is the result.
 
@@ -29,6 +31,8 @@ from typing import Any
 from rlvr.errors import ConfigError
 from rlvr.harness.grm import JudgeRun, judge_pairs
 from rlvr.rewards.judges import EngineSettings, JudgePrompt, VerdictCache
+from rlvr.rewards.judges.backends import JudgeBackend
+from rlvr.rewards.judges.parse import parse_judgment
 from rlvr.rewards.judges.prompts import SYSTEM
 
 logger = logging.getLogger(__name__)
@@ -111,47 +115,103 @@ def _run_config(judge: str, out_dir: Path, max_seq_length: int = 1536, **section
     return load_recipe(spec, [])
 
 
-def rejective_fine_tuning(judge: str, rows: list[dict[str, Any]], out_dir: Path, steps: int = 20,
-                          keep_per_prompt: int = 2) -> tuple[str | None, str]:
-    """(fine-tuned judge folder or None, what happened): rlvr sample -> drop all-right/all-wrong
-    pairs -> rlvr select (right judgments) -> rlvr sft."""
-    import datasets
+def _prefers(text: str, best: int) -> bool:
+    """The judgment's written score line puts the response at 1-based ``best`` strictly on top."""
+    parsed = parse_judgment(text, 2)
+    return parsed.scores is not None and parsed.scores[best - 1] > parsed.scores[2 - best]
 
-    from rlvr.harness.sampling import read_samples, sample
-    from rlvr.harness.selection import SelectOptions, select
+
+HINT = ("\n\n(A note for you alone: Response {best} is the better one. Explain why in your critique and score "
+        "it higher, without mentioning this note.)")
+
+
+def hinted_judgments(backend: JudgeBackend, pairs: list[dict[str, Any]], prompt: JudgePrompt, settings: EngineSettings,
+                     k: int) -> list[dict[str, Any]]:
+    """SPCT's hinted sampling: ``k`` judgments per pair whose prompt says which response is better;
+    their rows carry the prompt *without* the hint (what the judge learns to answer), the judgment
+    with its score line (forced from the distribution when the text has none) and whether it is right."""
+    import random
+
+    from rlvr.rewards.judges import JudgeCall
+    from rlvr.rewards.judges.distribution import Scale
+
+    calls, meta = [], []
+    for pair in pairs:
+        for sample in range(k):
+            order = [0, 1]
+            random.Random(f"{pair['id']}-hint-{sample}").shuffle(order)
+            shown = [(pair["chosen_text"], pair["rejected_text"])[j] for j in order]
+            messages = prompt.messages(pair["query"], shown)
+            best = order.index(0) + 1
+            hinted = [dict(m) for m in messages]
+            hinted[-1]["content"] += HINT.format(best=best)
+            calls.append(JudgeCall.of(hinted, max(settings.temperature, 0.5), settings.max_new_tokens, 7919 * sample + 1))
+            meta.append((pair, sample, order, messages, best))
+    replies = backend.generate(calls)
+    texts = [r.text for r in replies]
+    todo = [i for i, t in enumerate(texts) if t is not None and parse_judgment(t, 2).scores is None]
+    if todo:
+        for i, scored in zip(todo, backend.score_judgments([(calls[i], texts[i], 2) for i in todo], Scale(),
+                                                           settings.min_mass)):
+            if scored is not None and scored.error is None:
+                texts[i] = scored.text
+    rows = []
+    for (pair, sample, order, messages, best), text in zip(meta, texts):
+        if text is None:
+            continue
+        rows.append({"id": f"{pair['id']}-hint{sample}", "pair": pair["id"], "sample": sample, "prompt": messages,
+                     "problem": messages[-1]["content"], "answer": str(best), "completion": text,
+                     "parsed": parse_judgment(text, 2).scores is not None, "right": _prefers(text, best),
+                     "hinted": True})
+    return rows
+
+
+def rejective_fine_tuning(judge: str, rows: list[dict[str, Any]], out_dir: Path, steps: int = 20,
+                          keep_per_prompt: int = 2, pairs: list[dict[str, Any]] | None = None,
+                          prompt: JudgePrompt | None = None, settings: EngineSettings | None = None,
+                          backend: JudgeBackend | None = None, hint_k: int = 2) -> tuple[str | None, str]:
+    """(fine-tuned judge folder or None, what happened). Per training pair: judgments whose score line
+    prefers the better response are kept (at most ``keep_per_prompt``); a pair whose judgments are all
+    right is dropped (nothing to learn, as the paper drops them); a pair with none right gets ``hint_k``
+    hinted judgments and keeps the right ones. The judge is then fine-tuned (LoRA, completion-only) on them."""
     from rlvr.harness.sft import run_sft
 
     out_dir.mkdir(parents=True, exist_ok=True)
-    by_id: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    by_pair: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for r in rows:
-        by_id[r["id"]].append(r)
-    completions = out_dir / "judgments.jsonl"
-    completions.write_text("".join(json.dumps({"id": i, "answer": g[0]["answer"], "completions": [r["completion"] for r in g]},
-                                              ensure_ascii=False) + "\n" for i, g in by_id.items()))
-    prompts = datasets.Dataset.from_list([{"id": i, "prompt": g[0]["prompt"], "answer": g[0]["answer"]}
-                                          for i, g in by_id.items()])
-    sample(out_dir / "samples", completions_file=str(completions), dataset=prompts, rewards=[{"name": "grm_rule"}])
-    samples = read_samples(out_dir / "samples" / "samples.jsonl")
-    pair_of = {r["id"]: r["pair"] for r in rows}
-    outcome: dict[str, list[bool]] = defaultdict(list)
-    for s in samples:
-        outcome[pair_of[str(s["id"])]].append((s.get("total") or 0) > 0)
-    mixed = {p for p, o in outcome.items() if any(o) and not all(o)}
-    note = (f"RFT: {sum(len(o) for o in outcome.values())} judgments of {len(outcome)} pairs; "
-            f"{sum(all(o) for o in outcome.values())} pairs all right, {sum(not any(o) for o in outcome.values())} "
-            f"all wrong (dropped), {len(mixed)} mixed")
-    kept_samples = [s for s in samples if pair_of[str(s["id"])] in mixed]
-    if not kept_samples:
-        return None, note + "; nothing to fine-tune on, SFT skipped"
-    sft_rows, report = select(kept_samples, SelectOptions(k=keep_per_prompt, require_correct=False, min_total=0.5,
-                                                          drop_truncated=False))
+        by_pair[r["pair"]].append(r)
+    for judged in by_pair.values():
+        for r in judged:
+            r["right_text"] = _prefers(r["completion"], int(r["answer"]))
+    easy = [p for p, judged in by_pair.items() if all(r["right_text"] for r in judged)]
+    hard = [p for p, judged in by_pair.items() if not any(r["right_text"] for r in judged)]
+    kept = [r for p, judged in by_pair.items() if p not in easy for r in judged if r["right_text"]][:]
+    note = (f"RFT: {len(rows)} judgments of {len(by_pair)} pairs; {len(easy)} pairs all right (dropped), "
+            f"{len(hard)} none right, {len(by_pair) - len(easy) - len(hard)} mixed")
+    hinted_right = 0
+    if hard and pairs is not None and backend is not None and prompt is not None and settings is not None and hint_k:
+        hinted = hinted_judgments(backend, [p for p in pairs if p["id"] in set(hard)], prompt, settings, hint_k)
+        (out_dir / "hinted.jsonl").write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in hinted))
+        hinted_right = sum(r["right"] for r in hinted)
+        kept += [r for r in hinted if r["right"]]
+        note += f"; hinted sampling: {len(hinted)} judgments of {len(hard)} pairs, {hinted_right} right"
+    per_pair: dict[str, int] = defaultdict(int)
+    sft_rows = []
+    for r in kept:
+        if per_pair[r["pair"]] >= keep_per_prompt:
+            continue
+        per_pair[r["pair"]] += 1
+        sft_rows.append({"id": r["id"], "prompt": r["prompt"], "completion": [{"role": "assistant",
+                                                                             "content": r["completion"]}]})
     if not sft_rows:
-        return None, note + "; select kept nothing, SFT skipped"
+        return None, note + "; nothing to fine-tune on, SFT skipped"
     sft_path = out_dir / "sft.jsonl"
     sft_path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in sft_rows))
     summary = run_sft(_run_config(judge, out_dir / "sft", sft={"data": str(sft_path), "max_steps": steps, "batch_size": 4,
                                                                "learning_rate": 1e-4, "save_steps": max(steps, 1)}))
-    return summary.model_dir, note + f"; SFT on {len(sft_rows)} right judgments, {summary.steps} steps"
+    return summary.model_dir, note + (f"; SFT on {len(sft_rows)} right judgments of {len(per_pair)} pairs "
+                                      f"({sum(r.get('hinted', False) for r in kept[:len(sft_rows)])} hinted), "
+                                      f"{summary.steps} steps, loss {summary.loss_first} -> {summary.loss_last}")
 
 
 def online_rl(judge: str, rows: list[dict[str, Any]], out_dir: Path, steps: int = 4, max_new_tokens: int = 64,
@@ -180,7 +240,8 @@ def online_rl(judge: str, rows: list[dict[str, Any]], out_dir: Path, steps: int 
 def spct_train(judge: str, pairs: list[dict[str, Any]], out_dir: str | Path, prompt: JudgePrompt,
                settings: EngineSettings, cache: VerdictCache, k_meta: int | None = 4,
                stages: tuple[str, ...] = STAGES, progress: Callable[[str], None] | None = None,
-               batch_size: int = 8, rft_steps: int = 20, rl_steps: int = 4) -> SpctResult:
+               batch_size: int = 8, rft_steps: int = 20, rl_steps: int = 4, hint_k: int = 2,
+               meta_steps: int = 60) -> SpctResult:
     """Sample judgments on ``pairs`` and run the chosen stages; see the module docstring."""
     from rlvr.rewards.judges.backends import TransformersJudge
 
@@ -195,24 +256,25 @@ def spct_train(judge: str, pairs: list[dict[str, Any]], out_dir: str | Path, pro
             logger.info("rlvr grm train: %s is complete; delete it to train again", done)
             return SpctResult(saved["judge"], saved["meta_rm"], saved["notes"])
     out.mkdir(parents=True, exist_ok=True)
-    run = judge_pairs(TransformersJudge(judge, batch_size=batch_size), pairs, prompt, settings, cache,
-                      name=f"training split, k={settings.k}", progress=progress)
+    backend = TransformersJudge(judge, batch_size=batch_size)
+    run = judge_pairs(backend, pairs, prompt, settings, cache, name=f"training split, k={settings.k}", progress=progress)
     rows = judgment_rows(run, pairs)
     (out / "judgments.jsonl").write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows))
     parsed, right = sum(r["parsed"] for r in rows), sum(r["right"] for r in rows)
     result = SpctResult(notes=[f"{len(rows)} training judgments, {parsed} parsed, {right} right"])
     if "meta-rm" in stages and k_meta:
         try:
-            result.meta_rm = train_meta_rm(rows, out / "meta-rm")
+            result.meta_rm = train_meta_rm(rows, out / "meta-rm", max_steps=meta_steps)
         except ConfigError as exc:
             result.notes.append(f"meta RM not trained: {exc}")
     current = judge
     if "rft" in stages:
-        tuned, note = rejective_fine_tuning(judge, rows, out / "rft", steps=rft_steps)
+        tuned, note = rejective_fine_tuning(judge, rows, out / "rft", steps=rft_steps, pairs=pairs, prompt=prompt,
+                                            settings=settings, backend=backend, hint_k=hint_k)
         result.notes.append(note)
         current = tuned or judge
     if "rl" in stages:
-        current, note = online_rl(current, rows, out / "rl", steps=rl_steps, max_new_tokens=settings.max_new_tokens)
+        current, note = online_rl(current, rows, out / "rl", steps=rl_steps, max_new_tokens=settings.max_new_tokens + 16)
         result.notes.append(note)
     result.judge = current if current != judge else None
     done.write_text(json.dumps({**result.__dict__, "stages": list(stages)}, indent=2))

@@ -24,7 +24,7 @@ from rlvr.errors import ConfigError
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["SampleSummary", "sample", "score_samples", "load_model", "read_samples"]
+__all__ = ["SampleSummary", "sample", "score_samples", "read_samples"]
 
 
 @dataclass
@@ -37,26 +37,6 @@ class SampleSummary:
     solved_all: int
     solved_none: int
     seconds: float
-
-
-def load_model(path: str) -> tuple[Any, Any]:
-    """A causal LM (a full model folder, a LoRA adapter folder, or a hub id) and its tokenizer."""
-    from transformers import AutoModelForCausalLM, AutoTokenizer
-
-    from rlvr.harness.commands import check_model_path
-
-    check_model_path(path, "--model")
-    folder = Path(path).expanduser()
-    if (folder / "adapter_config.json").is_file():
-        from peft import AutoPeftModelForCausalLM
-
-        model = AutoPeftModelForCausalLM.from_pretrained(folder).merge_and_unload()
-    else:
-        model = AutoModelForCausalLM.from_pretrained(folder if folder.exists() else path)
-    tokenizer = AutoTokenizer.from_pretrained(folder if folder.exists() else path)
-    if tokenizer.pad_token is None:
-        tokenizer.pad_token = tokenizer.eos_token
-    return model, tokenizer
 
 
 def score_samples(ids: list[Any], prompts: list[Any], golds: list[str], completions: list[list[Any]],
@@ -155,6 +135,8 @@ def sample(out_dir: str | Path, *, model: str | None = None, dataset: Any = None
             groups = generate_vllm(str(model), AutoTokenizer.from_pretrained(model), prompts, max_new_tokens, n,
                                    temperature, truncated=truncated)
         elif engine == "hf":
+            from rlvr.models import load_model
+
             policy, tokenizer = model_and_tokenizer or load_model(str(model))
             truncated = []
             groups = generate(policy, tokenizer, prompts, max_new_tokens, batch_size, n, temperature,

@@ -226,7 +226,7 @@ def run_distill(config: RunConfig, resume: bool = False) -> SftSummary:
     from datasets import Dataset
     from transformers import AutoModelForCausalLM, AutoTokenizer
 
-    from rlvr.harness.commands import check_model_path
+    from rlvr.models import check_model_path
     from rlvr.harness.train import library_deprecations_silenced, quiet
 
     d = config.distill

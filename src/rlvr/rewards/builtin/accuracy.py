@@ -1,7 +1,15 @@
-"""``math_equivalence``: the verifier's verdict as a reward, with a score per verdict status."""
+"""``math_equivalence``: the verifier's verdict as a reward, with a score per verdict status.
+
+Optionally (``judge``, off by default) a reference-given LLM judge is asked for a second opinion, only
+where the rule verifier refused because its comparison could not tell (see
+:func:`rlvr.rewards.judges.reference.eligible`), never for an integrity reason; when it says the
+extracted answer equals the gold with probability ``min_confidence`` or more, the answer is paid as
+correct and the result's rule and reason say the judge decided.
+"""
 
 from __future__ import annotations
 
+import logging
 import math
 from dataclasses import dataclass
 from typing import Any
@@ -11,6 +19,11 @@ from rlvr.rewards.base import Reads, Reward, RewardResult, column_values
 from rlvr.rewards.registry import reward
 from rlvr.typed import param
 from rlvr.verifiers import STATUSES, VerifierConfig, verify_batch
+
+logger = logging.getLogger(__name__)
+
+JUDGE_KEYS = ("backend", "judge_model", "url", "min_confidence", "min_mass", "scope", "cache_dir", "max_answer_chars",
+              "device", "batch_size", "api_key_env", "score_endpoint", "tokenizer", "timeout_s")
 
 # Score per verifier status. ``None`` = no opinion (TRL leaves the sample out of the baseline): a
 # gold that does not parse is a data error, and a crash is a bug, neither a wrong answer.
@@ -48,8 +61,25 @@ class MathEquivalence(Reward):
                                                              "the preset's")
         correct: float | None = param(None, "shortcut: the score of a correct answer")
         incorrect: float | None = param(None, "shortcut: the score of an incorrect answer")
+        judge: dict[str, Any] | None = param(None, "a reference-given judge as second opinion where the rules refused "
+                                                   "for a comparison reason (never an integrity one): "
+                                                   f"{{{', '.join(JUDGE_KEYS)}}}; judge_model is required")
 
         def __post_init__(self) -> None:
+            if self.judge is not None:
+                unknown = sorted(set(self.judge) - set(JUDGE_KEYS))
+                if unknown:
+                    raise ConfigError(f"math_equivalence judge: unknown key(s) {unknown}; keys: {list(JUDGE_KEYS)}")
+                if not self.judge.get("judge_model"):
+                    raise ConfigError("math_equivalence judge needs judge_model (a model folder, a packaged name such "
+                                      "as smollm2-135m, or the served id with backend: http)")
+                if self.judge.get("scope", "shape") not in ("shape", "comparison"):
+                    raise ConfigError(f"math_equivalence judge.scope={self.judge.get('scope')!r}; use shape (the default: "
+                                      "only answers written like the gold) or comparison (every comparison refusal)")
+                confidence = self.judge.get("min_confidence", 0.9)
+                if isinstance(confidence, bool) or not isinstance(confidence, (int, float)) or not 0.5 <= confidence <= 1:
+                    raise ConfigError(f"math_equivalence judge.min_confidence={confidence!r}; use a probability in "
+                                      "[0.5, 1]")
             for key, value in (self.scores or {}).items():
                 if key not in STATUSES and key != "exact":
                     raise ConfigError(f"scores: unknown status {key!r}; statuses: {list(STATUSES)} or 'exact'")
@@ -70,6 +100,21 @@ class MathEquivalence(Reward):
             table["incorrect"] = float(p.incorrect)
         self.scores = table
         self.config = VerifierConfig.from_dict(p.verifier) if isinstance(p.verifier, dict) else VerifierConfig.load(p.verifier)
+        self.second = None
+        if p.judge is not None:
+            from rlvr.rewards.judges.backends import make_backend
+            from rlvr.rewards.judges.cache import VerdictCache
+            from rlvr.rewards.judges.reference import ReferenceJudge
+
+            j = dict(p.judge)
+            options = {k: j[k] for k in ("device", "batch_size") if k in j} if j.get("backend", "transformers") == \
+                "transformers" else {k: j[k] for k in ("api_key_env", "score_endpoint", "tokenizer", "timeout_s") if k in j}
+            backend = make_backend(j.get("backend", "transformers"), j["judge_model"], url=j.get("url"), **options)
+            self.second = ReferenceJudge(backend, VerdictCache(j.get("cache_dir", "~/.cache/rlvr/judgments")),
+                                         min_mass=float(j.get("min_mass", 0.5)))
+            self.min_confidence = float(j.get("min_confidence", 0.9))
+            self.max_answer_chars = int(j.get("max_answer_chars", 400))
+            self.scope = j.get("scope", "shape")
 
     def reads(self) -> Reads:
         return Reads(columns=(self.p.gold_column,), answer_sources=frozenset(self.config.sources))
@@ -81,6 +126,37 @@ class MathEquivalence(Reward):
         for v in verdicts:
             key = "exact" if v.correct and v.method == "string" and "exact" in self.scores else v.status
             out.append(RewardResult(self.scores.get(key), v.status, v.reason,
-                                    {"answer": v.answer, "method": v.method, "source": v.source,
+                                    {"answer": v.answer, "method": v.method, "source": v.source, "rule": v.rule,
                                      "elapsed_s": round(v.elapsed_s, 6)}))
+        if self.second is not None:
+            self._second_opinion(verdicts, golds, out)
         return out
+
+    def _second_opinion(self, verdicts: list[Any], golds: list[Any], out: list[RewardResult]) -> None:
+        """Ask the reference judge about refusals for a comparison reason; pay those it says are equal."""
+        from rlvr.rewards.judges.reference import eligible
+
+        asked = [i for i, v in enumerate(verdicts) if golds[i] is not None and
+                 eligible(v.status, v.rule, v.answer, self.max_answer_chars, str(golds[i]), self.scope)]
+        if not asked:
+            return
+        try:
+            answers = self.second.judge([(str(golds[i]), verdicts[i].answer) for i in asked])
+        except Exception as exc:  # a judge never costs the rule verifier's verdicts
+            logger.warning("math_equivalence judge failed on %d answers: %s: %s", len(asked), type(exc).__name__, exc)
+            return
+        for i, eq in zip(asked, answers):
+            v, details = verdicts[i], dict(out[i].details or {})
+            details.update(judge_p_equivalent=eq.p_equivalent, judge_mass=round(eq.mass, 4), judge_asked=True)
+            if eq.error is None and eq.p_equivalent is not None and eq.p_equivalent >= self.min_confidence:
+                details.update(rule="judge.reference_equivalent", method="judge", verifier_rule=v.rule,
+                               verifier_status=v.status)
+                out[i] = RewardResult(self.scores.get("correct"), "correct",
+                                      f"the reference judge ({self.second.backend.model_id}) decided: the answer equals "
+                                      f"the gold with probability {eq.p_equivalent:.3f} (mass on Yes/No "
+                                      f"{eq.mass:.2f}); the rule verifier had refused ({v.rule}): {v.reason}", details)
+            else:
+                why = eq.error or (f"it says equal with probability {eq.p_equivalent:.3f} < {self.min_confidence:g}"
+                                   if eq.p_equivalent is not None else "it gave no probability")
+                out[i] = RewardResult(out[i].value, out[i].status, f"{out[i].reason} (reference judge asked: {why})",
+                                      details)

@@ -9,7 +9,10 @@
 
 ``mode: group`` judges the completions of one prompt together (TRL passes a prompt's G completions
 one after another: consecutive completions with the same prompt are a group), ``single`` one by one.
-A judgment that does not parse, a timeout, a dead server: that judgment abstains; a completion with
+A judgment whose score line does not parse is scored from the judge's token distribution where the
+backend has one (``score_method``; the score line forced, the expected score over 1-10 voted); one
+that still has no score (too little probability on the scale), a timeout, a dead server: that
+judgment abstains; a completion with
 no valid judgment scores ``None`` (status ``unparseable`` or ``judge_error``, the reason quoting the
 raw text or the cause), never 0, and the run goes on. Judge token counts, cache hits and abstentions
 are logged as metrics (``rewards/<name>/judge/...``).
@@ -26,7 +29,8 @@ from rlvr.errors import ConfigError
 from rlvr.rewards.base import Reads, Reward, RewardResult, column_values
 from rlvr.rewards.judges.backends import BACKENDS, make_backend
 from rlvr.rewards.judges.cache import VerdictCache
-from rlvr.rewards.judges.engine import EngineSettings, JudgeEngine
+from rlvr.rewards.judges.engine import SCORE_METHODS, SCORE_VALUES, EngineSettings, JudgeEngine
+from rlvr.rewards.judges.http import CONSTRAINED, SCORE_ENDPOINTS
 from rlvr.rewards.judges.parse import parse_judgment
 from rlvr.rewards.judges.prompts import DEFAULT_RUBRIC, JudgePrompt, responses_shown
 from rlvr.rewards.judges.voting import AGGREGATES
@@ -37,7 +41,8 @@ logger = logging.getLogger(__name__)
 
 __all__ = ["GenerativeReward", "GRM", "Judge", "GRMRule", "query_text"]
 
-_METRICS = ("judgments", "generated", "cache_hits", "unparseable", "prompt_tokens", "completion_tokens")
+_METRICS = ("judgments", "generated", "cache_hits", "unparseable", "prompt_tokens", "completion_tokens",
+            "distribution_scored")
 
 
 def query_text(prompt: Any) -> str:
@@ -81,6 +86,20 @@ class _JudgeParams:
     max_concurrency: int = param(8, "http: requests in flight at most", min=1)
     retries: int = param(3, "http: retries on connection errors, timeouts, 429 and 5xx", min=0)
     timeout_s: float = param(120.0, "http: deadline of one judgment, retries included", min=0.1)
+    score_method: str = param("auto", "auto: the score line of the text, else the score read from the judge's "
+                                      "token distribution; text: the score line only; distribution: always the "
+                                      "distribution", choices=SCORE_METHODS)
+    score_value: str = param("expected", "a distribution score votes with its expected score or its argmax",
+                             choices=SCORE_VALUES)
+    min_mass: float = param(0.05, "a distribution score with less probability than this on the scale abstains",
+                            min=0, max=0.99)
+    logprobs: bool = param(True, "http: read scores from the server's top_logprobs")
+    score_endpoint: str = param("chat", "http: chat (a final assistant message continued: vLLM, SGLang) or "
+                                        "completions (the prompt rendered here with tokenizer: llama.cpp)",
+                                choices=SCORE_ENDPOINTS)
+    tokenizer: str | None = param(None, "http, score_endpoint completions: the judge's tokenizer (its chat template)")
+    constrained: str = param("none", "http, a server without log-probabilities: write the score line under a "
+                                     "grammar (llama.cpp) or a regex (vLLM structured outputs)", choices=CONSTRAINED)
 
 
 class GenerativeReward(Reward):
@@ -102,7 +121,8 @@ class GenerativeReward(Reward):
             options = {"gpu_memory_utilization": p.gpu_memory_utilization}
         else:
             options = {"api_key_env": p.api_key_env, "max_concurrency": p.max_concurrency, "retries": p.retries,
-                       "timeout_s": p.timeout_s}
+                       "timeout_s": p.timeout_s, "logprobs": p.logprobs, "score_endpoint": p.score_endpoint,
+                       "tokenizer": p.tokenizer, "constrained": p.constrained}
         backend = make_backend(p.backend, p.judge_model, url=p.url, **options)
         meta = None
         if p.meta_rm:
@@ -111,7 +131,8 @@ class GenerativeReward(Reward):
             meta = MetaRM(p.meta_rm)
         self.engine = JudgeEngine(backend, self._prompt(), EngineSettings(
             k=p.k, temperature=p.temperature, max_new_tokens=p.max_new_tokens, seed=p.seed, shuffle=p.shuffle,
-            k_meta=p.k_meta, aggregate=p.aggregate), VerdictCache(p.cache_dir, p.cache_max_entries), meta)
+            k_meta=p.k_meta, aggregate=p.aggregate, score_method=p.score_method, score_value=p.score_value,
+            min_mass=p.min_mass), VerdictCache(p.cache_dir, p.cache_max_entries), meta)
 
     def _prompt(self) -> JudgePrompt:
         raise NotImplementedError

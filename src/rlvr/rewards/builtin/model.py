@@ -80,17 +80,13 @@ class RewardModel(Reward):
         with self._lock:
             if self._loaded is None:
                 import torch
-                from transformers import AutoModelForSequenceClassification, AutoTokenizer
+
+                from rlvr.models import load_model
 
                 device = self.device
                 if device == "auto":
                     device = "cuda" if torch.cuda.is_available() else "cpu"
-                tok = AutoTokenizer.from_pretrained(self.tokenizer or self.model)
-                kwargs = {"num_labels": self.num_labels} if self.num_labels else {}
-                net = AutoModelForSequenceClassification.from_pretrained(self.model, **kwargs)
-                if tok.pad_token is None:
-                    tok.pad_token = tok.eos_token or tok.unk_token
-                    logger.info("reward model tokenizer has no pad token; using %r", tok.pad_token)
+                net, tok = load_model(self.model, head="reward", num_labels=self.num_labels, tokenizer=self.tokenizer)
                 if net.config.pad_token_id is None:
                     net.config.pad_token_id = tok.pad_token_id
                 if net.config.num_labels != 1:

@@ -1,5 +1,6 @@
-"""Generative reward models (LLM judges): prompts, strict score parsing, backends, a verdict cache,
-voting and the meta RM, as the DeepSeek-GRM / SPCT design describes them.
+"""Generative reward models (LLM judges): prompts, strict score parsing, scores read from the judge's
+token distribution when the text has none, backends, a verdict cache, voting and the meta RM, as the
+DeepSeek-GRM / SPCT design describes them; and a reference-given judge (is this answer the gold?).
 
 The rewards that use them (``grm``, ``judge``, ``grm_rule``) live in
 :mod:`rlvr.rewards.builtin.grm`; this package holds the engine, usable on its own:
@@ -12,10 +13,13 @@ The rewards that use them (``grm``, ``judge``, ``grm_rule``) live in
 
 from rlvr.rewards.judges.backends import JudgeBackend, JudgeCall, JudgeReply, make_backend
 from rlvr.rewards.judges.cache import VerdictCache
+from rlvr.rewards.judges.distribution import DistributionScore, Scale, read_scores
 from rlvr.rewards.judges.engine import EngineSettings, GroupVerdict, JudgeEngine
 from rlvr.rewards.judges.parse import ParsedJudgment, parse_judgment
 from rlvr.rewards.judges.prompts import JudgePrompt
+from rlvr.rewards.judges.reference import ReferenceJudge
 from rlvr.rewards.judges.voting import Vote, vote
 
 __all__ = ["JudgeBackend", "JudgeCall", "JudgeReply", "make_backend", "VerdictCache", "EngineSettings",
-           "GroupVerdict", "JudgeEngine", "ParsedJudgment", "parse_judgment", "JudgePrompt", "Vote", "vote"]
+           "GroupVerdict", "JudgeEngine", "ParsedJudgment", "parse_judgment", "JudgePrompt", "Vote", "vote",
+           "DistributionScore", "Scale", "read_scores", "ReferenceJudge"]

@@ -15,22 +15,23 @@ a GPU (imported only when chosen). ``http``: any OpenAI-compatible ``/v1/chat/co
 from __future__ import annotations
 
 import importlib.util
-import json
 import logging
 import threading
 import time
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from rlvr.chat import messages_as_text
 from rlvr.errors import ConfigError, DependencyMissingError
+from rlvr.models import fingerprint
+from rlvr.rewards.judges.distribution import TERMINATORS, DistributionScore, Scale, read_scores
 
 logger = logging.getLogger(__name__)
 
 __all__ = ["JudgeCall", "JudgeReply", "JudgeBackend", "TransformersJudge", "VLLMJudge", "make_backend", "BACKENDS"]
 
 BACKENDS = ("transformers", "vllm", "http")
+_WORDS = {"yes", "y", "no", "n", "not", "true", "false", "equivalent"}  # a reference judge's answers
 
 
 @dataclass(frozen=True)
@@ -71,9 +72,25 @@ class JudgeBackend:
 
     kind = "backend"
     model_id = ""
+    #: how this backend reads a score from the distribution ("" when it cannot: the text parse only)
+    distribution = ""
 
     def generate(self, calls: list[JudgeCall]) -> list[JudgeReply]:
         raise NotImplementedError
+
+    def next_tokens(self, items: list[tuple[JudgeCall, str]], kind: str = "scores") -> list[dict[str, float] | None]:
+        """For each (call, assistant prefix): the next token's probabilities, ``{token text: p}``, or ``None``
+        where it cannot say. ``kind``: which tokens matter (``scores``: those that can start a score or a
+        separator; ``words``: Yes/No words); a server returns its top log-probabilities whatever the kind."""
+        return [None] * len(items)
+
+    def score_judgments(self, items: list[tuple[JudgeCall, str, int]], scale: Scale,
+                        min_mass: float) -> list[DistributionScore | None]:
+        """Scores of judgments whose text did not parse: (call, the judge's text, responses shown) each.
+        ``None`` where this backend has no way (the text parse then stands)."""
+        if not self.distribution:
+            return [None] * len(items)
+        return list(read_scores(self.next_tokens, items, scale, min_mass, self.distribution))
 
     def __getstate__(self) -> dict[str, Any]:  # loaded weights and connections stay in their process
         state = dict(self.__dict__)
@@ -86,51 +103,12 @@ class JudgeBackend:
         self._lock = threading.Lock()
 
 
-# tokenizer files are left out: re-saving the same tokenizer rewrites them (class names, flags)
-_WEIGHT_FILES = ("*.safetensors", "*.bin", "*.gguf", "config.json", "chat_template.jinja", "adapter_config.json")
-_FINGERPRINTS: dict[tuple[str, tuple[tuple[str, int, int], ...]], str] = {}
-
-
-def fingerprint(folder: str) -> str:
-    """A content hash of a model folder's weights, config and chat template: the judge's identity in the
-    verdict cache, so a model retrained into the same folder never reuses old judgments and two
-    folders holding the same weights share theirs. Hub ids are their own identity."""
-    import hashlib
-
-    root = Path(folder)
-    if not root.is_dir():
-        return folder
-    files = sorted({f for pattern in _WEIGHT_FILES for f in root.glob(pattern) if f.is_file()})
-    stamp = tuple((f.name, f.stat().st_size, f.stat().st_mtime_ns) for f in files)
-    key = (str(root.resolve()), stamp)
-    if key not in _FINGERPRINTS:
-        digest = hashlib.sha256()
-        for f in files:
-            digest.update(f.name.encode() + b"\0")
-            if f.suffix == ".json":  # where it was saved from, by which version, with a KV cache or not: no identity
-                data = json.loads(f.read_text(encoding="utf-8"))
-                for noise in ("_name_or_path", "name_or_path", "transformers_version", "use_cache"):
-                    data.pop(noise, None) if isinstance(data, dict) else None
-                digest.update(json.dumps(data, sort_keys=True).encode())
-                continue
-            with f.open("rb") as fh:
-                for block in iter(lambda: fh.read(1 << 22), b""):
-                    digest.update(block)
-        _FINGERPRINTS[key] = f"weights:{digest.hexdigest()[:16]}"  # not the folder: copies share judgments
-    return _FINGERPRINTS[key]
-
-
 def _local_model(name: str, what: str) -> str:
-    """A model folder that exists, or a hub id; a path that does not exist fails now, naming the fix."""
-    from rlvr.files import looks_like_path
+    """A model folder that exists (a packaged model or a GGUF file prepared into one), or a hub id; a
+    path that does not exist fails now, naming the fix."""
+    from rlvr.models import resolve_model
 
-    folder = Path(name).expanduser()
-    if folder.exists():
-        return str(folder.resolve())
-    if looks_like_path(name):
-        raise ConfigError(f"{what}={name!r} does not exist. Point it at a model folder (rlvr models prepare "
-                          "smollm2-135m writes ~/.cache/rlvr/models/smollm2-135m) or use a hub id")
-    return name
+    return resolve_model(name, what)
 
 
 def _shared_prefix(net: Any, enc: Any) -> tuple[str, Any]:
@@ -156,6 +134,7 @@ class TransformersJudge(JudgeBackend):
     """
 
     kind = "transformers"
+    distribution = "transformers logits"
 
     def __init__(self, model: str, device: str = "auto", dtype: str = "auto", batch_size: int = 8,
                  model_and_tokenizer: tuple[Any, Any] | None = None, model_id: str | None = None,
@@ -167,13 +146,21 @@ class TransformersJudge(JudgeBackend):
         self.device, self.dtype, self.batch_size, self.share_prefix = device, dtype, batch_size, share_prefix
         self._loaded = model_and_tokenizer
         self._lock = threading.Lock()
+        self._score_tokens: Any = None
+        self._states: dict[str, tuple[list[int], Any]] = {}  # per prompt: (token ids, KV cache) of its last pass
+        self.kv_states = 4 * batch_size
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = super().__getstate__()
+        state["_score_tokens"], state["_states"] = None, {}
+        return state
 
     def _load(self) -> tuple[Any, Any]:
         with self._lock:
             if self._loaded is None:
                 import torch
 
-                from rlvr.harness.sampling import load_model
+                from rlvr.models import load_model
 
                 net, tok = load_model(self.model)
                 device = self.device if self.device != "auto" else ("cuda" if torch.cuda.is_available() else "cpu")
@@ -205,6 +192,107 @@ class TransformersJudge(JudgeBackend):
                 batch.append(i)
         return [r if r is not None else JudgeReply.failed("backend_error", "no reply") for r in replies]
 
+    def _token_table(self, tok: Any, kind: str) -> tuple[Any, list[str]]:
+        """(ids, texts) of the vocabulary's tokens that matter for ``kind`` (see :meth:`next_tokens`)."""
+        if self._score_tokens is None:
+            self._score_tokens = {}
+        if kind not in self._score_tokens:
+            import torch
+
+            texts = tok.batch_decode([[i] for i in range(len(tok))])
+            if kind == "scores":
+                keep = [(i, t) for i, t in enumerate(texts)
+                        if t.lstrip()[:1].isdigit() or t.lstrip().startswith(TERMINATORS)]
+            else:
+                keep = [(i, t) for i, t in enumerate(texts) if t.strip().lower().rstrip(".,!") in _WORDS]
+            self._score_tokens[kind] = (torch.tensor([i for i, _ in keep], dtype=torch.long), [t for _, t in keep])
+        return self._score_tokens[kind]
+
+    def next_tokens(self, items: list[tuple[JudgeCall, str]], kind: str = "scores") -> list[dict[str, float] | None]:
+        """One forward pass per item over only the tokens the last pass of the same prompt did not see: the
+        reader asks for the prompt + critique + ``Scores: \\boxed{``, then the same with ``1`` or ``7, ``
+        appended, and the k samples of one prompt differ only after it; so each prompt's KV cache is cut
+        back to the common token prefix and extended (exact: the text is tokenized whole each time, and
+        whatever differs is read again)."""
+        out: list[dict[str, float] | None] = []
+        try:
+            import torch
+
+            net, tok = self._load()
+            ids, texts = self._token_table(tok, kind)
+            with torch.inference_mode():
+                for call, prefix in items:
+                    logits = self._extend(net, tok, call, prefix)
+                    row = torch.softmax(logits.float(), dim=-1)[ids.to(logits.device)].cpu().tolist()
+                    dist: dict[str, float] = {}
+                    for text, p in zip(texts, row):
+                        dist[text] = dist.get(text, 0.0) + p
+                    out.append(dist)
+            return out
+        except Exception as exc:  # out of memory, a broken checkpoint: these judgments keep their text parse
+            logger.warning("judge %s: no next-token probabilities for %d item(s): %s: %s", self.model_id,
+                           len(items), type(exc).__name__, exc)
+            self._states.clear()
+            return out + [None] * (len(items) - len(out))
+
+    def _remember(self, texts: list[str], enc: dict[str, Any], generated: Any, kept_rows: list[list[int]]) -> None:
+        """Keep each row's KV cache of prompt + judgment (left padding cut off) as that prompt's state, so
+        reading its score from the distribution re-reads only the score line. Full-attention caches only
+        (a sliding window keeps part of the prompt): anything else is simply not kept."""
+        try:
+            from transformers import DynamicCache
+
+            cache = getattr(generated, "past_key_values", None) or getattr(generated, "cache", None)
+            layers = getattr(cache, "layers", None)
+            if not layers or any("Sliding" in type(layer).__name__ or not hasattr(layer, "keys") for layer in layers):
+                return
+            width, total = enc["input_ids"].shape[1], generated.sequences.shape[1]
+            for r, (text, kept) in enumerate(zip(texts, kept_rows)):
+                if text in self._states:
+                    continue  # the first sample of a prompt is enough: the others share its prompt tokens
+                pad = int((enc["attention_mask"][r] == 0).sum())
+                cached = min(len(kept), total - width - 1, layers[0].keys.shape[2] - width)
+                state = DynamicCache()
+                for i, layer in enumerate(layers):
+                    state.update(layer.keys[r:r + 1, :, pad:width + cached].clone(),
+                                 layer.values[r:r + 1, :, pad:width + cached].clone(), i)
+                self._states[text] = (enc["input_ids"][r, pad:].tolist() + kept[:cached], state)
+            while len(self._states) > self.kv_states:
+                self._states.pop(next(iter(self._states)))
+        except Exception as exc:  # an optimisation only: the distribution is then read from the start
+            logger.debug("judge %s: generation cache not kept: %s: %s", self.model_id, type(exc).__name__, exc)
+
+    def _extend(self, net: Any, tok: Any, call: JudgeCall, prefix: str) -> Any:
+        """The next-token logits after the rendered ``call`` + ``prefix``, reusing the call's KV cache."""
+        import torch
+
+        rendered = self._render(tok, call)
+        ids = tok(rendered + prefix, add_special_tokens=False)["input_ids"]
+        seen, cache = self._states.pop(rendered, ([], None))
+        common = 0
+        for a, b in zip(seen, ids):
+            if a != b:
+                break
+            common += 1
+        common = min(common, len(ids) - 1)  # at least one token is read, for its logits
+        if cache is not None and common > 0 and hasattr(cache, "crop"):
+            try:
+                cache.crop(common)
+            except Exception:  # a cache kind that cannot be cut (sliding windows): read it all again
+                cache, common = None, 0
+        else:
+            cache, common = None, 0
+        new = torch.tensor([ids[common:]], device=net.device)
+        positions = torch.arange(common, len(ids), device=net.device).unsqueeze(0)
+        import inspect
+
+        name = "cache" if "cache" in inspect.signature(type(net).forward).parameters else "past_key_values"
+        result = net(input_ids=new, position_ids=positions, use_cache=True, logits_to_keep=1, **{name: cache})
+        self._states[rendered] = (ids, getattr(result, name))
+        while len(self._states) > self.kv_states:
+            self._states.pop(next(iter(self._states)))
+        return result.logits[0, -1]
+
     def _batch(self, calls: list[JudgeCall]) -> list[JudgeReply]:
         try:
             import torch
@@ -232,20 +320,23 @@ class TransformersJudge(JudgeBackend):
                     cache.batch_select_indices(index)
                     kwargs[name] = cache
                 enc = {k: v[index] for k, v in enc.items()}
-                out = net.generate(**enc, **kwargs)
+                generated = net.generate(**enc, **kwargs, return_dict_in_generate=True)
+            out = generated.sequences
             new = out[:, enc["input_ids"].shape[1]:]
             configured = getattr(net.generation_config, "eos_token_id", None)
             stops = configured if isinstance(configured, (list, tuple)) else [configured]
             eos = {tok.eos_token_id, tok.pad_token_id, *stops} - {None}
-            replies = []
+            replies, kept_rows = [], []
             for row, mask in zip(new.tolist(), enc["attention_mask"].tolist()):
                 kept = []
                 for t in row:
                     if t in eos:
                         break
                     kept.append(t)
+                kept_rows.append(kept)
                 replies.append(JudgeReply(tok.decode(kept, skip_special_tokens=True), prompt_tokens=int(sum(mask)),
                                           completion_tokens=len(kept)))
+            self._remember(texts, enc, generated, kept_rows)
             return replies
         except Exception as exc:  # out of memory, a broken checkpoint: every call of the batch abstains
             logger.warning("judge %s failed on a batch of %d: %s: %s", self.model_id, len(calls), type(exc).__name__, exc)
@@ -257,6 +348,8 @@ class VLLMJudge(JudgeBackend):
     """vLLM in process (GPU): every call of a batch in one ``LLM.chat`` with its own sampling seed."""
 
     kind = "vllm"
+    distribution = "vLLM logprobs"
+    top_logprobs = 20  # vLLM's default max_logprobs
 
     def __init__(self, model: str, gpu_memory_utilization: float = 0.3, max_model_len: int = 8192,
                  dtype: str = "auto"):
@@ -296,6 +389,31 @@ class VLLMJudge(JudgeBackend):
             logger.warning("vLLM judge %s failed on a batch of %d: %s: %s", self.model, len(calls), type(exc).__name__, exc)
             return [JudgeReply.failed("backend_error", f"vLLM judge {self.model}: {type(exc).__name__}: {exc}")
                     for _ in calls]
+
+    def next_tokens(self, items: list[tuple[JudgeCall, str]], kind: str = "scores") -> list[dict[str, float] | None]:
+        """vLLM: the chat prompt rendered by the model's own template, the prefix appended, one token
+        generated with the top log-probabilities (the raw distribution, before any sampling setting)."""
+        from rlvr.rewards.judges.distribution import logprob_dict
+
+        try:
+            from vllm import SamplingParams
+
+            llm = self._load()
+            tok = llm.get_tokenizer()
+            prompts = [{"prompt_token_ids": tok.encode(tok.apply_chat_template(call.as_messages(), tokenize=False,
+                                                                                add_generation_prompt=True) + prefix,
+                                                       add_special_tokens=False)} for call, prefix in items]
+            params = SamplingParams(temperature=0.0, max_tokens=1, logprobs=self.top_logprobs)
+            outputs = llm.generate(prompts, params, use_tqdm=False)
+            out: list[dict[str, float] | None] = []
+            for o in outputs:
+                steps = o.outputs[0].logprobs or []
+                out.append(logprob_dict([(lp.decoded_token, lp.logprob) for lp in steps[0].values()]) if steps else None)
+            return out
+        except Exception as exc:
+            logger.warning("vLLM judge %s: no log-probabilities for a batch of %d: %s: %s", self.model, len(items),
+                           type(exc).__name__, exc)
+            return [None] * len(items)
 
 
 def make_backend(kind: str, model: str | None, *, url: str | None = None, **options: Any) -> JudgeBackend:

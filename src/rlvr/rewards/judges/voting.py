@@ -1,7 +1,8 @@
 """Voting over sampled judgments (DeepSeek-GRM's inference-time scaling).
 
-Each of the k judgments gives every response an integer score; a response's reward is the sum of
-its scores (a finer scale than one judgment's 1-10), or their mean. With a meta RM, only the
+Each of the k judgments gives every response a score (an integer from its text, or the expected
+score read from its distribution); a response's reward is the sum of its scores (a finer scale than
+one judgment's 1-10), or their mean. With a meta RM, only the
 ``k_meta`` judgments it trusts most vote. Judgments that abstained (unparseable, backend error) do
 not vote; with none left the response has no score (``None``), never 0.
 """
@@ -21,16 +22,27 @@ class Vote:
     """One sampled judgment of a group, its scores mapped back to the responses' original order.
 
     ``status``: ``ok``, ``unparseable`` or the backend's error (``timeout``, ``connection_error``, ...);
-    ``meta``: the meta RM's score of this judgment (``None`` without one)."""
+    ``meta``: the meta RM's score of this judgment (``None`` without one); ``method``: where the
+    scores came from (``text``, or the distribution: ``transformers logits``, ``vLLM logprobs``, ...);
+    ``mass``: the smallest probability mass on the scale over its positions and ``argmax`` the most
+    likely value per response (distribution scores only; ``scores`` then holds the expected scores)."""
 
     sample: int
-    scores: tuple[int, ...] | None
+    scores: tuple[float, ...] | None
     status: str
     reason: str
     text: str | None = None
     meta: float | None = None
     order: tuple[int, ...] = ()
     prompt: str = ""
+    method: str = "text"
+    mass: float | None = None
+    argmax: tuple[int, ...] | None = None
+
+    def with_meta(self, meta: float | None) -> Vote:
+        from dataclasses import replace
+
+        return replace(self, meta=meta)
 
 
 def vote(votes: Sequence[Vote], n: int, k_meta: int | None = None,
