@@ -75,7 +75,8 @@ def test_a_credulous_judge_pays_no_attack(monkeypatch, tmp_path):
     assert [(r.attack, r.score) for r in judged.rows] == [(r.attack, r.score) for r in plain.rows]
     broad = audit(with_judge(monkeypatch, tmp_path / "comparison", CredulousJudge(), scope="comparison"))
     paid = {r.attack for r in broad.flagged} - {r.attack for r in plain.flagged}
-    assert {"candidate_set", "plus_minus", "german_or", "instruction_injection"} <= paid
+    assert {"candidate_set", "plus_minus", "instruction_injection"} <= paid
+    assert "german_or" not in paid  # "41 oder 42" is compare.or_in_answer now: a policy rule, never asked
 
 
 def test_same_shape():
