@@ -16,7 +16,7 @@ from fractions import Fraction
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["same_quantity", "warm"]
+__all__ = ["same_quantity", "unit_name", "warm"]
 
 
 @functools.lru_cache(maxsize=1)
@@ -75,6 +75,23 @@ def same_quantity(value: Fraction, unit: str, other: Fraction, other_unit: str) 
         return None
     scale = max(1.0, abs(float(other)))
     return abs(converted - float(other)) <= 1e-9 * scale
+
+
+@functools.lru_cache(maxsize=4096)
+def unit_name(word: str) -> bool:
+    """Whether ``word`` is a unit's name or symbol to ``pint`` ("kWh", "GB", "pcs", "yrs", "mph"): a word
+    after a number that says what it measures. Two-letter lower-case words are never units here: pint
+    reads almost any of them as a prefixed unit ("ab", "mn"), and they are variables as often."""
+    if not word.isascii() or not word.isalpha() or len(word) < 2 or len(word) > 12 or (len(word) == 2 and word.islower()):
+        return False
+    registry = _registry()
+    if registry is None:
+        return False
+    try:
+        registry.parse_units(word)
+    except Exception:  # pint raises several kinds for a word that is no unit
+        return False
+    return True
 
 
 def warm() -> None:

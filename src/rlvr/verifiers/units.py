@@ -18,6 +18,7 @@ from rlvr.verifiers.lexicon import (
     NEGATION_WORDS, NEGATIVE_EVALUATIONS, OPERATION_WORDS, REJECTION_WORDS, RETRACTION_CUES, UNIT_SYMBOLS, UNIT_WORDS,
     UNSURE_PHRASES, WITHDRAWAL_CUES,
 )
+from rlvr.verifiers.conversions import unit_name
 from rlvr.verifiers.limits import REGEX_TIMEOUT_S
 from rlvr.verifiers.number_words import han_value, numeral_char, scale_values, scale_words, small_words, words_value
 
@@ -73,7 +74,7 @@ def _noun_word(word: str) -> bool:
         opens = word[0] in MEASURE_WORDS or word[:2] in MEASURE_WORDS
         return opens and not any(numeral_char(c) for c in word if c not in MEASURE_WORDS)
     if word.isascii() and (len(word) < 3 or not any(c in "aeiouAEIOU" for c in word)):
-        return False  # "ab", "xyz": variables as often as words
+        return unit_name(word)  # "ab", "xyz": variables as often as words; "kWh", "GB", "pcs": units
     if lowered in _CHANGING or lowered in scale_words() or lowered.rstrip("s") in _CHANGING \
             or lowered.rstrip("s") in scale_words() or lowered in small_words():
         return False  # a word that changes the number, or a number word of any language ("hoch zwei")
@@ -88,19 +89,25 @@ _ORDINAL_STEMS = frozenset("four fif six seven eigh nin ten eleven twelf thirtee
                            "thousand million billion trillion".split())
 
 
+_AREA_VOLUME = frozenset({"sq", "cu"})
+
+
 def count_noun(text: str) -> bool:
     """Words after a number that name what it counts: "sheep", "children", "red apples", "Äpfel", "яблока",
     "个苹果". Not a word that changes the number (a number or scale word of any language, an operation, a
     bound, an approximation, a hedge, a negation, an alternative), a digit, or a short ASCII word that may
     be variables. At most three words."""
     words = text.split()
-    return 1 <= len(words) <= 3 and all(_noun_word(w.strip(".,")) for w in words)
+    # "12 sq ft", "8 cu in": the abbreviations of square and cubic before a unit (pint's own "sq_ft", "cu_in")
+    return 1 <= len(words) <= 3 and all(_noun_word(w.strip(".,")) or (i + 1 < len(words) and w.lower() in _AREA_VOLUME)
+                                        for i, w in enumerate(words))
 
 
 def unit_words(text: str) -> bool:
     """Every word of ``text`` is a unit or count noun (see :func:`unit_word`)."""
     words = text.replace("/", " ").replace("~", " ").split()
-    return bool(words) and all(unit_word(w, open_class=True) for w in words)
+    return bool(words) and all(unit_word(w, open_class=True) or (i + 1 < len(words) and w.lower() in _AREA_VOLUME)
+                               for i, w in enumerate(words))
 # a plain number (sign, digits, groups, decimals, a fraction, scientific notation) then the unit tail
 _VALUE_UNIT_RE = regex.compile(
     r"(?P<value>[-+]?(?:[0-9]+(?:,[0-9]{3})*(?:\.[0-9]+)?|\.[0-9]+)(?:\s*(?:\\times|\\cdot)\s*10\^\{?-?[0-9]+\}?)?"
