@@ -17,6 +17,7 @@ from rlvr.verifiers.limits import REGEX_TIMEOUT_S
 
 from rlvr.verifiers.cache import byte_cache
 
+from rlvr.verifiers.choices import UPPER
 from rlvr.verifiers.config import VerifierConfig
 from rlvr.verifiers.guards import unsafe_reason
 from rlvr.verifiers.lexicon import ALTERNATIVE_WORDS, HEDGE_WORDS, NEGATION_WORDS, OR_WORDS, REJECTION_WORDS, alternation
@@ -48,7 +49,7 @@ LIST_ORDER = rule("compare.list_order", "the list-order policy: the same values 
 
 __all__ = ["TEXT_GROUP_RE", "Gold", "gold_info", "is_list_gold", "numbers_hidden_in_text", "fast_decision", "sandbox_texts"]
 
-_CHOICE_KEY_RE = regex.compile(r"[A-E]")
+_CHOICE_KEY_RE = regex.compile(f"[{UPPER}]")
 _NUMERAL_RE = regex.compile(r"[0-9A-Za-z]{1,64}")
 _APPROX_RE = regex.compile(APPROX)
 # an answer that opens with a relation states a bound or an exclusion, not a value: "\neq 3", "< 5"
