@@ -32,6 +32,8 @@ _CHOICE_WITH_TEXT_RE = regex.compile(
 _WRAPPER_NAMES_RE = regex.compile(r"\\[A-Za-z]+")
 _LETTERS_RE = regex.compile(r"\p{L}+")
 _OTHER_CHOICE_RE = regex.compile(rf"(?<![A-Za-z\\])\(?[{UPPER}{LOWER}]\)|(?<![A-Za-z\\])[{UPPER}][.:](?!\d)")
+# a word of one or two small letters between two option letters: a conjunction ("o", "u", "y", "ou")
+_JOINING_WORD_RE = regex.compile(r"\p{Ll}{1,2}")
 _SEVERAL_OPTIONS = frozenset(w for group in (ALTERNATIVE_WORDS, LIST_WORDS, HEDGE_WORDS) for w in group if " " not in w) | \
     frozenset("any all both each every none through also either".split())
 # "(d)", "D" (a capital on its own, not "E[X]" or "C_1"), a lone "b"-"d", "option a", "d)"; a lone "a" is
@@ -67,9 +69,13 @@ def choice_with_text(s: str) -> regex.Match | None:
     text = s[m.end(2) + 1 if m[2] else m.end(1) + 1:]
     if _OTHER_CHOICE_RE.search(text, timeout=REGEX_TIMEOUT_S):
         return None
-    words = set(_LETTERS_RE.findall(_WRAPPER_NAMES_RE.sub(" ", text, timeout=REGEX_TIMEOUT_S).lower(),
-                                    timeout=REGEX_TIMEOUT_S))
-    return None if words & _SEVERAL_OPTIONS else m
+    tokens = _LETTERS_RE.findall(_WRAPPER_NAMES_RE.sub(" ", text, timeout=REGEX_TIMEOUT_S), timeout=REGEX_TIMEOUT_S)
+    if {w.lower() for w in tokens} & _SEVERAL_OPTIONS:
+        return None
+    if any(w in CHOICE_LETTERS for w in tokens) and all(
+            w in CHOICE_LETTERS or _JOINING_WORD_RE.fullmatch(w, timeout=REGEX_TIMEOUT_S) for w in tokens):
+        return None  # "(A) \\vee B", "(C) o D", "(B) / D": another letter joined to it, no option's text
+    return m
 
 
 def option_text(s: str) -> str | None:
