@@ -1,8 +1,8 @@
 """Option letters: a multiple-choice answer, the option text beside it, and other options offered later.
 
-A choice answer is a letter A-J (``(C)``, ``\\text{(B)}``, ``c``; ten options, as MMLU-Pro has: a capital
-past E, since a lone lower-case f-j is a function or an index more often than an option); with its option's text it still
-answers with the letter (``(C) 42``, ``C. x = 42``), unless that text names another option or offers
+A choice answer is a letter A-J (``(C)``, ``\\text{(B)}``, ``c``; ten options, as MMLU-Pro has: past E
+only a capital, since a lone lower-case f-j is a function or an index more often than an option); with its
+option's text it still answers with the letter (``(C) 42``, ``C. x = 42``), unless that text names another option or offers
 several (``(C) or (D)``, ``(A) through (E)``). After a choice answer, only another letter (or an option
 named by its place: "the fourth option") is another answer; letters ruled out ("we eliminated A and B")
 are not offered. Linear scans, each with the regex timeout.
@@ -43,7 +43,8 @@ _CHOICE_IN_TEXT_RE = regex.compile(rf"\(([{LOWER}{UPPER}])\)|(?<![\p{{L}}\\])(?<
 _ARTICLE_A_RE = regex.compile(r"\s+[a-z]")
 _PRONOUN_I_RE = regex.compile(r"['’]|\s+[a-z]")  # "I think", "I'm": the pronoun
 _ORDINAL_OPTION_RE = regex.compile(
-    r"(?i)\b(first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|last|second[- ]to[- ]last|penultimate|final|next|previous|other)"
+    r"(?i)\b(first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|last|second[- ]to[- ]last|penultimate"
+    r"|final|next|previous|other)"
     r"\s+(?:listed\s+)?(?:answer\s+)?(?:option|choice|alternative|one|entry|value)s?\b"
     # "the option after it", "the one right below it": an option named by where it stands
     r"|\b(?:option|choice|one|entry)\s+(?:right\s+|just\s+|directly\s+|immediately\s+)?"
