@@ -6,7 +6,7 @@ and square brackets nest, and only a separator at depth 0 splits.
 
 from __future__ import annotations
 
-__all__ = ["split_top_level"]
+__all__ = ["split_top_level", "top_level_rows"]
 
 
 def split_top_level(text: str, separator: str) -> list[str]:
@@ -22,3 +22,38 @@ def split_top_level(text: str, separator: str) -> list[str]:
             start = i + 1
     parts.append(text[start:])
     return parts
+
+
+def top_level_rows(text: str) -> list[str]:
+    """The rows of ``text`` at its LaTeX row breaks (``\\\\``) that stand outside every brace and every
+    ``\\begin{…}…\\end{…}`` environment: ``41 \\\\ 42`` is two rows, ``\\begin{cases} … \\\\ … \\end{cases}``
+    and ``\\text{a \\\\ b}`` are one. A break's spacing argument (``\\\\[2pt]``) belongs to no row."""
+    if "\\\\" not in text:
+        return [text]
+    rows, depth, env, start, i, n = [], 0, 0, 0, 0, len(text)
+    while i < n:
+        c = text[i]
+        if c == "\\":
+            if text.startswith("\\\\", i):
+                if depth == 0 and env == 0:
+                    rows.append(text[start:i])
+                    i += 2
+                    if i < n and text[i] == "[" and (close := text.find("]", i, i + 16)) > 0:
+                        i = close + 1
+                    start = i
+                    continue
+                i += 2
+                continue
+            if text.startswith("\\begin{", i):
+                env += 1
+            elif text.startswith("\\end{", i) and env:
+                env -= 1
+            i += 2  # an escaped brace (\{, \}) opens and closes nothing
+            continue
+        if c == "{":
+            depth += 1
+        elif c == "}":
+            depth = max(0, depth - 1)
+        i += 1
+    rows.append(text[start:])
+    return rows

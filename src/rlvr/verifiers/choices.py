@@ -1,7 +1,8 @@
 """Option letters: a multiple-choice answer, the option text beside it, and other options offered later.
 
-A choice answer is a letter A-E (``(C)``, ``\\text{(B)}``, ``c``); with its option's text it still
-answers with the letter (``(C) 42``, ``C. x = 42``), unless that text names another option or offers
+A choice answer is a letter A-J (``(C)``, ``\\text{(B)}``, ``c``; ten options, as MMLU-Pro has: past E
+only a capital, since a lone lower-case f-j is a function or an index more often than an option); with its
+option's text it still answers with the letter (``(C) 42``, ``C. x = 42``), unless that text names another option or offers
 several (``(C) or (D)``, ``(A) through (E)``). After a choice answer, only another letter (or an option
 named by its place: "the fourth option") is another answer; letters ruled out ("we eliminated A and B")
 are not offered. Linear scans, each with the regex timeout.
@@ -18,31 +19,39 @@ from rlvr.verifiers.lexicon import (
 )
 from rlvr.verifiers.limits import REGEX_TIMEOUT_S
 
-__all__ = ["choice_letter", "choice_with_text", "option_text", "other_choices"]
+__all__ = ["choice_letter", "choice_with_text", "option_text", "other_choices", "CHOICE_LETTERS", "UPPER", "LOWER"]
 
-_CHOICE_LETTER_RE = regex.compile(r"\s*(?:\\text(?:bf)?\{)?\s*\(?([A-Ea-e])\)?\s*\}?\s*")
+#: the option letters a choice answer may be: A-J in capitals, a-e in lower case (the one place that says so)
+CHOICE_LETTERS = "ABCDEFGHIJ"
+UPPER, LOWER = "A-J", "a-e"  # as regex character ranges
+_CHOICE_LETTER_RE = regex.compile(rf"\s*(?:\\text(?:bf)?\{{)?\s*\(?([{UPPER}{LOWER}])\)?\s*\}}?\s*")
 # a choice followed by its option's text: "(C) 42", "C. x = 42", "B: 7" answer with the letter
-_CHOICE_WITH_TEXT_RE = regex.compile(r"(?s)(?:\(([A-Ea-e])\)|([A-E])[).:])\s+(?!\(?[A-Ea-e][).:]?(?:\s|$))\S.*")
+_CHOICE_WITH_TEXT_RE = regex.compile(
+    rf"(?s)(?:\(([{UPPER}{LOWER}])\)|([{UPPER}])[).:])\s+(?!\(?[{UPPER}{LOWER}][).:]?(?:\s|$))\S.*")
 # what an option's text never holds: another option's label, or words that offer several options
 _WRAPPER_NAMES_RE = regex.compile(r"\\[A-Za-z]+")
 _LETTERS_RE = regex.compile(r"\p{L}+")
-_OTHER_CHOICE_RE = regex.compile(r"(?<![A-Za-z\\])\(?[A-Ea-e]\)|(?<![A-Za-z\\])[A-E][.:](?!\d)")
+_OTHER_CHOICE_RE = regex.compile(rf"(?<![A-Za-z\\])\(?[{UPPER}{LOWER}]\)|(?<![A-Za-z\\])[{UPPER}][.:](?!\d)")
+# a word of one or two small letters between two option letters: a conjunction ("o", "u", "y", "ou")
+_JOINING_WORD_RE = regex.compile(r"\p{Ll}{1,2}")
 _SEVERAL_OPTIONS = frozenset(w for group in (ALTERNATIVE_WORDS, LIST_WORDS, HEDGE_WORDS) for w in group if " " not in w) | \
     frozenset("any all both each every none through also either".split())
 # "(d)", "D" (a capital on its own, not "E[X]" or "C_1"), a lone "b"-"d", "option a", "d)"; a lone "a" is
-# an article and a lone "e" Euler's number
-_CHOICE_IN_TEXT_RE = regex.compile(r"\(([a-eA-E])\)|(?<![\p{L}\\])([A-E]|[b-d])(?![\p{L}\[(_^=])(?!\s*=)"
-                                   r"|(?i:(?:option|choice|answer)\s+)([a-e])\b|(?<![\p{L}\\(])([a-e])(?=\s*\))")
+# an article and a lone "e" Euler's number; a capital after a number is its unit ("5 J", "32 °F")
+_CHOICE_IN_TEXT_RE = regex.compile(rf"\(([{LOWER}{UPPER}])\)|(?<![\p{{L}}\\])(?<![0-9°][ ]?)([{UPPER}]|[b-d])(?![\p{{L}}\[(_^=])"
+                                   rf"(?!\s*=)|(?i:(?:option|choice|answer)\s+)([a-j])\b|(?<![\p{{L}}\\(])([{LOWER}])(?=\s*\))")
 _ARTICLE_A_RE = regex.compile(r"\s+[a-z]")
+_PRONOUN_I_RE = regex.compile(r"['’]|\s+[a-z]")  # "I think", "I'm": the pronoun
 _ORDINAL_OPTION_RE = regex.compile(
-    r"(?i)\b(first|second|third|fourth|fifth|last|second[- ]to[- ]last|penultimate|final|next|previous|other)"
+    r"(?i)\b(first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|last|second[- ]to[- ]last|penultimate"
+    r"|final|next|previous|other)"
     r"\s+(?:listed\s+)?(?:answer\s+)?(?:option|choice|alternative|one|entry|value)s?\b"
     # "the option after it", "the one right below it": an option named by where it stands
     r"|\b(?:option|choice|one|entry)\s+(?:right\s+|just\s+|directly\s+|immediately\s+)?"
     r"(?:after|before|below|above|under|beneath|next\s+to|beside)\s+(?:it|this|that|the\s+answer)\b")
 _RULED_OUT = words_pattern(REJECTION_WORDS + NEGATIVE_EVALUATIONS + ("fail", "eliminating", "ruling out", "excluded",
                                                                   "exclude", "wrong", "incorrect"))
-_ORDINAL_LETTERS = {"first": "A", "second": "B", "third": "C", "fourth": "D", "fifth": "E"}
+_ORDINAL_LETTERS = dict(zip("first second third fourth fifth sixth seventh eighth ninth tenth".split(), CHOICE_LETTERS))
 
 
 def choice_letter(answer: str) -> str | None:
@@ -61,9 +70,13 @@ def choice_with_text(s: str) -> regex.Match | None:
     text = s[m.end(2) + 1 if m[2] else m.end(1) + 1:]
     if _OTHER_CHOICE_RE.search(text, timeout=REGEX_TIMEOUT_S):
         return None
-    words = set(_LETTERS_RE.findall(_WRAPPER_NAMES_RE.sub(" ", text, timeout=REGEX_TIMEOUT_S).lower(),
-                                    timeout=REGEX_TIMEOUT_S))
-    return None if words & _SEVERAL_OPTIONS else m
+    tokens = _LETTERS_RE.findall(_WRAPPER_NAMES_RE.sub(" ", text, timeout=REGEX_TIMEOUT_S), timeout=REGEX_TIMEOUT_S)
+    if {w.lower() for w in tokens} & _SEVERAL_OPTIONS:
+        return None
+    if any(w in CHOICE_LETTERS for w in tokens) and all(
+            w in CHOICE_LETTERS or _JOINING_WORD_RE.fullmatch(w, timeout=REGEX_TIMEOUT_S) for w in tokens):
+        return None  # "(A) \\vee B", "(C) o D", "(B) / D": another letter joined to it, no option's text
+    return m
 
 
 def option_text(s: str) -> str | None:
@@ -91,5 +104,7 @@ def other_choices(text: str, choice: str, timeout: float) -> str | None:
             continue
         if m[2] == "A" and _ARTICLE_A_RE.match(folded, m.end(), timeout=timeout):
             continue  # "A quick check …": the article
+        if m[2] == "I" and _PRONOUN_I_RE.match(folded, m.end(), timeout=timeout):
+            continue  # "I hope it is correct.": the pronoun
         return letter
     return None

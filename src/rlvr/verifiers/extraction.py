@@ -23,6 +23,7 @@ import regex
 from rlvr.chat import completion_text
 from rlvr.verifiers.characters import cut_at_turn_end, fold_confusables, remove_invisible
 from rlvr.verifiers.box_context import unit_after_box
+from rlvr.verifiers.brackets import top_level_rows
 from rlvr.verifiers.commitment import ALTERNATIVES, check_final, grader_note, later_groups, occurrences
 from rlvr.verifiers.later import check_later
 from rlvr.verifiers.document import Document, read_document
@@ -265,6 +266,13 @@ def _locate(doc: Document, config: Any, timeout: float) -> Extraction:
     if len(answer) > config.max_answer_chars:
         return Extraction("too_long", answer[:80] + "…", f"the {final_kind} answer is {len(answer)} characters long "
                           f"(limit max_answer_chars={config.max_answer_chars})", final_kind, rule=TOO_LONG)
+    if config.multiple_answers == "reject" and (rows := _rows(answer)) is not None:
+        shown = ", ".join(repr(r) for r in rows[:4])
+        named = [_ROW_NAME_RE.fullmatch(r, timeout=timeout) for r in rows]  # "x = 1 \\ y = 2": a tuple's coordinates
+        labels = tuple(m[1] for m in named) if all(named) and len({m[1] for m in named}) == len(named) else ()
+        return Extraction("multiple", answer, f"the {final_kind} answer states a value on each of {len(rows)} rows "
+                          f"({shown}): several answers", final_kind,
+                          tuple(m[2] for m in named) if labels else rows, ALTERNATIVES, values, labels)
     if config.multiple_answers != "reject":
         how = "first" if config.multiple_answers == "first" else "last"
         if len({value_key(v) for v in values}) > 1:
@@ -291,6 +299,19 @@ def _locate(doc: Document, config: Any, timeout: float) -> Extraction:
     if finding is not None:
         return _refused(finding, answer, final_kind, values)
     return Extraction("ok", answer, f"{final_kind} answer", final_kind, rule=FINAL, values=values)
+
+
+_ROW_NAME_RE = regex.compile(r"([A-Za-z](?:_\{?[A-Za-z0-9]+\}?)?)\s*=\s*([^=]+)")
+
+
+def _rows(answer: str) -> tuple[str, ...] | None:
+    """The rows of an answer written on several rows outside any environment (``\\boxed{41 \\\\ 42}``), when
+    they hold more than one value: each row states an answer, as two boxes would (rows in a ``cases``, ``array``
+    or ``pmatrix`` environment are one value). ``None`` for an answer on one row."""
+    rows = tuple(r for r in (clean(r) for r in top_level_rows(answer)) if r)
+    if len(rows) < 2 or len({value_key(r) for r in rows}) == 1:
+        return None
+    return rows
 
 
 def _refused(finding: Finding, answer: str, kind: str, values: tuple[str, ...]) -> Extraction:

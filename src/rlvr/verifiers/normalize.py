@@ -20,7 +20,7 @@ from rlvr.verifiers.cache import byte_cache
 from fractions import Fraction
 
 from rlvr.verifiers.characters import fold_math_unicode
-from rlvr.verifiers.choices import choice_with_text, option_text
+from rlvr.verifiers.choices import LOWER, UPPER, choice_with_text, option_text
 from rlvr.verifiers.currencies import is_currency
 from rlvr.verifiers.lexicon import (
     ANSWER_WORDS, APPROVAL_MARKS,
@@ -81,8 +81,8 @@ _COLUMN_VECTOR_RE = regex.compile(r"\\begin\{([pb])matrix\}((?:(?!\\begin|\\end|
 _OTHER_GROUPS_RE = regex.compile(r"[+-]?[1-9][0-9]{0,2}(?:(?:\.[0-9]{3}){2,}|(?:['’][0-9]{3})+)")
 _THOUSANDS_RE = regex.compile(r"[+-]?[1-9][0-9]{0,2}(?:,[0-9]{3})+(?:\.[0-9]+)?")  # "0,111" is a decimal comma, no group
 _ASSIGNMENT_RE = regex.compile(r"[A-Za-z](?:_\{?[A-Za-z0-9]+\}?)?\s*=\s*([^=<>]+)")
-# a choice letter: A-E, or (a)-(e) in parentheses; a bare lowercase e is Euler's number, not choice E
-_CHOICE_RE = regex.compile(r"(?i:(?:option|choice)\s+)?(?:\(?([A-E])\)?|\(([a-e])\))")  # "(C)", "option D"
+# a choice letter: A-J, or (a)-(e) in parentheses; a bare lowercase e is Euler's number, not choice E
+_CHOICE_RE = regex.compile(rf"(?i:(?:option|choice)\s+)?(?:\(?([{UPPER}])\)?|\(([{LOWER}])\))")  # "(C)", "option D"
 _LETTERS_RE = regex.compile(r"\p{L}+")
 _LETTER_OR_MACRO_RE = regex.compile(r"[A-Za-z\\]")
 _DIGIT_RE = regex.compile(r"[0-9]")

@@ -22,6 +22,7 @@ import regex
 
 from rlvr.verifiers.approximations import tolerance
 from rlvr.verifiers.cache import TOTAL_BYTES, ByteLRU, byte_cache
+from rlvr.verifiers.choices import CHOICE_LETTERS
 from rlvr.verifiers.commitment import ALTERNATIVES
 from rlvr.verifiers.config import VerifierConfig
 from rlvr.verifiers.extraction import Extraction, extract_answer
@@ -60,7 +61,7 @@ HIDDEN_NUMBERS = rule("integrity.hidden_numbers", "numbers inside \\text{} besid
 LIST_ANSWER = rule("locate.list_answer", "boxes stated together (each asserted) read as one list answer against a list gold")
 RESTATED = rule("integrity.restated", "several answers that are equal in different notation are one answer")
 READ_ERROR = rule("prepare.unreadable", "the completion or gold could not be read")
-_LETTERS = frozenset("ABCDE")
+_LETTERS = frozenset(CHOICE_LETTERS)
 
 
 def clear_row_caches() -> None:

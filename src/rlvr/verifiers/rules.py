@@ -17,6 +17,7 @@ from rlvr.verifiers.limits import REGEX_TIMEOUT_S
 
 from rlvr.verifiers.cache import byte_cache
 
+from rlvr.verifiers.choices import UPPER
 from rlvr.verifiers.config import VerifierConfig
 from rlvr.verifiers.guards import unsafe_reason
 from rlvr.verifiers.lexicon import ALTERNATIVE_WORDS, HEDGE_WORDS, NEGATION_WORDS, OR_WORDS, REJECTION_WORDS, alternation
@@ -48,7 +49,7 @@ LIST_ORDER = rule("compare.list_order", "the list-order policy: the same values 
 
 __all__ = ["TEXT_GROUP_RE", "Gold", "gold_info", "is_list_gold", "numbers_hidden_in_text", "fast_decision", "sandbox_texts"]
 
-_CHOICE_KEY_RE = regex.compile(r"[A-E]")
+_CHOICE_KEY_RE = regex.compile(f"[{UPPER}]")
 _NUMERAL_RE = regex.compile(r"[0-9A-Za-z]{1,64}")
 _APPROX_RE = regex.compile(APPROX)
 # an answer that opens with a relation states a bound or an exclusion, not a value: "\neq 3", "< 5"
@@ -231,6 +232,9 @@ def fast_decision(answer: NormalizedAnswer, gold: Gold, config: VerifierConfig) 
             same = numbers_match(value, gold.number, config.abs_tol, config.rel_tol)
             return Decision("correct" if same else "incorrect", f"{_shown(answer)!r} (digits grouped in lakhs) "
                             f"{'equals' if same else 'is not'} gold {gold.raw!r}", "number", NUMBER)
+    if "," not in g.clean and _sequence(answer.clean) and not _sequence(g.clean):
+        return Decision("incorrect", f"{_shown(answer)!r} is a sequence of values written with an ellipsis, but the gold "
+                        f"{gold.raw!r} is one value", "extraction", CANDIDATE_LIST)  # \{1, 2, \ldots, 42\} is no 42
     if gold.number is not None and "," in answer.clean and "," not in g.clean and not answer.clean.startswith(("(", "[", "\\{", "\\begin")):
         return Decision("incorrect", f"{_shown(answer)!r} lists several candidates but the gold {gold.raw!r} is one number", "extraction", CANDIDATE_LIST)
     if _bare_list(answer.clean) and _bare_list(g.clean) and _compare_in_order(answer.clean, g.clean, config.list_order):
@@ -362,6 +366,20 @@ def _compare_in_order(answer: str, gold: str, policy: str) -> bool:
     if not all(isinstance(v, Fraction) for side in values for v in side):
         return False
     return not any(all(x < y for x, y in zip(side, side[1:])) for side in values)
+
+
+_ELLIPSES = frozenset(("\\ldots", "\\dots", "\\cdots", "\\dotsc", "\\dotsb", "...", "…"))
+_OUTER_BRACKETS_RE = regex.compile(r"^\s*(?:\\left)?\s*(?:\\\{|\(|\[)(.*)(?:\\right)?\s*(?:\\\}|\)|\])\s*$", regex.DOTALL)
+
+
+def _sequence(text: str) -> bool:
+    """``1, 2, \\ldots, 42`` or ``\\{1, 2, \\ldots, 42\\}``: items of a list, one of them an ellipsis (a range of
+    values, never one of them)."""
+    if "," not in text:
+        return False
+    m = _OUTER_BRACKETS_RE.fullmatch(text, timeout=REGEX_TIMEOUT_S)
+    items = split_top_level(m[1] if m else text, ",")
+    return len(items) > 1 and any(item.strip() in _ELLIPSES for item in items)
 
 
 def _bare_list(text: str) -> bool:
