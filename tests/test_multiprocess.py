@@ -29,7 +29,7 @@ def test_two_cpu_processes_share_one_run_folder(tmp_path):
     assert [m["step"] for m in steps if "reward" in m] == [1, 2, 3, 4]  # one writer: no duplicated rows
     assert (out / "final" / "adapter_config.json").is_file() and (out / "summary.json").is_file()
     assert (out / "report.html").is_file()
-    assert r.stdout.count("held-out accuracy") == 1  # rank 0 reports for the run
+    assert r.stdout.count("held-out accuracy (pass@1)") == 1  # rank 0 reports for the run
     # `rlvr eval` sharded over the same two processes: every problem once, in order, one writer
     data = Path(__file__).parent / "data" / "datasets" / "math500.jsonl"
     evals = tmp_path / "eval.jsonl"

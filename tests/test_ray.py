@@ -35,11 +35,13 @@ def test_ray_scores_like_the_local_path(tmp_path):
     rewards.write_text("rewards:\n  - {name: format_strict, weight: 0.2}\n  - {name: math_equivalence}\n")
     local, remote = tmp_path / "local.jsonl", tmp_path / "ray.jsonl"
     base = [sys.executable, "-m", "rlvr", "score", "--rewards", str(rewards), str(rows)]
+    # every fifth row has no assistant turn: both paths score the others, write every row, and end with exit 2
+    # naming the first such row
     r = subprocess.run([*base, "--out", str(local)], capture_output=True, text=True)
-    assert r.returncode == 0, r.stderr[-2000:]
+    assert r.returncode == 2 and "rows.jsonl:5:" in r.stderr, r.stderr[-2000:]
     r = subprocess.run([*base, "--out", str(remote), "--ray", "--actors", "2"], capture_output=True, text=True,
                        timeout=300)
-    assert r.returncode == 0, r.stderr[-3000:]
+    assert r.returncode == 2 and "rows.jsonl:5:" in r.stderr, r.stderr[-3000:]
     a = [json.loads(line) for line in local.read_text().splitlines()]
     b = [json.loads(line) for line in remote.read_text().splitlines()]
     assert [x["id"] for x in a] == [x["id"] for x in b]  # order kept

@@ -40,6 +40,7 @@ UNITS = {
     "headings": lambda n: "#### 7\n" * n,
     "colour switches": lambda n: "{\\color{white} " * n,
     "colour macros": lambda n: "\\textcolor{red}{" * n,
+    "boxes after a set sign": lambda n: "x \\in \\boxed{1} " * n,
     "phantoms": lambda n: "\\phantom{" * n,
     "percent in math": lambda n: "$$" + "% x\n" * n + "$$",
     "retractions after a box": lambda n: "\\boxed{7} " + "wait, actually " * n,

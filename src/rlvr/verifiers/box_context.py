@@ -138,7 +138,7 @@ def _prefix_problem(before: list[str], after: list[str], in_math: bool, view: st
     if not before:
         return None
     last = before[-1]
-    if last in ("\\in", "∈") and not _SET_OPENING_RE.match(view, view.find("{", box_start) + 1, timeout=timeout):
+    if last in ("\\in", "∈") and not _SET_OPENING_RE.match(view, (at := view.find("{", box_start) + 1), at + 40, timeout=timeout):
         return f"the box is preceded by {last!r} but holds no set"  # "x \\in \\boxed{7}"
     if last in _CONNECTORS or (last in _CLOSERS and last not in ("$", "!")):
         return None

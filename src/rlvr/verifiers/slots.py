@@ -345,6 +345,7 @@ _PROSE_WORD_RE = regex.compile(r"(?<![\\\p{L}])\p{L}{2,}")
 _NOT_A_VALUE_RE = regex.compile(r"(?i)^\s*(?:step|part|case|problem|question|section|solution|example)\b")
 _MATH_OR_MACRO_RE = regex.compile(r"\$[^$]*\$|\\[A-Za-z]+")
 _DIGIT_RE = regex.compile(r"[0-9]")
+_GSM8K_LEVEL = 4  # "#### 42": GSM8K's answer marker
 _LETTER_RE = regex.compile(r"[A-Za-z]")
 _SENTENCE_IN_RE = regex.compile(r"\.\s+[A-Za-z]")
 
@@ -362,8 +363,8 @@ def hash_answer(doc: Document, timeout: float, start: int = 0) -> list[Slot]:
         bare = _MATH_OR_MACRO_RE.sub(" ", stripped, timeout=timeout)
         if _PROSE_WORD_RE.search(bare, timeout=timeout):
             continue  # a title ("Group 4: 110", "Final Answer"), not a value
-        if not _DIGIT_RE.search(stripped, timeout=timeout) and "$" not in content:
-            continue
+        if not _DIGIT_RE.search(stripped, timeout=timeout) and "$" not in content and h.level != _GSM8K_LEVEL:
+            continue  # "## A" titles a section; GSM8K's "#### x" states a value even without a digit
         found.append(Slot("hash_answer", stripped, h.start, h.end, (a, b)))
     return found
 

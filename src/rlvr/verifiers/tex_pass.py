@@ -175,7 +175,9 @@ class TexPass:
             self.doc.boxes.append(Box(name, m.start(), b, (a, b)))
 
     def colour(self, m: regex.Match, name: str) -> None:
-        model = _COLOUR_MODEL_RE.match(self.text, m.end(), timeout=self.timeout)  # \textcolor[rgb]{1,1,1}{…}
+        # bounded by an end: the regex module looks for a pattern's required "[" up to the end of the text first,
+        # so an unbounded match at each of n macros would cost n x the text's length
+        model = _COLOUR_MODEL_RE.match(self.text, m.end(), m.end() + _MAX_ARG, timeout=self.timeout)  # \textcolor[rgb]{…}
         first = self.argument(model.end() if model else m.end())
         if first is None:
             return
