@@ -28,6 +28,7 @@ from rlvr.verifiers.commitment import ALTERNATIVES, check_final, grader_note, la
 from rlvr.verifiers.later import check_later
 from rlvr.verifiers.document import Document, read_document
 from rlvr.verifiers.lexicon import BOX_MACROS
+from rlvr.verifiers.limits import REGEX_TIMEOUT_S
 from rlvr.verifiers.lossless import KNOWN_MACROS
 from rlvr.verifiers.normalize import value_key
 from rlvr.verifiers.slots import SLOT_KINDS, STRUCTURED_KINDS, Slot, clean, filled_box
@@ -301,6 +302,9 @@ def _locate(doc: Document, config: Any, timeout: float) -> Extraction:
     return Extraction("ok", answer, f"{final_kind} answer", final_kind, rule=FINAL, values=values)
 
 
+_UNION_RE = regex.compile(r"\\cup(?![A-Za-z])")
+_PLAIN_NUMBER_RE = regex.compile(r"\s*[-+]?[0-9]+(?:\.[0-9]+)?\s*")
+_RELATION_EDGE_RE = regex.compile(r"^\s*(?:[=<>]|\\(?:le|ge|leq|geq|neq|approx)(?![A-Za-z]))|(?:[=<>]|\\(?:le|ge|leq|geq|neq|approx))\s*$")
 _ROW_NAME_RE = regex.compile(r"([A-Za-z](?:_\{?[A-Za-z0-9]+\}?)?)\s*=\s*([^=]+)")
 
 
@@ -309,8 +313,13 @@ def _rows(answer: str) -> tuple[str, ...] | None:
     they hold more than one value: each row states an answer, as two boxes would (rows in a ``cases``, ``array``
     or ``pmatrix`` environment are one value). ``None`` for an answer on one row."""
     rows = tuple(r for r in (clean(r) for r in top_level_rows(answer)) if r)
+    if len(rows) == 1 and len(united := _UNION_RE.split(answer, timeout=REGEX_TIMEOUT_S)) > 1 \
+            and all(_PLAIN_NUMBER_RE.fullmatch(u, timeout=REGEX_TIMEOUT_S) for u in united):
+        rows = tuple(clean(u) for u in united)  # "41 \\cup 42": a union of numbers that are no sets is a list
     if len(rows) < 2 or len({value_key(r) for r in rows}) == 1:
         return None
+    if any(_RELATION_EDGE_RE.search(r, timeout=REGEX_TIMEOUT_S) for r in rows):
+        return None  # "x &= 5", "a \\ &= b": alignment marks inside one statement, not several values
     return rows
 
 

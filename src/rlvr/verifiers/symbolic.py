@@ -135,6 +135,8 @@ def _kind(value: Any) -> str:
 
     if isinstance(value, sympy.FiniteSet) and len(value) > 1:
         return "finite"
+    if isinstance(value, sympy.Union) and all(isinstance(a, sympy.FiniteSet) for a in value.args):
+        return "finite"  # \\{41\\} \\cup \\{42\\}, left unevaluated: a set of values, no range
     if isinstance(value, (sympy.Interval, sympy.Union)) and not isinstance(value, sympy.FiniteSet):
         return "interval"
     if isinstance(value, (sympy.core.relational.Relational, sympy.And, sympy.Or)) and not isinstance(value, sympy.Eq):
