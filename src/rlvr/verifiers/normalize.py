@@ -105,6 +105,7 @@ _BOX_RE = regex.compile(r"\\(?:boxed|fbox)(?![A-Za-z])[ \t]*")
 _BARE_TOKEN_RE = regex.compile(r"[^\s$.,;]+")
 # sympy/Python spellings that models print: x**2 is x^2; Eq(a, b) is a = b
 _PY_POWER_RE = regex.compile(r"\*\*")
+_PY_NOT_EQUAL_RE = regex.compile(r"!=|=/=|<>")  # x != 5, x =/= 5, x <> 5: x \neq 5
 _PY_EQ_RE = regex.compile(r"Eq\((.*)\)")
 # 23 \bmod 7 and 23 \mod 7 of plain integers are evaluated here (math-verify misreads them)
 _MOD_RE = regex.compile(r"(?<![0-9.])([0-9]{1,30})\s*\\(?:bmod|mod)(?![A-Za-z])\s*\{?([0-9]{1,30})\}?(?![0-9.])")
@@ -339,6 +340,7 @@ def _repeating_decimal(s: str) -> str | None:
 
 def _python_syntax(s: str) -> str:
     s = _PY_POWER_RE.sub("^", s, timeout=REGEX_TIMEOUT_S)
+    s = _PY_NOT_EQUAL_RE.sub(r" \\neq ", s, timeout=REGEX_TIMEOUT_S)
     m = _PY_EQ_RE.fullmatch(s.strip(), timeout=REGEX_TIMEOUT_S)
     if m:
         depth = 0
