@@ -302,6 +302,8 @@ def _locate(doc: Document, config: Any, timeout: float) -> Extraction:
     return Extraction("ok", answer, f"{final_kind} answer", final_kind, rule=FINAL, values=values)
 
 
+# a bar, not one sized as a delimiter or an evaluation bar ("\\Big|_{0}^{1}", "\\right|")
+_PIPE_RE = regex.compile(r"(?<!\\(?:[Bb]igg?[lrm]?|left|right|middle)\s*)(?:\\[lr]?vert(?![A-Za-z])|[|｜])(?![ \t]*[_^])")
 _UNION_RE = regex.compile(r"\\cup(?![A-Za-z])")
 _PLAIN_NUMBER_RE = regex.compile(r"\s*[-+]?[0-9]+(?:\.[0-9]+)?\s*")
 _RELATION_EDGE_RE = regex.compile(r"^\s*(?:[=<>]|\\(?:le|ge|leq|geq|neq|approx)(?![A-Za-z]))|(?:[=<>]|\\(?:le|ge|leq|geq|neq|approx))\s*$")
@@ -316,6 +318,9 @@ def _rows(answer: str) -> tuple[str, ...] | None:
     if len(rows) == 1 and len(united := _UNION_RE.split(answer, timeout=REGEX_TIMEOUT_S)) > 1 \
             and all(_PLAIN_NUMBER_RE.fullmatch(u, timeout=REGEX_TIMEOUT_S) for u in united):
         rows = tuple(clean(u) for u in united)  # "41 \\cup 42": a union of numbers that are no sets is a list
+    if len(rows) == 1 and "\\{" not in answer and len(piped := _PIPE_RE.split(answer, timeout=REGEX_TIMEOUT_S)) == 2 \
+            and all(clean(p) for p in piped):
+        rows = tuple(clean(p) for p in piped)  # "41 \\,|\\, 42": one bar is no absolute value, it sets values apart
     if len(rows) < 2 or len({value_key(r) for r in rows}) == 1:
         return None
     if any(_RELATION_EDGE_RE.search(r, timeout=REGEX_TIMEOUT_S) for r in rows):

@@ -43,7 +43,10 @@ _WRAPPERS = ("text", "textbf", "textit", "textrm", "mathrm", "mathbf", "mathit",
 _WRAPPER_RE = regex.compile(r"\\(?:" + "|".join(_WRAPPERS) + r")\s*\{([^{}]*)\}")
 # `\\` (a LaTeX row break) is matched first and kept, so its second backslash is never read as `\ `.
 _SPACING_RE = regex.compile(r"\\\\|\\[!,;:> ]|\\(?:quad|qquad|displaystyle|textstyle|limits)(?![A-Za-z])|~")
-_WIDE_SPACE_BEFORE_SIGN_RE = regex.compile(r"(?<=[0-9A-Za-z)\]}])\s*\\q?quad(?![A-Za-z])\s*(?=[-+])")
+# a \quad before a sign, or a thinner explicit space before a sign glued to its number ("0 \; -1", where
+# "3 \; - \; 2" spaces a subtraction)
+_WIDE_SPACE_BEFORE_SIGN_RE = regex.compile(
+    r"(?<=[0-9A-Za-z)\]}])\s*(?:\\q?quad(?![A-Za-z])\s*(?=[-+])|\\[;: ]\s*(?=[-+][0-9]))")
 _LEFT_RIGHT_RE = regex.compile(r"\\(?:left|right|big|Big|bigg|Bigg)(?![A-Za-z])")
 # \left. and \right. are invisible delimiters: the dot is not a decimal point (\left.5\right. is 5)
 _INVISIBLE_DELIMITER_RE = regex.compile(r"\\(?:left|right)\s*\.")
@@ -259,7 +262,7 @@ def normalize_answer(text: str) -> NormalizedAnswer:
     if m and unit_words(m[1]):
         unit, s = m[1].lower(), s[:m.start()]
     s = _EMPTY_SET_RE.sub(r"\\emptyset", s, timeout=REGEX_TIMEOUT_S)
-    # "0 \\quad -1" sets two values apart: a wide space before a sign separates, it never subtracts
+    # "0 \quad -1", "0 \; -1" set two values apart: an explicit space before a sign separates, never subtracts
     s = _WIDE_SPACE_BEFORE_SIGN_RE.sub(", ", s, timeout=REGEX_TIMEOUT_S)
     s = _SPACING_RE.sub(lambda m: m[0] if m[0] == "\\\\" else " ", s, timeout=REGEX_TIMEOUT_S)
     s = _INVISIBLE_DELIMITER_RE.sub("", s, timeout=REGEX_TIMEOUT_S)

@@ -36,7 +36,8 @@ _PROSE_WORD_RE = regex.compile(r"(?<![\\A-Za-z])[A-Za-z]{4,}")
 _SENTENCE_WORD_RE = regex.compile(r"(?<![\\A-Za-z])[A-Za-z]{3,}")
 _OTHER_SCRIPT_WORD_RE = regex.compile(r"[^\x00-\x7f\d\s\p{P}\p{S}]{2,}")  # two letters of a script other than ASCII
 _PROSE_SCAN = 800  # the last this-many characters are read for a final sentence
-_MATH_SPAN_RE = regex.compile(r"\$\$((?:(?!\$\$).)+?)\$\$|\$([^$]+)\$|\\\(((?:(?!\\[()]).)+?)\\\)"
+# "$\$18$": an escaped dollar inside inline math is a currency sign, not the span's end
+_MATH_SPAN_RE = regex.compile(r"\$\$((?:(?!\$\$).)+?)\$\$|(?<!\\)\$((?:\\.|[^$\\])+)\$|\\\(((?:(?!\\[()]).)+?)\\\)"
                            r"|\\\[((?:(?!\\[\[\]]).)+?)\\\]", regex.DOTALL)
 # a number in prose: sign, digits with thousands groups, decimals (also "2,74") or a fraction, percent; a number
 # glued to letters (2x, 3rd, x2) is not a value
@@ -86,7 +87,7 @@ _BROKEN_SLOT_RE = regex.compile(r"\\boxed|\\fbox|(?i:<answer>|<solution>)|####")
 _SENTENCE_BREAK_RE = regex.compile(r"(?<=[.!?])\s+|(?<=[。！？।])\s*|\n+")
 _CLAUSE_BREAK_RE = regex.compile(r"[,;:，；：]|\s[-–—]\s|\bthen\b|\bso\b")
 _LATIN_LETTER_RE = regex.compile(r"[A-Za-z]")
-_LEADING_VALUE_RE = regex.compile(r"\s*(?:\$([^$]+)\$|\\\((.+?)\\\)|([-+]?[0-9][0-9,]*(?:\.[0-9]+)?(?:/[0-9]+)?))")
+_LEADING_VALUE_RE = regex.compile(r"\s*(?:\$((?:\\.|[^$\\])+)\$|\\\((.+?)\\\)|([-+]?[0-9][0-9,]*(?:\.[0-9]+)?(?:/[0-9]+)?))")
 _LONG_WORD_RE = regex.compile(r"\p{L}{2,}")
 
 

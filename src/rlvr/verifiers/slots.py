@@ -45,11 +45,16 @@ class Slot:
 SlotFinder = Callable[..., list[Slot]]
 
 
+_REPEATING_DOTS_RE = regex.compile(r"(?<![0-9.])[0-9]*\.[0-9]{2,}\.\.\.$")
+
+
 def clean(content: str) -> str:
     """An answer's text without delimiters, end punctuation or a leading ``####``."""
     s = content.strip()
     if s.startswith("####"):  # "Final answer: #### 4"
         s = s.lstrip("#")
+    if s.endswith("...") and _REPEATING_DOTS_RE.search(s[-40:], timeout=REGEX_TIMEOUT_S):
+        s = s[:-3] + "…"  # "0.333...": the dots say the digits repeat, they end no sentence
     s = s.strip().strip("$").strip().rstrip(".,;:").strip()
     for open_, close in (("\\(", "\\)"), ("\\[", "\\]")):
         if s.startswith(open_) and s.endswith(close):
@@ -346,6 +351,8 @@ _NOT_A_VALUE_RE = regex.compile(r"(?i)^\s*(?:step|part|case|problem|question|sec
 _MATH_OR_MACRO_RE = regex.compile(r"\$[^$]*\$|\\[A-Za-z]+")
 _DIGIT_RE = regex.compile(r"[0-9]")
 _GSM8K_LEVEL = 4  # "#### 42": GSM8K's answer marker
+_VALUE_FIRST_RE = regex.compile(r"[-+−]?\s*(?:\\?\$\s*|\\\$\s*|[€£¥₹]\s*)?[0-9]")  # "18 dollars", "$18 per day"
+_ENUMERATION_RE = regex.compile(r"[0-9]{1,2}[.)](?:\s|$)")  # "1. Setup", "2) Checking": a section's number
 _LETTER_RE = regex.compile(r"[A-Za-z]")
 _SENTENCE_IN_RE = regex.compile(r"\.\s+[A-Za-z]")
 
@@ -361,8 +368,10 @@ def hash_answer(doc: Document, timeout: float, start: int = 0) -> list[Slot]:
         if not stripped or _NOT_A_VALUE_RE.match(stripped, timeout=timeout):
             continue
         bare = _MATH_OR_MACRO_RE.sub(" ", stripped, timeout=timeout)
-        if _PROSE_WORD_RE.search(bare, timeout=timeout):
-            continue  # a title ("Group 4: 110", "Final Answer"), not a value
+        if _PROSE_WORD_RE.search(bare, timeout=timeout) and not (
+                h.level == _GSM8K_LEVEL and _VALUE_FIRST_RE.match(stripped, timeout=timeout)
+                and not _ENUMERATION_RE.match(stripped, timeout=timeout)):
+            continue  # a title ("Group 4: 110", "Final Answer", "1. Setup"), not a value; "#### 18 dollars" is one
         if not _DIGIT_RE.search(stripped, timeout=timeout) and "$" not in content and h.level != _GSM8K_LEVEL:
             continue  # "## A" titles a section; GSM8K's "#### x" states a value even without a digit
         found.append(Slot("hash_answer", stripped, h.start, h.end, (a, b)))
@@ -372,13 +381,16 @@ def hash_answer(doc: Document, timeout: float, start: int = 0) -> list[Slot]:
 # -- "the final answer is …" ----------------------------------------------------------------------
 _PHRASE_RE = regex.compile(
     r"(?i)\b(?:(?:the|my|our)[ \t]+(?:(?:final|correct|right)[ \t]+)?(?:answer|choice|result)"
-    r"|(?<![\p{L}])answer|la réponse(?:[ \t]+finale)?|la respuesta(?:[ \t]+final)?|die antwort|la risposta"
-    r"|a resposta)"
+    r"|(?<![\p{L}])answer|(?:la|die|a)(?:[ \t]+\p{L}{3,})?[ \t]+(?:réponse|respuesta|antwort|risposta|resposta)"
+    r"(?:[ \t]+\p{L}{3,})?)"
     r"[ \t]+(?:is|was|would be|will be|should be|equals|est|es|ist|è|é|sera|será)(?![\p{L}])[ \t]*:?[ \t]*([^\n]{1,2000})"
-    r"|(?:最终答案|答案)(?:是|为|應為|应为|:|：)[ \t]*([^\n]{1,2000})|(?i:ответ)(?:[ \t]*(?:равен|:))[ \t]*([^\n]{1,2000})")
+    r"|(?:最终答案|答案)(?:是|为|應為|应为|:|：)[ \t]*([^\n]{1,2000})|(?i:ответ)(?:[ \t]*(?:равен|:))[ \t]*([^\n]{1,2000})"
+    r"|(?<!不)(?:故|所以|因此|应)选(?:择)?[ \t]*[:：]?[ \t]*([A-J](?![A-Za-z])[^\n]{0,2000})")  # 故选C: "so choose C"
 
 
-_PHRASE_HINTS = ("answer", "choice", "result", "réponse", "respuesta", "antwort", "risposta", "resposta", "答案", "ответ")
+_PHRASE_HINTS = ("answer", "choice", "result", "réponse", "respuesta", "antwort", "risposta", "resposta", "答案", "ответ",
+                 "选")
+_LETTER_OPTION_RE = regex.compile(r"([A-J])[ \t]*(?:选项|項|项)[。.]?")
 _HINT_REACH = 80  # how far before its hint word a phrase may start ("our final correct answer")
 _HINT_SPAN = 40  # how far after it the phrase's verb must have begun
 
@@ -416,8 +428,10 @@ def final_answer_phrase_in(text: str, timeout: float, start: int = 0) -> list[tu
             continue
         if near is not None:  # again without the end bound, for the whole value
             m = _PHRASE_RE.match(text, m.start(), timeout=timeout) or m
-        group = next(g for g in (1, 2, 3) if m[g] is not None)
+        group = next(g for g in (1, 2, 3, 4) if m[g] is not None)
         content = first_sentence(m[group], timeout)
+        if letter := _LETTER_OPTION_RE.fullmatch(content, timeout=timeout):
+            content = letter[1]  # "正确答案是C项", "选C选项": the option's letter
         found.append((content, m.start(group), m.start(group) + len(content)))
         pos = max(m.start(group) + len(content), m.start(group) + 1)
     return found
