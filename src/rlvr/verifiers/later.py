@@ -463,10 +463,28 @@ def check_later(doc: Document, later_slots: list[list[Slot]], final: Slot, answe
                 if letter:
                     return Finding(OTHER_CHOICE, f"after the choice {choice} the completion offers {letter} too "
                                    f"({sentence.strip()[:60]!r})")
+            if offset is not None and (finding := _marked_value(reader, sentence, timeout)):
+                return finding
             finding = reader.sentence(sentence, first=offset is not None and index == 0 and a < 6)
             if finding:
                 return _with_units(finding, sentence, timeout)
     return None
+
+
+# GSM8K's answer marker where no heading begins ("\\boxed{(9, 25)}. #### (16, 17)"): what follows it is a value
+_MARKED_VALUE_RE = regex.compile(r"\s*####[ \t]+([^\n#]{1,200})")
+
+
+def _marked_value(reader: "_Reader", sentence: str, timeout: float) -> Finding | None:
+    """A later ``#### value`` in running text that states another value than the answer."""
+    m = _MARKED_VALUE_RE.match(sentence, timeout=timeout)
+    value = clean(m[1]) if m else ""
+    if not value or not _VALUE_LIKE_RE.search(value, timeout=timeout) and choice_letter(value) is None:
+        return None
+    if _key(value) in reader.own or any(_key(v) in reader.own for v in stated_values(value, timeout)):
+        return None
+    return Finding(LATER_STATEMENT, f"the final answer {clean(reader.answer)!r} is followed by {value!r} after "
+                   "a '####'", (value,))
 
 
 _PLAIN_VALUE_RE = regex.compile(r"[-+]?[0-9]+(?:\.[0-9]+)?")

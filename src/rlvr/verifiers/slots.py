@@ -14,6 +14,7 @@ that is only a value: GSM8K's ``#### 42``), ``final_answer_phrase`` ("the final 
 
 from __future__ import annotations
 
+import bisect
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -225,6 +226,47 @@ def _next_lines(view: str, pos: int) -> tuple[int, int] | None:
     return pos, (n if end < 0 else end)
 
 
+# -- a value that opens a line, then a statement of its own on that line ------------------------------
+_LEAD_TOKEN_RE = regex.compile(r"\$[^$\n]{0,400}\$|\S+")
+# what opens a new statement on the line: a capitalised word ("So", "Another", "Ответ"), a word of a script
+# without case ("答案是"), a "####", a box or a tag
+_STATEMENT_START_RE = regex.compile(r"\p{Lu}\p{Ll}|\p{Lo}|####|<[A-Za-z_]|\$?\\(?:boxed|fbox|framebox)(?![A-Za-z])|\{\"")
+_LEAD_WORD_RE = regex.compile(r"\p{L}{2,}")
+_LEAD_MATH_RE = regex.compile(r"\$[^$]*\$|\\[A-Za-z]+")
+_LEAD_SEPARATOR_RE = regex.compile(r"[|,;:–—-]+")
+_LEAD_HINT_RE = regex.compile(r"[0-9]|\$[^$]|\\[A-Za-z]|(?<![\p{L}])[A-J](?![\p{L}])")  # a value, not a "\\[" alone
+_LEAD_TOKENS = 16  # a lead value is a few tokens ("41", "$\\frac{1}{2}$", "(3, 4)", "x = 5")
+
+
+def line_lead(text: str, timeout: float, closed: bool = False) -> int | None:
+    """Where the value ends when ``text`` (an answer line's text) opens with a value and then, on the same line,
+    a statement of its own ("41 So it is 42", "-276 答案是276", "510509 #### -668", "41 Or 42"): the line states
+    the value it opens with. ``None`` when a word comes first ("42 apples", "The answer is 3", "x = 5 cm").
+    ``closed``: the text ends where another slot begins ("41 <answer>42</answer>"), which opens a statement."""
+    end, line_end = None, text.find("\n")
+    for i, m in enumerate(_LEAD_TOKEN_RE.finditer(text, 0, len(text) if line_end < 0 else line_end, timeout=timeout)):
+        token = m[0]
+        if _STATEMENT_START_RE.match(token, timeout=timeout):
+            return end if end is not None and _LEAD_HINT_RE.search(text, 0, end, timeout=timeout) else None
+        if i >= _LEAD_TOKENS or _LEAD_WORD_RE.search(_LEAD_MATH_RE.sub(" ", token, timeout=timeout), timeout=timeout):
+            return None  # a word: the line is one sentence, read as such
+        if not _LEAD_SEPARATOR_RE.fullmatch(token, timeout=timeout):
+            end = m.end()
+    return end if closed and end is not None and _LEAD_HINT_RE.search(text, 0, end, timeout=timeout) else None
+
+
+def _lead_before_value(raw: str, timeout: float) -> int | None:
+    """Where an answer line's opening value ends when what follows it on the line names a value too ("41 Or
+    42") or introduces one ("41 Putting this together:"); ``None`` for a unit or a word after it ("42 Dutzend", "1,5 Millionen Euro", "42 Apples")."""
+    if raw.lstrip().startswith(("\\[", "$$")):
+        return None
+    lead = line_lead(raw, timeout)
+    if lead is None:
+        return None
+    # a value after it, or a colon that introduces one below ("41 Putting this together:" above a display)
+    return lead if _LEAD_HINT_RE.search(raw, lead, timeout=timeout) or raw.rstrip().endswith((":", "：")) else None
+
+
 def answer_line(doc: Document, timeout: float, start: int = 0) -> list[Slot]:
     view = doc.view
     found = []
@@ -257,6 +299,8 @@ def answer_line(doc: Document, timeout: float, start: int = 0) -> list[Slot]:
                 answer, length = value[1], len(sentence)
         elif stated := sentence_value(first_sentence(raw[:_SENTENCE_SCAN], timeout), timeout):
             answer, length = stated  # "Final Answer: Jane started growing Sphere 3 hours ago."
+        if answer == raw and (lead := _lead_before_value(raw, timeout)) is not None:
+            answer, length = raw[:lead], lead  # "Answer: 41 Or 42", "Answer: 41 #### 42": the line opens with 41
         if clean(answer):
             found.append(Slot("answer_line", answer, slot_start, vstart + length, (vstart, vstart + length)))
     return found
@@ -357,6 +401,36 @@ _LETTER_RE = regex.compile(r"[A-Za-z]")
 _SENTENCE_IN_RE = regex.compile(r"\.\s+[A-Za-z]")
 
 
+_ENUMERATION_RE = regex.compile(r"\s*[0-9]{1,2}[.)]\s*")  # "#### 1. Setup", "#### 2) Checking": a section's number
+# what states or offers a value in the rest of a heading: a box, a tag, an answer word, a "####", a verb or an "or"
+_STATES_AFTER_RE = regex.compile(
+    r"(?i)\\(?:boxed|fbox|framebox)(?![A-Za-z])|<(?:answer|solution)|####|answer|réponse|respuesta|antwort|ответ|答案|答え"
+    r"|(?<![\p{L}])(?:is|or|also|maybe|might|could|possible|candidate|alternatively)(?![\p{L}])")
+
+
+def _heading_lead(content: str, cut: int | None, timeout: float) -> int | None:
+    """Where the value ends in a GSM8K heading that opens with a value and then states another on its line
+    ("#### 41 So it is 42.", "#### 41 #### 42", "#### 41 <answer>…"); ``None`` for a heading that is a value, or a title. ``cut``: where a slot begins in it."""
+    lead = line_lead(content[:cut], timeout, closed=cut is not None)
+    if lead is None or _ENUMERATION_RE.fullmatch(content[:lead], timeout=timeout):
+        return None
+    if cut is not None:
+        return lead  # the value, then a slot
+    if not _LEAD_HINT_RE.search(content, lead, timeout=timeout):
+        return None  # "#### 1 Setup": no value after the number
+    return lead if _STATES_AFTER_RE.search(content, lead, timeout=timeout) else None
+
+
+def _slot_start_in(doc: Document, a: int, b: int) -> int | None:
+    """Where the first tag, fence or box that begins in ``[a, b)`` begins (relative to ``a``), else ``None``."""
+    starts = doc.memo.get("slot starts")
+    if starts is None:
+        starts = doc.memo["slot starts"] = sorted([t.start for t in doc.tags] + [f.start for f in doc.fences]
+                                                  + [x.start for x in doc.boxes])
+    i = bisect.bisect_left(starts, a)
+    return starts[i] - a if i < len(starts) and starts[i] < b else None
+
+
 def hash_answer(doc: Document, timeout: float, start: int = 0) -> list[Slot]:
     found = []
     for h in doc.headings:
@@ -364,6 +438,9 @@ def hash_answer(doc: Document, timeout: float, start: int = 0) -> list[Slot]:
             continue
         a, b = h.content
         content = doc.view[a:b]
+        if h.level == _GSM8K_LEVEL and (lead := _heading_lead(content, _slot_start_in(doc, a, b), timeout)) is not None:
+            found.append(Slot("hash_answer", clean(content[:lead]), h.start, a + lead, (a, a + lead)))
+            continue  # "#### 41 So it is 42.", "#### 41 #### 42": the heading opens with 41; the rest follows it
         stripped = clean(content)
         if not stripped or _NOT_A_VALUE_RE.match(stripped, timeout=timeout):
             continue
