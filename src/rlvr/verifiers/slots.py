@@ -24,7 +24,7 @@ import regex
 from rlvr.verifiers.limits import REGEX_TIMEOUT_S
 
 from rlvr.verifiers.document import Document
-from rlvr.verifiers.lexicon import ANSWER_LINE_LABELS, words_pattern
+from rlvr.verifiers.lexicon import ALTERNATIVE_WORDS, ANSWER_LINE_LABELS, words_pattern
 from rlvr.verifiers.prose import prose_answer, sentence_value
 
 __all__ = ["Slot", "SlotFinder", "SLOT_KINDS", "STRUCTURED_KINDS", "clean", "find_slots", "bare_expression"]
@@ -235,6 +235,7 @@ _LEAD_WORD_RE = regex.compile(r"\p{L}{2,}")
 _LEAD_MATH_RE = regex.compile(r"\$[^$]*\$|\\[A-Za-z]+")
 _LEAD_SEPARATOR_RE = regex.compile(r"[|,;:–—-]+")
 _LEAD_HINT_RE = regex.compile(r"[0-9]|\$[^$]|\\[A-Za-z]|(?<![\p{L}])[A-J](?![\p{L}])")  # a value, not a "\\[" alone
+_OFFERED_WITH = words_pattern(ALTERNATIVE_WORDS)
 _LEAD_TOKENS = 16  # a lead value is a few tokens ("41", "$\\frac{1}{2}$", "(3, 4)", "x = 5")
 
 
@@ -247,6 +248,8 @@ def line_lead(text: str, timeout: float, closed: bool = False) -> int | None:
     for i, m in enumerate(_LEAD_TOKEN_RE.finditer(text, 0, len(text) if line_end < 0 else line_end, timeout=timeout)):
         token = m[0]
         if _STATEMENT_START_RE.match(token, timeout=timeout):
+            if _OFFERED_WITH.starts(text[m.start():m.start() + 40], timeout=timeout):
+                return None  # "$x = 1$ 或 $x = 2$", "41 Or 42": values offered together, read (and judged) as one
             return end if end is not None and _LEAD_HINT_RE.search(text, 0, end, timeout=timeout) else None
         if i >= _LEAD_TOKENS or _LEAD_WORD_RE.search(_LEAD_MATH_RE.sub(" ", token, timeout=timeout), timeout=timeout):
             return None  # a word: the line is one sentence, read as such
@@ -396,7 +399,7 @@ _MATH_OR_MACRO_RE = regex.compile(r"\$[^$]*\$|\\[A-Za-z]+")
 _DIGIT_RE = regex.compile(r"[0-9]")
 _GSM8K_LEVEL = 4  # "#### 42": GSM8K's answer marker
 _VALUE_FIRST_RE = regex.compile(r"[-+−]?\s*(?:\\?\$\s*|\\\$\s*|[€£¥₹]\s*)?[0-9]")  # "18 dollars", "$18 per day"
-_ENUMERATION_RE = regex.compile(r"[0-9]{1,2}[.)](?:\s|$)")  # "1. Setup", "2) Checking": a section's number
+_SECTION_NUMBER_RE = regex.compile(r"[0-9]{1,2}[.)](?:\s|$)")  # "1. Setup", "2) Checking" (not "2.5 million")
 _LETTER_RE = regex.compile(r"[A-Za-z]")
 _SENTENCE_IN_RE = regex.compile(r"\.\s+[A-Za-z]")
 
@@ -447,7 +450,7 @@ def hash_answer(doc: Document, timeout: float, start: int = 0) -> list[Slot]:
         bare = _MATH_OR_MACRO_RE.sub(" ", stripped, timeout=timeout)
         if _PROSE_WORD_RE.search(bare, timeout=timeout) and not (
                 h.level == _GSM8K_LEVEL and _VALUE_FIRST_RE.match(stripped, timeout=timeout)
-                and not _ENUMERATION_RE.match(stripped, timeout=timeout)):
+                and not _SECTION_NUMBER_RE.match(stripped, timeout=timeout)):
             continue  # a title ("Group 4: 110", "Final Answer", "1. Setup"), not a value; "#### 18 dollars" is one
         if not _DIGIT_RE.search(stripped, timeout=timeout) and "$" not in content and h.level != _GSM8K_LEVEL:
             continue  # "## A" titles a section; GSM8K's "#### x" states a value even without a digit
