@@ -24,17 +24,17 @@ def split_top_level(text: str, separator: str) -> list[str]:
     return parts
 
 
-def top_level_rows(text: str) -> list[str]:
+def top_level_rows(text: str, cells: bool = False) -> list[str]:
     """The rows (and cells) of ``text`` at its LaTeX row breaks (``\\\\``) and column breaks (``&``, ``\\&``)
     that stand outside every brace and every ``\\begin{…}…\\end{…}`` environment: ``41 \\\\ 42`` and
-    ``41 & 42`` are two, ``\\begin{cases} … \\\\ … \\end{cases}`` and ``\\text{a \\\\ b}`` are one. A break's spacing argument (``\\\\[2pt]``) belongs to no row."""
-    if "\\\\" not in text and "&" not in text:
+    (with ``cells``) ``41 & 42`` are two, ``\\begin{cases} … \\\\ … \\end{cases}`` and ``\\text{a \\\\ b}`` are one. A break's spacing argument (``\\\\[2pt]``) belongs to no row."""
+    if "\\\\" not in text and not (cells and "&" in text):
         return [text]
     rows, depth, env, start, i, n = [], 0, 0, 0, 0, len(text)
     while i < n:
         c = text[i]
         if c == "\\":
-            if text.startswith("\\&", i) and depth == 0 and env == 0:  # "41 \\& 42": an escaped "and"
+            if cells and text.startswith("\\&", i) and depth == 0 and env == 0:  # "41 \\& 42": an escaped "and"
                 rows.append(text[start:i])
                 i += 2
                 start = i
@@ -55,7 +55,7 @@ def top_level_rows(text: str) -> list[str]:
                 env -= 1
             i += 2  # an escaped brace (\{, \}) opens and closes nothing
             continue
-        if c == "&" and depth == 0 and env == 0:  # a column break outside an array: "41 & 42" is two cells
+        if cells and c == "&" and depth == 0 and env == 0:  # a column break outside an array: "41 & 42" is two cells
             rows.append(text[start:i])
             start = i + 1
         elif c == "{":

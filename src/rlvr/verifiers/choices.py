@@ -50,11 +50,12 @@ _ORDINAL_OPTION_RE = regex.compile(
     r"|\b(?:option|choice|one|entry)\s+(?:right\s+|just\s+|directly\s+|immediately\s+)?"
     r"(?:after|before|below|above|under|beneath|next\s+to|beside)\s+(?:it|this|that|the\s+answer)\b")
 _RULED_OUT = words_pattern(REJECTION_WORDS + NEGATIVE_EVALUATIONS + ("fail", "eliminating", "ruling out", "excluded",
-                                                                  "exclude", "wrong", "incorrect", "trap",
-                                                                  "distractor", "decoy"))
+                                                                  "exclude", "wrong", "incorrect"))
+# "B, not D", "rather than C", "instead of (D)": a letter set aside, unless a condition or an offer follows
+# ("if not D", "unless D", "not D, which also works")
 _SET_ASIDE_RE = regex.compile(
-    r"(?i)(?<!\bif\s+)\b(?:not|rather\s+than|instead\s+of|other\s+than)\s+(?:(?:option|choice|answer)\s+)?"
-    rf"\(?(?-i:[{UPPER}])\)?(?![\p{{L}}])")
+    r"(?i)(?<!\b(?:if|iff|unless|or)\s+)\b(?:not|rather\s+than|instead\s+of)\s+(?:(?:option|choice|answer)\s+)?"
+    rf"\(?(?-i:[{UPPER}])\)?(?![\p{{L}}])(?!\s*(?:,\s*)?(?:which|that|also|too|as\s+well|or)\b)")
 _ORDINAL_LETTERS = dict(zip("first second third fourth fifth sixth seventh eighth ninth tenth".split(), CHOICE_LETTERS))
 
 
@@ -102,7 +103,6 @@ def other_choices(text: str, choice: str, timeout: float) -> str | None:
             return letter or m[0]
     if _RULED_OUT.search(folded, timeout=timeout):
         return None  # "Options A through D all fail", "We eliminated A and B": letters ruled out, not offered
-    # "B, not D", "rather than C", "instead of (D)": a letter named to be set aside ("if not D" still offers D)
     folded = _SET_ASIDE_RE.sub(" ", folded, timeout=timeout)
     for m in _CHOICE_IN_TEXT_RE.finditer(folded, timeout=timeout):
         letter = next(g for g in m.groups() if g).upper()

@@ -303,9 +303,14 @@ def _locate(doc: Document, config: Any, timeout: float) -> Extraction:
 
 
 # a bar, not one sized as a delimiter or an evaluation bar ("\\Big|_{0}^{1}", "\\right|")
-_PIPE_RE = regex.compile(r"(?<!\\(?:[Bb]igg?[lrm]?|left|right|middle)\s*)(?:\\[lr]?vert(?![A-Za-z])|[|｜])(?![ \t]*[_^])")
+_PIPE_RE = regex.compile(r"(?<!\\(?:[Bb]igg?[lrm]?|left|right|middle)\s*)(?:\\[lr]?[vV]ert(?![A-Za-z])|\\\||\|\||[|｜])"
+                         r"(?![ \t]*[_^])")
+_SPACING_PIECE_RE = regex.compile(r"\\[,;:! ]|\\q?quad(?![A-Za-z])|~|\s+")
 _UNION_RE = regex.compile(r"\\cup(?![A-Za-z])")
-_PLAIN_NUMBER_RE = regex.compile(r"\s*[-+]?[0-9]+(?:\.[0-9]+)?\s*")
+_PLAIN_NUMBER_RE = regex.compile(
+    r"[-+]?(?:[0-9]+(?:\.[0-9]+)?(?:/[0-9]+)?|\\d?frac\{[0-9]+\}\{[0-9]+\}|\\sqrt\{?[0-9]+\}?)")
+# a plain number, or one named ("x=1": a coordinate)
+_NUMBER_PIECE_RE = regex.compile(r"(?:[A-Za-z](?:_\{?[A-Za-z0-9]+\}?)?=)?(?:" + _PLAIN_NUMBER_RE.pattern + ")")
 _RELATION_EDGE_RE = regex.compile(r"^\s*(?:[=<>]|\\(?:le|ge|leq|geq|neq|approx)(?![A-Za-z]))|(?:[=<>]|\\(?:le|ge|leq|geq|neq|approx))\s*$")
 _ROW_NAME_RE = regex.compile(r"([A-Za-z](?:_\{?[A-Za-z0-9]+\}?)?)\s*=\s*([^=]+)")
 
@@ -315,12 +320,15 @@ def _rows(answer: str) -> tuple[str, ...] | None:
     they hold more than one value: each row states an answer, as two boxes would (rows in a ``cases``, ``array``
     or ``pmatrix`` environment are one value). ``None`` for an answer on one row."""
     rows = tuple(r for r in (clean(r) for r in top_level_rows(answer)) if r)
-    if len(rows) == 1 and len(united := _UNION_RE.split(answer, timeout=REGEX_TIMEOUT_S)) > 1 \
-            and all(_PLAIN_NUMBER_RE.fullmatch(u, timeout=REGEX_TIMEOUT_S) for u in united):
-        rows = tuple(clean(u) for u in united)  # "41 \\cup 42": a union of numbers that are no sets is a list
-    if len(rows) == 1 and "\\{" not in answer and len(piped := _PIPE_RE.split(answer, timeout=REGEX_TIMEOUT_S)) == 2 \
-            and all(clean(p) for p in piped):
-        rows = tuple(clean(p) for p in piped)  # "41 \\,|\\, 42": one bar is no absolute value, it sets values apart
+    if len(rows) == 1:
+        # numbers set apart in one row: cells ("41 & 42", "41 \\& 42"), one bar ("41 \\,|\\, 42"), a union of numbers
+        # ("41 \\cup 42"); only plain numbers, so P(A|B), 3 | 12's kin, A \\& B and unions of sets stay values
+        for parts in (top_level_rows(answer, cells=True), _PIPE_RE.split(answer, timeout=REGEX_TIMEOUT_S),
+                      _UNION_RE.split(answer, timeout=REGEX_TIMEOUT_S)):
+            bare = [clean(_SPACING_PIECE_RE.sub("", p, timeout=REGEX_TIMEOUT_S)) for p in parts]
+            if len(parts) > 1 and all(_NUMBER_PIECE_RE.fullmatch(b, timeout=REGEX_TIMEOUT_S) for b in bare):
+                rows = tuple(bare)
+                break
     if len(rows) < 2 or len({value_key(r) for r in rows}) == 1:
         return None
     if any(_RELATION_EDGE_RE.search(r, timeout=REGEX_TIMEOUT_S) for r in rows):

@@ -46,7 +46,8 @@ _SPACING_RE = regex.compile(r"\\\\|\\[!,;:> ]|\\(?:quad|qquad|displaystyle|texts
 # a \quad before a sign, or a thinner explicit space before a sign glued to its number ("0 \; -1", where
 # "3 \; - \; 2" spaces a subtraction)
 _WIDE_SPACE_BEFORE_SIGN_RE = regex.compile(
-    r"(?<=[0-9A-Za-z)\]}])\s*(?:\\q?quad(?![A-Za-z])\s*(?=[-+])|\\[;: ]\s*(?=[-+][0-9]))")
+    r"(?<=[0-9A-Za-z)\]}])\s*\\q?quad(?![A-Za-z])\s*(?=[-+])"
+    r"|(?<=(?:^|[\s,(])[-+]?[0-9]+(?:\.[0-9]+)?)\s*\\[;: ]\s*(?=[-+][0-9])")  # a number alone, not x^3 or 2x
 _LEFT_RIGHT_RE = regex.compile(r"\\(?:left|right|big|Big|bigg|Bigg)(?![A-Za-z])")
 # \left. and \right. are invisible delimiters: the dot is not a decimal point (\left.5\right. is 5)
 _INVISIBLE_DELIMITER_RE = regex.compile(r"\\(?:left|right)\s*\.")

@@ -399,6 +399,8 @@ _MATH_OR_MACRO_RE = regex.compile(r"\$[^$]*\$|\\[A-Za-z]+")
 _DIGIT_RE = regex.compile(r"[0-9]")
 _GSM8K_LEVEL = 4  # "#### 42": GSM8K's answer marker
 _VALUE_FIRST_RE = regex.compile(r"[-+−]?\s*(?:\\?\$\s*|\\\$\s*|[€£¥₹]\s*)?[0-9]")  # "18 dollars", "$18 per day"
+_CAPITALISED_WORD_RE = regex.compile(r"(?<![\p{L}])\p{Lu}\p{L}")  # "#### 1 Introduction", "#### 2019 AMC 10A": titles
+_PART_LABEL_RE = regex.compile(r"\(\s*[a-zivx]{1,4}\s*\)")  # "#### (a)", "#### (iii)": a part of the problem
 _SECTION_NUMBER_RE = regex.compile(r"[0-9]{1,2}[.)](?:\s|$)")  # "1. Setup", "2) Checking" (not "2.5 million")
 _LETTER_RE = regex.compile(r"[A-Za-z]")
 _SENTENCE_IN_RE = regex.compile(r"\.\s+[A-Za-z]")
@@ -450,10 +452,12 @@ def hash_answer(doc: Document, timeout: float, start: int = 0) -> list[Slot]:
         bare = _MATH_OR_MACRO_RE.sub(" ", stripped, timeout=timeout)
         if _PROSE_WORD_RE.search(bare, timeout=timeout) and not (
                 h.level == _GSM8K_LEVEL and _VALUE_FIRST_RE.match(stripped, timeout=timeout)
-                and not _SECTION_NUMBER_RE.match(stripped, timeout=timeout)):
+                and not _SECTION_NUMBER_RE.match(stripped, timeout=timeout)
+                and not _CAPITALISED_WORD_RE.search(bare, timeout=timeout)):
             continue  # a title ("Group 4: 110", "Final Answer", "1. Setup"), not a value; "#### 18 dollars" is one
-        if not _DIGIT_RE.search(stripped, timeout=timeout) and "$" not in content and h.level != _GSM8K_LEVEL:
-            continue  # "## A" titles a section; GSM8K's "#### x" states a value even without a digit
+        if not _DIGIT_RE.search(stripped, timeout=timeout) and "$" not in content and (
+                h.level != _GSM8K_LEVEL or _PART_LABEL_RE.fullmatch(stripped, timeout=timeout)):
+            continue  # "## A", "#### (a)" title a section or a part; GSM8K's "#### x" states a value without a digit
         found.append(Slot("hash_answer", stripped, h.start, h.end, (a, b)))
     return found
 
@@ -461,8 +465,9 @@ def hash_answer(doc: Document, timeout: float, start: int = 0) -> list[Slot]:
 # -- "the final answer is …" ----------------------------------------------------------------------
 _PHRASE_RE = regex.compile(
     r"(?i)\b(?:(?:the|my|our)[ \t]+(?:(?:final|correct|right)[ \t]+)?(?:answer|choice|result)"
-    r"|(?<![\p{L}])answer|(?:la|die|a)(?:[ \t]+\p{L}{3,})?[ \t]+(?:réponse|respuesta|antwort|risposta|resposta)"
-    r"(?:[ \t]+\p{L}{3,})?)"
+    r"|(?<![\p{L}])answer|(?:la|die|a)(?:[ \t]+(?:bonne|juste|richtige|korrekte|endgültige|giusta))?[ \t]+"
+    r"(?:réponse|respuesta|antwort|risposta|resposta)"
+    r"(?:[ \t]+(?:finale?|correcta|correcto|correcte|correta|corretta|certa|exacta|exacte|esatta))?)"
     r"[ \t]+(?:is|was|would be|will be|should be|equals|est|es|ist|è|é|sera|será)(?![\p{L}])[ \t]*:?[ \t]*([^\n]{1,2000})"
     r"|(?:最终答案|答案)(?:是|为|應為|应为|:|：)[ \t]*([^\n]{1,2000})|(?i:ответ)(?:[ \t]*(?:равен|:))[ \t]*([^\n]{1,2000})"
     r"|(?<!不)(?:故|所以|因此|应)选(?:择)?[ \t]*[:：]?[ \t]*([A-J](?![A-Za-z])[^\n]{0,2000})")  # 故选C: "so choose C"
@@ -509,7 +514,7 @@ def final_answer_phrase_in(text: str, timeout: float, start: int = 0) -> list[tu
         if near is not None:  # again without the end bound, for the whole value
             m = _PHRASE_RE.match(text, m.start(), timeout=timeout) or m
         group = next(g for g in (1, 2, 3, 4) if m[g] is not None)
-        content = first_sentence(m[group], timeout)
+        content = first_sentence(m[group].split("。")[0] if group in (2, 4) else m[group], timeout)
         if letter := _LETTER_OPTION_RE.fullmatch(content, timeout=timeout):
             content = letter[1]  # "正确答案是C项", "选C选项": the option's letter
         found.append((content, m.start(group), m.start(group) + len(content)))
