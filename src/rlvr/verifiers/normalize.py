@@ -68,7 +68,7 @@ _MAGNITUDE = r"(?:hundred|thousand|million|billion|trillion|dozen|and|or)s?\b"
 # \text{i} / \mathrm{e} are the imaginary unit and Euler's number, never a unit
 _TRAILING_UNIT_RE = regex.compile(
     r"(?<=[0-9}])\s*\\(?:text|mbox|mathrm|textrm|textbf|textit|textnormal)\s*\{\s*"
-    r"(?!" + _MAGNITUDE + r")\(?\s*([\p{L}\p{M}]{2,15}(?:[ ]+[\p{L}\p{M}]{2,15}){0,2})\.?\s*(?(1)\)?)\s*\}(?:\^\{?[23]\}?)?\s*$",
+    r"(?!" + _MAGNITUDE + r")\(?\s*([\p{L}\p{M}]{2,15}(?:[ ]+[\p{L}\p{M}]{2,15}){0,2})\.?\s*(?(1)\)?)\s*\}(?:\^\{?(?P<power>[23])\}?)?\s*$",
     regex.IGNORECASE)  # "42 \\text{ ways}", "42 \\text{ (ways)}"
 # a unit written as plain words after a number: 2 dollars, 30 inches, 12 pommes (only after a number)
 _TRAILING_WORD_UNIT_RE = regex.compile(
@@ -261,7 +261,8 @@ def normalize_answer(text: str) -> NormalizedAnswer:
         s, unit = scaled
     m = _TRAILING_UNIT_RE.search(s, timeout=REGEX_TIMEOUT_S)
     if m and unit_words(m[1]):
-        unit, s = m[1].lower(), s[:m.start()]
+        # "30 \text{ mm}^2": the power belongs to the unit (30 mm² is not 3 cm², nor 30 cm²)
+        unit, s = m[1].lower() + (f"^{m['power']}" if m["power"] else ""), s[:m.start()]
     s = _EMPTY_SET_RE.sub(r"\\emptyset", s, timeout=REGEX_TIMEOUT_S)
     # "0 \quad -1", "0 \; -1" set two values apart: an explicit space before a sign separates, never subtracts
     s = _WIDE_SPACE_BEFORE_SIGN_RE.sub(", ", s, timeout=REGEX_TIMEOUT_S)

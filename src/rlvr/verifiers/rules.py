@@ -165,6 +165,8 @@ def fast_decision(answer: NormalizedAnswer, gold: Gold, config: VerifierConfig) 
     if answer.unit and g.unit and {answer.unit, g.unit} == {"degree", "radian"}:
         return Decision("incorrect", f"{_shown(answer)!r} is in {answer.unit}s but the gold {gold.raw!r} is in {g.unit}s", "number", UNITS)
     a_unit, g_unit = canonical_unit(answer.unit), canonical_unit(g.unit)
+    if a_unit and g_unit and "^" in a_unit + g_unit and a_unit.split("^")[0] == g_unit.split("^")[0]:
+        a_unit = g_unit = None  # "cm^2" against a plain "3 cm^2" read as cm: one side lost the power, not another unit
     if a_unit and g_unit and a_unit != g_unit:  # "42 mm" against "42 cm": the same digits, another quantity
         a_num = parse_number(answer.key, config.max_digits)
         same = (same_quantity(a_num, a_unit, gold.number, g_unit)

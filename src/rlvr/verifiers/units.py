@@ -260,6 +260,9 @@ _CANONICAL = {spelling: unit for unit, spellings in _CANONICAL_SPELLINGS.items()
 def canonical_unit(unit: str) -> str | None:
     """``"centimeters"`` -> ``"cm"``, ``"km h"`` (km/h) -> ``"km/h"``; ``None`` for a unit or count noun
     this table does not know ("ways", "square feet"), which is then never called different from another."""
+    base, power = unit.lower().rsplit("^", 1) if "^" in unit else (unit, "")
+    if power:  # "mm^2": an area in mm, spelled "mm^2"
+        return f"{known}^{power}" if power in ("2", "3") and (known := canonical_unit(base)) else None
     words = unit.lower().split()
     if len(words) == 2:  # "m s" is m/s, "km h" is km/h: a compound read from a quotient
         a, b = _CANONICAL.get(words[0]), _CANONICAL.get(words[1])
