@@ -167,6 +167,9 @@ def fast_decision(answer: NormalizedAnswer, gold: Gold, config: VerifierConfig) 
     a_unit, g_unit = canonical_unit(answer.unit), canonical_unit(g.unit)
     if a_unit and g_unit and "^" in a_unit + g_unit and a_unit.split("^")[0] == g_unit.split("^")[0]:
         a_unit = g_unit = None  # "cm^2" against a plain "3 cm^2" read as cm: one side lost the power, not another unit
+    if not (a_unit and g_unit) and _prefixed(answer.unit, g.unit):
+        return Decision("incorrect", f"{_shown(answer)!r} is in {answer.unit} but the gold {gold.raw!r} is in {g.unit}: "
+                        "one is the other with a metric prefix", "number", UNITS)  # "4 Wh" against "4 kWh"
     if a_unit and g_unit and a_unit != g_unit:  # "42 mm" against "42 cm": the same digits, another quantity
         a_num = parse_number(answer.key, config.max_digits)
         same = (same_quantity(a_num, a_unit, gold.number, g_unit)
@@ -298,6 +301,15 @@ def word_answer(clean: str) -> str | None:
     if len(words.replace(" ", "")) < 2 or " " not in words and len(words) <= 3 and words not in _SPELLINGS:
         return None  # "ab", "xyz": variables as often as words
     return _SPELLINGS.get(words.replace(" ", ""), " ".join(words.split()))
+
+
+def _prefixed(a: str, b: str) -> bool:
+    """Whether one unit is the other with a metric prefix ("kwh" and "wh", "mah" and "ah"): a unit outside the
+    table of canonical spellings on either side (units are lower case here, so the prefix letter is all that differs)."""
+    if not a or not b or a == b or " " in a + b:
+        return False
+    short, long_ = sorted((a, b), key=len)
+    return len(long_) == len(short) + 1 and long_[1:] == short and long_[0] in "kmgtcnµu" and len(short) >= 2
 
 
 def _numeral(digits: str, unit: str) -> int | None:
