@@ -468,14 +468,17 @@ _PHRASE_RE = regex.compile(
     r"|(?<![\p{L}])answer|(?:la|die|a)(?:[ \t]+(?:bonne|juste|richtige|korrekte|endgültige|giusta))?[ \t]+"
     r"(?:réponse|respuesta|antwort|risposta|resposta)"
     r"(?:[ \t]+(?:finale?|correcta|correcto|correcte|correta|corretta|certa|exacta|exacte|esatta))?)"
-    r"[ \t]+(?:is|was|would be|will be|should be|equals|est|es|ist|è|é|sera|será)(?![\p{L}])[ \t]*:?[ \t]*([^\n]{1,2000})"
+    r"[ \t]+(?:is|was|would be|will be|should be|equals|est|es|ist|lautet|è|é|sera|será)(?![\p{L}])[ \t]*:?[ \t]*([^\n]{1,2000})"
     r"|(?:最终答案|答案)(?:是|为|應為|应为|:|：)[ \t]*([^\n]{1,2000})|(?i:ответ)(?:[ \t]*(?:равен|:))[ \t]*([^\n]{1,2000})"
     r"|(?<!不)(?:故|所以|因此|应)选(?:择)?[ \t]*[:：]?[ \t]*([A-J](?![A-Za-z])[^\n]{0,2000})")  # 故选C: "so choose C"
 
 
 _PHRASE_HINTS = ("answer", "choice", "result", "réponse", "respuesta", "antwort", "risposta", "resposta", "答案", "ответ",
                  "选")
-_LETTER_OPTION_RE = regex.compile(r"([A-J])[ \t]*(?:选项|項|项)[。.]?")
+# "C项", "C选项"; "la C", "die Option C", "l'option C": an option's letter with its noun or article
+_LETTER_OPTION_RE = regex.compile(r"([A-J])[ \t]*(?:选项|項|项)[。.]?"
+                                  r"|(?i:la|el|le|die|l['’]|(?:la[ \t]+|die[ \t]+|l['’])?(?:option|opción|opzione|opção))"
+                                  r"[ \t]*\(?(?-i:([A-J]))\)?[.。]?")
 _HINT_REACH = 80  # how far before its hint word a phrase may start ("our final correct answer")
 _HINT_SPAN = 40  # how far after it the phrase's verb must have begun
 
@@ -516,7 +519,7 @@ def final_answer_phrase_in(text: str, timeout: float, start: int = 0) -> list[tu
         group = next(g for g in (1, 2, 3, 4) if m[g] is not None)
         content = first_sentence(m[group].split("。")[0] if group in (2, 4) else m[group], timeout)
         if letter := _LETTER_OPTION_RE.fullmatch(content, timeout=timeout):
-            content = letter[1]  # "正确答案是C项", "选C选项": the option's letter
+            content = letter[1] or letter[2]  # "正确答案是C项", "选C选项": the option's letter
         found.append((content, m.start(group), m.start(group) + len(content)))
         pos = max(m.start(group) + len(content), m.start(group) + 1)
     return found
