@@ -35,7 +35,8 @@ from rlvr.verifiers.normalize import value_key
 from rlvr.verifiers.prose import (
     ALTERNATIVE_RE, CONCLUSION_RE, HEDGE_RE, RETRACTION_RE, RoleIndex, sentences, stated_values, value_role,
 )
-from rlvr.verifiers.slots import Slot, clean, line_lead
+from rlvr.verifiers.line_reading import line_lead
+from rlvr.verifiers.slots import Slot, clean
 from rlvr.verifiers.choices import choice_letter
 from rlvr.verifiers.trace import Finding, rule
 

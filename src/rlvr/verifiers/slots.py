@@ -24,7 +24,9 @@ import regex
 from rlvr.verifiers.limits import REGEX_TIMEOUT_S
 
 from rlvr.verifiers.document import Document
-from rlvr.verifiers.lexicon import ALTERNATIVE_WORDS, ANSWER_LINE_LABELS, words_pattern
+from rlvr.verifiers.lexicon import ANSWER_LINE_LABELS, words_pattern
+from rlvr.verifiers.answer_phrases import final_answer_phrase_in
+from rlvr.verifiers.line_reading import LEAD_HINT_RE, first_sentence, lead_before_value, line_lead
 from rlvr.verifiers.prose import prose_answer, sentence_value
 
 __all__ = ["Slot", "SlotFinder", "SLOT_KINDS", "STRUCTURED_KINDS", "clean", "find_slots", "bare_expression"]
@@ -173,42 +175,10 @@ def _answer_labels(view: str, timeout: float, start: int = 0):
 
 _MINERVA_TRAILER_RE = regex.compile(r"(?i)(?<=\.)\s*I hope it is correct\.?\s*$")
 _SENTENCE_SCAN = 2000
-_PERIOD_RE = regex.compile(r"[.。](?:\s|$)")
 _SENTENCE_VALUE_RE = regex.compile(r"(?i)^(?:[^$]|\$[^$]*\$)*\bis[ \t]+((?:[^$\s]|\$[^$]*\$)(?:[^$]|\$[^$]*\$)*)$")
 
 
-_ABBREVIATION_RE = regex.compile(r"(?i)(?<![\p{L}])(?:i\.e|e\.g|i\.e\.|e\.g\.|approx|resp|cf|viz|etc|vs)\.$")
-# a remark in parentheses after the answer: "42 (i.e. 6 · 7)", "42 (that is, 6 · 7)"
-_REMARK_RE = regex.compile(r"(?i)\s*\((?:i\.\s?e\.?|e\.\s?g\.?|that is|namely|since|because|as)\b[^()]*\)?\s*$")
-# what follows a value as a remark on it, never part of it: a parenthesis of words after a blank
-# ("12 apples (3 baskets × 4 apples)", "ℝ (all real numbers)"), a spaced dash ("A — only option A works"),
-# or a clause a conjunction opens after a comma ("2 apples, not 3, because …")
-_TRAILING_REMARK_RE = regex.compile(
-    r"(?<=\S)(?:\s+\((?=[^()]*\p{L}{3})[^()]*\)|\s+[—–]\s+\p{L}.*"
-    r"|\s*,\s*(?:not|because|since|as|which|so|but|while|where|when|although|though|if|unless|given|i\.e\.|e\.g\.)\b.*)\s*$",
-    regex.IGNORECASE | regex.DOTALL)
-
-
 _YES_NO_START_RE = regex.compile(r"(?i)\s*(?:\*\*)?(?:yes|no)\b\s*[,;:\u2014-]")
-
-
-def first_sentence(text: str, timeout: float) -> str:
-    """Text up to the first period outside ``$…$`` math (where a period is a decimal point)."""
-    for m in _PERIOD_RE.finditer(text, timeout=timeout):
-        if _ABBREVIATION_RE.search(text, max(0, m.start() - 6), m.start() + 1, timeout=timeout):
-            continue  # "i.e.", "e.g.", "approx.": an abbreviation's period ends no sentence
-        if (text.count("$", 0, m.start()) - text.count("\\$", 0, m.start())) % 2 == 0:
-            answer = text[:m.start()]
-            return _without_remark(answer, timeout)
-    return _without_remark(text, timeout)
-
-
-def _without_remark(answer: str, timeout: float) -> str:
-    """An answer line's value without the remark that follows it (the remark is read as what comes after)."""
-    cut = _REMARK_RE.sub("", answer, timeout=timeout) or answer
-    if "$" in cut or "\\(" in cut:  # inside math a parenthesis belongs to the expression
-        return cut
-    return _TRAILING_REMARK_RE.sub("", cut, count=1, timeout=timeout).rstrip(" ,;") or cut
 
 
 def _next_lines(view: str, pos: int) -> tuple[int, int] | None:
@@ -224,50 +194,6 @@ def _next_lines(view: str, pos: int) -> tuple[int, int] | None:
             return (pos, end + len(close)) if end >= 0 else None
     end = view.find("\n", pos)
     return pos, (n if end < 0 else end)
-
-
-# -- a value that opens a line, then a statement of its own on that line ------------------------------
-_LEAD_TOKEN_RE = regex.compile(r"\$[^$\n]{0,400}\$|\S+")
-# what opens a new statement on the line: a capitalised word ("So", "Another", "Ответ"), a word of a script
-# without case ("答案是"), a "####", a box or a tag
-_STATEMENT_START_RE = regex.compile(r"\p{Lu}\p{Ll}|\p{Lo}|####|<[A-Za-z_]|\$?\\(?:boxed|fbox|framebox)(?![A-Za-z])|\{\"")
-_LEAD_WORD_RE = regex.compile(r"\p{L}{2,}")
-_LEAD_MATH_RE = regex.compile(r"\$[^$]*\$|\\[A-Za-z]+")
-_LEAD_SEPARATOR_RE = regex.compile(r"[|,;:–—-]+")
-_LEAD_HINT_RE = regex.compile(r"[0-9]|\$[^$]|\\[A-Za-z]|(?<![\p{L}])[A-J](?![\p{L}])")  # a value, not a "\\[" alone
-_OFFERED_WITH = words_pattern(ALTERNATIVE_WORDS)
-_LEAD_TOKENS = 16  # a lead value is a few tokens ("41", "$\\frac{1}{2}$", "(3, 4)", "x = 5")
-
-
-def line_lead(text: str, timeout: float, closed: bool = False) -> int | None:
-    """Where the value ends when ``text`` (an answer line's text) opens with a value and then, on the same line,
-    a statement of its own ("41 So it is 42", "-276 答案是276", "510509 #### -668", "41 Or 42"): the line states
-    the value it opens with. ``None`` when a word comes first ("42 apples", "The answer is 3", "x = 5 cm").
-    ``closed``: the text ends where another slot begins ("41 <answer>42</answer>"), which opens a statement."""
-    end, line_end = None, text.find("\n")
-    for i, m in enumerate(_LEAD_TOKEN_RE.finditer(text, 0, len(text) if line_end < 0 else line_end, timeout=timeout)):
-        token = m[0]
-        if _STATEMENT_START_RE.match(token, timeout=timeout):
-            if _OFFERED_WITH.starts(text[m.start():m.start() + 40], timeout=timeout):
-                return None  # "$x = 1$ 或 $x = 2$", "41 Or 42": values offered together, read (and judged) as one
-            return end if end is not None and _LEAD_HINT_RE.search(text, 0, end, timeout=timeout) else None
-        if i >= _LEAD_TOKENS or _LEAD_WORD_RE.search(_LEAD_MATH_RE.sub(" ", token, timeout=timeout), timeout=timeout):
-            return None  # a word: the line is one sentence, read as such
-        if not _LEAD_SEPARATOR_RE.fullmatch(token, timeout=timeout):
-            end = m.end()
-    return end if closed and end is not None and _LEAD_HINT_RE.search(text, 0, end, timeout=timeout) else None
-
-
-def _lead_before_value(raw: str, timeout: float) -> int | None:
-    """Where an answer line's opening value ends when what follows it on the line names a value too ("41 Or
-    42") or introduces one ("41 Putting this together:"); ``None`` for a unit or a word after it ("42 Dutzend", "1,5 Millionen Euro", "42 Apples")."""
-    if raw.lstrip().startswith(("\\[", "$$")):
-        return None
-    lead = line_lead(raw, timeout)
-    if lead is None:
-        return None
-    # a value after it, or a colon that introduces one below ("41 Putting this together:" above a display)
-    return lead if _LEAD_HINT_RE.search(raw, lead, timeout=timeout) or raw.rstrip().endswith((":", "：")) else None
 
 
 def answer_line(doc: Document, timeout: float, start: int = 0) -> list[Slot]:
@@ -302,7 +228,7 @@ def answer_line(doc: Document, timeout: float, start: int = 0) -> list[Slot]:
                 answer, length = value[1], len(sentence)
         elif stated := sentence_value(first_sentence(raw[:_SENTENCE_SCAN], timeout), timeout):
             answer, length = stated  # "Final Answer: Jane started growing Sphere 3 hours ago."
-        if answer == raw and (lead := _lead_before_value(raw, timeout)) is not None:
+        if answer == raw and (lead := lead_before_value(raw, timeout)) is not None:
             answer, length = raw[:lead], lead  # "Answer: 41 Or 42", "Answer: 41 #### 42": the line opens with 41
         if clean(answer):
             found.append(Slot("answer_line", answer, slot_start, vstart + length, (vstart, vstart + length)))
@@ -401,12 +327,12 @@ _GSM8K_LEVEL = 4  # "#### 42": GSM8K's answer marker
 _VALUE_FIRST_RE = regex.compile(r"[-+−]?\s*(?:\\?\$\s*|\\\$\s*|[€£¥₹]\s*)?[0-9]")  # "18 dollars", "$18 per day"
 _CAPITALISED_WORD_RE = regex.compile(r"(?<![\p{L}])\p{Lu}\p{L}")  # "#### 1 Introduction", "#### 2019 AMC 10A": titles
 _PART_LABEL_RE = regex.compile(r"\(\s*[a-zivx]{1,4}\s*\)")  # "#### (a)", "#### (iii)": a part of the problem
-_SECTION_NUMBER_RE = regex.compile(r"[0-9]{1,2}[.)](?:\s|$)")  # "1. Setup", "2) Checking" (not "2.5 million")
+# a section's number: "#### 1. Setup", "#### 2) Checking" (not "#### 2.5 million")
+_SECTION_NUMBER_RE = regex.compile(r"\s*[0-9]{1,2}[.)](?:\s|$)")
 _LETTER_RE = regex.compile(r"[A-Za-z]")
 _SENTENCE_IN_RE = regex.compile(r"\.\s+[A-Za-z]")
 
 
-_ENUMERATION_RE = regex.compile(r"\s*[0-9]{1,2}[.)]\s*")  # "#### 1. Setup", "#### 2) Checking": a section's number
 # what states or offers a value in the rest of a heading: a box, a tag, an answer word, a "####", a verb or an "or"
 _STATES_AFTER_RE = regex.compile(
     r"(?i)\\(?:boxed|fbox|framebox)(?![A-Za-z])|<(?:answer|solution)|####|answer|réponse|respuesta|antwort|ответ|答案|答え"
@@ -417,11 +343,11 @@ def _heading_lead(content: str, cut: int | None, timeout: float) -> int | None:
     """Where the value ends in a GSM8K heading that opens with a value and then states another on its line
     ("#### 41 So it is 42.", "#### 41 #### 42", "#### 41 <answer>…"); ``None`` for a heading that is a value, or a title. ``cut``: where a slot begins in it."""
     lead = line_lead(content[:cut], timeout, closed=cut is not None)
-    if lead is None or _ENUMERATION_RE.fullmatch(content[:lead], timeout=timeout):
+    if lead is None or _SECTION_NUMBER_RE.fullmatch(content[:lead].strip() + " ", timeout=timeout):
         return None
     if cut is not None:
         return lead  # the value, then a slot
-    if not _LEAD_HINT_RE.search(content, lead, timeout=timeout):
+    if not LEAD_HINT_RE.search(content, lead, timeout=timeout):
         return None  # "#### 1 Setup": no value after the number
     return lead if _STATES_AFTER_RE.search(content, lead, timeout=timeout) else None
 
@@ -463,68 +389,6 @@ def hash_answer(doc: Document, timeout: float, start: int = 0) -> list[Slot]:
 
 
 # -- "the final answer is …" ----------------------------------------------------------------------
-_PHRASE_RE = regex.compile(
-    r"(?i)\b(?:(?:the|my|our)[ \t]+(?:(?:final|correct|right)[ \t]+)?(?:answer|choice|result)"
-    r"|(?<![\p{L}])answer|(?:la|die|a)(?:[ \t]+(?:bonne|juste|richtige|korrekte|endgültige|giusta))?[ \t]+"
-    r"(?:réponse|respuesta|antwort|risposta|resposta)"
-    r"(?:[ \t]+(?:finale?|correcta|correcto|correcte|correta|corretta|certa|exacta|exacte|esatta))?)"
-    r"[ \t]+(?:is|was|would be|will be|should be|equals|est|es|ist|lautet|è|é|sera|será)(?![\p{L}])[ \t]*:?[ \t]*([^\n]{1,2000})"
-    r"|(?:最终答案|答案)(?:是|为|應為|应为|:|：)[ \t]*([^\n]{1,2000})|(?i:ответ)(?:[ \t]*(?:равен|:))[ \t]*([^\n]{1,2000})"
-    r"|(?<!不)(?:故|所以|因此|应)选(?:择)?[ \t]*[:：]?[ \t]*([A-J](?![A-Za-z])[^\n]{0,2000})")  # 故选C: "so choose C"
-
-
-_PHRASE_HINTS = ("answer", "choice", "result", "réponse", "respuesta", "antwort", "risposta", "resposta", "答案", "ответ",
-                 "选")
-# "C项", "C选项"; "la C", "die Option C", "l'option C": an option's letter with its noun or article
-_LETTER_OPTION_RE = regex.compile(r"([A-J])[ \t]*(?:选项|項|项)[。.]?"
-                                  r"|(?i:la|el|le|die|l['’]|(?:la[ \t]+|die[ \t]+|l['’])?(?:option|opción|opzione|opção))"
-                                  r"[ \t]*\(?(?-i:([A-J]))\)?[.。]?")
-_HINT_REACH = 80  # how far before its hint word a phrase may start ("our final correct answer")
-_HINT_SPAN = 40  # how far after it the phrase's verb must have begun
-
-
-def _occurrences(lowered: str, word: str) -> list[int]:
-    out, i = [], lowered.find(word)
-    while i >= 0:
-        out.append(i)
-        i = lowered.find(word, i + 1)
-    return out
-
-
-def final_answer_phrase_in(text: str, timeout: float, start: int = 0) -> list[tuple[str, int, int]]:
-    """Every "the answer is …" statement: its first sentence; the search goes on after it.
-
-    Every phrase holds one of the hint words, and starts at most ``_HINT_REACH`` characters before it
-    ("the final correct answer is"), so the phrase pattern is tried only from there: one search near
-    each hint instead of a case-folding scan of all the text."""
-    lowered = text[start:].lower()
-    hints = sorted(i + start for h in _PHRASE_HINTS for i in _occurrences(lowered, h))
-    if not hints:
-        return []
-    if len(lowered) != len(text) - start:  # lower() changed some lengths ("İ"): positions drift, so read it all
-        hints = [start]
-    found, pos, k = [], start, 0
-    while True:
-        while k < len(hints) and hints[k] < pos:
-            k += 1
-        if k == len(hints):
-            break
-        near = hints[k] + _HINT_SPAN if len(hints) > 1 or hints[0] != start else None
-        m = _PHRASE_RE.search(text, max(pos, hints[k] - _HINT_REACH), near, timeout=timeout)
-        if m is None:
-            k += 1
-            continue
-        if near is not None:  # again without the end bound, for the whole value
-            m = _PHRASE_RE.match(text, m.start(), timeout=timeout) or m
-        group = next(g for g in (1, 2, 3, 4) if m[g] is not None)
-        content = first_sentence(m[group].split("。")[0] if group in (2, 4) else m[group], timeout)
-        if letter := _LETTER_OPTION_RE.fullmatch(content, timeout=timeout):
-            content = letter[1] or letter[2]  # "正确答案是C项", "选C选项": the option's letter
-        found.append((content, m.start(group), m.start(group) + len(content)))
-        pos = max(m.start(group) + len(content), m.start(group) + 1)
-    return found
-
-
 def final_answer_phrase(doc: Document, timeout: float, start: int = 0) -> list[Slot]:
     return [Slot("final_answer_phrase", content, a, b, (a, b))
             for content, a, b in final_answer_phrase_in(doc.view, timeout, start) if clean(content)]
