@@ -35,7 +35,7 @@ from rlvr.verifiers.normalize import value_key
 from rlvr.verifiers.prose import (
     ALTERNATIVE_RE, CONCLUSION_RE, HEDGE_RE, RETRACTION_RE, RoleIndex, sentences, stated_values, value_role,
 )
-from rlvr.verifiers.line_reading import line_lead
+from rlvr.verifiers.same_line import line_values
 from rlvr.verifiers.slots import Slot, clean
 from rlvr.verifiers.choices import choice_letter
 from rlvr.verifiers.trace import Finding, rule
@@ -269,8 +269,10 @@ def check_final(doc: Document, all_slots: list[Slot], final: Slot, answer: str, 
     # restatements of the answer ("\\boxed{2^{10}} = 1024", ", approximately 0.333", ", or 37.5\\%") are held,
     # not returned: every other check still runs, and the reconciler compares them with the box at the end
     restatements: list[Finding] = []
-    if line := _line_values(doc, all_slots, final, answer, timeout):
-        restatements.append(line)  # "Answer: 41 So it is 42.": reconciled like "\\boxed{\\frac38}, or 37.5\\%"
+    if line := line_values(doc, all_slots, final, answer, timeout):
+        lead, other, others = line
+        restatements.append(Finding(HEDGED, f"the answer line states {lead!r} and then {other!r} on the same line",
+                                    others))  # "Answer: 41 So it is 42.": reconciled like "\\boxed{\\frac38}, or 37.5\\%"
     if final.kind == "boxed" or any(s.kind == "boxed" for s in groups[index]):
         box = min((s for s in groups[index] if s.kind == "boxed"), key=lambda s: s.value[1] - s.value[0])
         choice = choice_letter(clean(answer)) is not None
@@ -305,64 +307,6 @@ def check_final(doc: Document, all_slots: list[Slot], final: Slot, answer: str, 
     others = tuple(dict.fromkeys(v for f in restatements for v in f.others))
     approximate = tuple(dict.fromkeys(v for f in restatements for v in f.approximate))
     return Finding(restatements[0].rule, restatements[0].reason, others, approximate=approximate)
-
-
-# -- a line slot's line: the value it opens with, and what the rest of the line states ----------------
-_LINE_KINDS = frozenset({"answer_line", "table_answer", "hash_answer"})
-_LINE_REST = 400  # how much of the line after its opening value is read
-_LINE_SLOTS = 4  # how many line slots before the final answer on its line are read
-_BOX_MACRO_RE = regex.compile(r"\\(?:boxed|fbox|framebox)(?![A-Za-z])")
-# a choice letter in running text: "(D)", or "D" before punctuation or the end ("Or D.", "Answer: D")
-_REST_LETTER_RE = regex.compile(r"\(([A-J])\)|(?<![\p{L}\\])([A-J])(?=\s*(?:[.,;!?)]|$))")
-
-
-def _line_lead(doc: Document, all_slots: list[Slot], slot: Slot, timeout: float) -> tuple[str, int, int] | None:
-    """(the value a line slot's line opens with, where the rest of the line starts, where it ends); ``None``
-    when the line is one statement ("Answer: 42 apples", "Answer: The final answer is $3$.")."""
-    view, a = doc.view, slot.value[0]
-    line_end = view.find("\n", a)
-    line_end = len(view) if line_end < 0 else line_end
-    if slot.kind != "answer_line":
-        return view[a:slot.value[1]], slot.value[1], line_end  # the cell ("| Answer | 41 | …"), the heading's value
-    # a slot that begins on the line ends the line's own text ("Answer: 41 <answer>\\n42\\n</answer>")
-    cut = min((s.start for s in all_slots if a < s.start < line_end and s.kind not in _LINE_KINDS),
-              default=min(line_end, a + _LINE_REST))
-    lead = line_lead(view[a:cut], timeout, closed=cut < line_end)
-    return None if lead is None else (view[a:a + lead], a + lead, line_end)
-
-
-def _rest_values(doc: Document, all_slots: list[Slot], a: int, b: int, lead_letter: bool, timeout: float) -> list[str]:
-    """The values the rest of a line states: its slots' and its sentences' (a box is read as its slot)."""
-    b = min(b, a + _LINE_REST)
-    rest = doc.view[a:b]
-    values = [v for v in stated_values(rest, timeout) if not _BOX_MACRO_RE.search(v, timeout=timeout)]
-    if lead_letter:  # "| Answer | (B) | Or D.": letters, which sentences do not state as values
-        values += [m[1] or m[2] for m in _REST_LETTER_RE.finditer(rest, timeout=timeout)]
-    return values + [s.content for s in all_slots if a <= s.start < b]
-
-
-def _line_values(doc: Document, all_slots: list[Slot], final: Slot, answer: str, timeout: float) -> Finding | None:
-    """A line slot that opens with one value and goes on, on the same line, to state another ("Answer: 41 So
-    it is 42.", "答案：36.7 答案：36.6", "| Answer | 41 | So it is 42.", "#### 41 #### 42", "Answer: 41 Putting
-    this together, $\\boxed{42}$."): the line states both, whichever of them is read as its answer."""
-    line_start = doc.view.rfind("\n", 0, final.start) + 1
-    line_end = doc.view.find("\n", final.start)
-    line_slots = [s for s in all_slots if line_start <= s.start and (line_end < 0 or s.start < line_end)]
-    lines = [s for s in line_slots if s.kind in _LINE_KINDS and s.start <= final.start]
-    for slot in lines[-_LINE_SLOTS:]:
-        read = _line_lead(doc, line_slots, slot, timeout)
-        if read is None or not clean(read[0]):
-            continue
-        lead = clean(read[0])
-        rest = _rest_values(doc, line_slots, read[1], read[2], choice_letter(lead) is not None, timeout)
-        other = next((v for v in rest if clean(v) and _key(v) != _key(lead)), None)
-        if other is None:
-            continue
-        others = tuple(dict.fromkeys(clean(v) for v in (lead, *rest) if clean(v) and _key(v) != _key(answer)))
-        if others:
-            return Finding(HEDGED, f"the answer line states {lead!r} and then {clean(other)!r} on the same line",
-                           others)
-    return None
 
 
 # the name a value is given right before its box: "x = \\boxed{3}", "$y=\\boxed{4}$", "a_1 = \\boxed{2}"
