@@ -27,6 +27,9 @@ APPROX_SIGNS_RE = regex.compile(r"≈|\\approx(?![A-Za-z])|\\simeq(?![A-Za-z])|\
 # an approximation's digits: "0.333", "1.2 \\times 10^{5}", "1.23 million" (decimals, power of ten, scale word)
 _MANTISSA_RE = regex.compile(r"\s*[-+]?[0-9]*(?:\.([0-9]+))?\s*(?:(?:\\times|\\cdot|×)\s*10\^\{?([-+]?[0-9]{1,3})\}?)?"
                              r"\s*(?:\\text\{\s*)?(thousand|million|billion)?\s*\}?\s*(\\?%)?")
+# after the digits, what makes the text more than a decimal (a fraction, a root, a power, more digits)
+_NOT_DECIMAL_RE = regex.compile(r"[0-9/^_{]|\\(?:frac|dfrac|tfrac|sqrt|pi|cdot|times|div|over)(?![A-Za-z])")
+_DIGIT_RE = regex.compile(r"[0-9]")
 _SCALE_EXPONENTS = {"thousand": 3, "million": 6, "billion": 9}
 
 
@@ -37,8 +40,12 @@ def says_approximately(text: str, timeout: float = REGEX_TIMEOUT_S) -> bool:
 
 def tolerance(approximation: str) -> float:
     """How far from the exact value ``approximation`` may be: just under one unit of its last place when it
-    shows two decimals or more (rounding or cut-off), half a unit at one decimal or none (rounding only)."""
+    shows two decimals or more (rounding or cut-off), half a unit at one decimal or none (rounding only);
+    nothing when it is no decimal ("≈ \\frac{2}{3}" must be the value itself)."""
     m = _MANTISSA_RE.match(approximation, timeout=REGEX_TIMEOUT_S)
+    if not m or not _DIGIT_RE.search(m[0], timeout=REGEX_TIMEOUT_S) \
+            or _NOT_DECIMAL_RE.search(approximation, m.end(), timeout=REGEX_TIMEOUT_S):
+        return 0.0  # "\\frac{2}{3}", "\\sqrt{2}": an exact value has no precision of its own to round to
     decimals, exponent = (len(m[1] or ""), int(m[2] or 0)) if m else (0, 0)
     if m and m[3]:
         exponent += _SCALE_EXPONENTS[m[3].lower()]

@@ -27,15 +27,20 @@ UPPER, LOWER = "A-J", "a-e"  # as regex character ranges
 _CHOICE_LETTER_RE = regex.compile(rf"\s*(?:\\text(?:bf)?\{{)?\s*\(?([{UPPER}{LOWER}])\)?\s*\}}?\s*")
 # a choice followed by its option's text: "(C) 42", "C. x = 42", "B: 7" answer with the letter
 _CHOICE_WITH_TEXT_RE = regex.compile(
-    rf"(?s)(?:\(([{UPPER}{LOWER}])\)|([{UPPER}])[).:])\s+(?!\(?[{UPPER}{LOWER}][).:]?(?:\s|$))\S.*")
+    rf"(?s)(?:\(([{UPPER}{LOWER}])\)|([{UPPER}])[).:])\s+"
+    # not a second letter ("(C) D"), unless it is statement I ("(C) I only", "(C) I and III") or the pronoun
+    rf"(?!(?!I\s+\p{{Ll}}|I\s(?:.*\W)?[IVX]{{2,}}\b)\(?[{UPPER}{LOWER}][).:]?(?:\s|$))\S.*")
 # what an option's text never holds: another option's label, or words that offer several options
 _WRAPPER_NAMES_RE = regex.compile(r"\\[A-Za-z]+")
 _LETTERS_RE = regex.compile(r"\p{L}+")
 _OTHER_CHOICE_RE = regex.compile(rf"(?<![A-Za-z\\])\(?[{UPPER}{LOWER}]\)|(?<![A-Za-z\\])[{UPPER}][.:](?!\d)")
 # a word of one or two small letters between two option letters: a conjunction ("o", "u", "y", "ou")
 _JOINING_WORD_RE = regex.compile(r"\p{Ll}{1,2}")
-_SEVERAL_OPTIONS = frozenset(w for group in (ALTERNATIVE_WORDS, LIST_WORDS, HEDGE_WORDS) for w in group if " " not in w) | \
+_SEVERAL_OPTIONS = frozenset(w for group in (ALTERNATIVE_WORDS, HEDGE_WORDS) for w in group if " " not in w) | \
     frozenset("any all both each every none through also either".split())
+# "and" joins two options only when the text names another letter: "(C) and D", never "(C) I and III only"
+_LIST_WORDS = frozenset(w for w in LIST_WORDS if " " not in w) - _SEVERAL_OPTIONS
+_ROMAN_RE = regex.compile(r"[IVX]{2,}")  # "II", "III", "IV": statements numbered in roman, so "I" is one too
 # "(d)", "D" (a capital on its own, not "E[X]" or "C_1"), a lone "b"-"d", "option a", "d)"; a lone "a" is
 # an article and a lone "e" Euler's number; a capital after a number is its unit ("5 J", "32 °F")
 _CHOICE_IN_TEXT_RE = regex.compile(rf"\(([{LOWER}{UPPER}])\)|(?<![\p{{L}}\\])(?<![0-9°][ ]?)([{UPPER}]|[b-d])(?![\p{{L}}\[(_^=])"
@@ -76,8 +81,12 @@ def choice_with_text(s: str) -> regex.Match | None:
     if _OTHER_CHOICE_RE.search(text, timeout=REGEX_TIMEOUT_S):
         return None
     tokens = _LETTERS_RE.findall(_WRAPPER_NAMES_RE.sub(" ", text, timeout=REGEX_TIMEOUT_S), timeout=REGEX_TIMEOUT_S)
-    if {w.lower() for w in tokens} & _SEVERAL_OPTIONS:
+    words = {w.lower() for w in tokens}
+    if words & _SEVERAL_OPTIONS:
         return None
+    roman = any(_ROMAN_RE.fullmatch(w, timeout=REGEX_TIMEOUT_S) for w in tokens)
+    if set(tokens) & _LIST_WORDS and any(w in CHOICE_LETTERS and not (roman and w in "IVX") for w in tokens):
+        return None  # "(C) and D", "(B) und E" (as written: "I" is statement I, no Polish "i"): another option joined
     if any(w in CHOICE_LETTERS for w in tokens) and all(
             w in CHOICE_LETTERS or _JOINING_WORD_RE.fullmatch(w, timeout=REGEX_TIMEOUT_S) for w in tokens):
         return None  # "(A) \\vee B", "(C) o D", "(B) / D": another letter joined to it, no option's text

@@ -44,7 +44,7 @@ _PINT_NAMES = {
     "n": "newton", "j": "joule", "kj": "kilojoule", "cal": "calorie", "kcal": "kilocalorie", "ev": "electron_volt",
     "w": "watt", "kw": "kilowatt", "kwh": "kilowatt_hour", "v": "volt", "a": "ampere", "ohm": "ohm",
     "pa": "pascal", "kpa": "kilopascal", "atm": "atmosphere", "hz": "hertz", "khz": "kilohertz", "ghz": "gigahertz",
-    "mol": "mole", "kelvin": "kelvin", "dollar": "us_dollar", "cent": "us_cent",
+    "mol": "mole", "kelvin": "kelvin", "degc": "degree_Celsius", "degf": "degree_Fahrenheit", "dollar": "us_dollar", "cent": "us_cent",
 }
 
 

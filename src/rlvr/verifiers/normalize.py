@@ -55,7 +55,9 @@ _TRIG_RE = regex.compile(r"\\(?:sin|cos|tan|cot|sec|csc)(?![A-Za-z])")
 _DEGREE_VALUE_RE = regex.compile(r"([0-9]+(?:\.[0-9]+)?)\s*(?:\^\s*\{?\s*\\circ\s*\}?|\\degree(?![A-Za-z]))")
 # degrees, with a temperature scale after them (20^\circ\text{C}, 68°F)
 _DEGREE_RE = regex.compile(r"(?:\^\s*\{?\s*\\circ\s*\}?|°|\\degree(?![A-Za-z]))"
-                           r"(?:\s*(?:\\(?:text|mathrm)\s*\{\s*[CFK]\s*\}|[CFK](?![A-Za-z])))?")
+                           r"(?:\s*(?:\\(?:text|mathrm)\s*\{\s*(?P<scale>[CFK])\s*\}|(?P<scale>[CFK])(?![A-Za-z])))?")
+# a temperature scale keeps its name: 25 °F is not 25 °C (rules converts one into the other)
+_TEMPERATURE_UNITS = {"C": "°C", "F": "°F", "K": "kelvin"}
 _FRAC_ALIAS_RE = regex.compile(r"\\[dt]frac(?![A-Za-z])")
 # digit groups written as in MATH's golds: 10,\!080 and 14{,}916 (a comma that LaTeX must not space)
 _DIGIT_GROUP_RE = regex.compile(r"(?<=[0-9])[ ]?(?:\{[ ]?,[ ]?\}|,\\!)[ ]*(?=[0-9]{3}(?![0-9]))")
@@ -271,8 +273,8 @@ def normalize_answer(text: str) -> NormalizedAnswer:
     s = _LEFT_RIGHT_RE.sub("", s, timeout=REGEX_TIMEOUT_S)
     if _TRIG_RE.search(s, timeout=REGEX_TIMEOUT_S):  # \sin 30^\circ is sin(pi/6): degrees are converted, not dropped
         s = _DEGREE_VALUE_RE.sub(r"(\1\\pi/180)", s, timeout=REGEX_TIMEOUT_S)
-    if _DEGREE_RE.search(s, timeout=REGEX_TIMEOUT_S):
-        unit = unit or "degree"
+    if m := _DEGREE_RE.search(s, timeout=REGEX_TIMEOUT_S):
+        unit = unit or _TEMPERATURE_UNITS.get(m["scale"] or "", "degree")
         s = _DEGREE_RE.sub("", s, timeout=REGEX_TIMEOUT_S)
     s = _FRAC_ALIAS_RE.sub(r"\\frac", s, timeout=REGEX_TIMEOUT_S)
     s = _python_syntax(s)
@@ -290,7 +292,7 @@ def normalize_answer(text: str) -> NormalizedAnswer:
         unit, s = "ordinal", s[:m.start()].strip()  # 12^{\text{th}}, 12th: the twelfth is 12
     if not percent and not unit and (m := _CJK_UNIT_RE.search(s, timeout=REGEX_TIMEOUT_S)) and count_noun(m[1]):
         unit, s = m[1], s[:m.start()].strip()
-    if not percent and unit in ("", "degree"):
+    if not percent and unit in ("", "degree"):  # "25^\\circ Celsius" reads its scale below
         m = _TRAILING_WORD_UNIT_RE.search(s, timeout=REGEX_TIMEOUT_S)
         if m and unit_words(m[1] or m[2]) and not _LETTER_OR_MACRO_RE.search(s, 0, m.start(), timeout=REGEX_TIMEOUT_S):
             unit, s = (m[1] or m[2]).lower(), s[:m.start()].strip()

@@ -26,7 +26,7 @@ from rlvr.verifiers.numbers import decimal_comma_value, matches_at_float_precisi
 from rlvr.verifiers.statements import APPROX, equation_problem, relations_as_intervals
 from rlvr.verifiers.trace import Decision, rule
 from rlvr.verifiers.conversions import same_quantity
-from rlvr.verifiers.units import canonical_unit
+from rlvr.verifiers.units import TEMPERATURES, canonical_unit
 
 CONVERTED = rule("compare.units_converted", "the answer is the gold in other units (2 hours and 120 minutes), converted with pint")
 UNITS = rule("compare.units", "the answer and the gold carry different units (degrees and radians, mm and cm, s and min)")
@@ -167,6 +167,8 @@ def fast_decision(answer: NormalizedAnswer, gold: Gold, config: VerifierConfig) 
     a_unit, g_unit = canonical_unit(answer.unit), canonical_unit(g.unit)
     if a_unit and g_unit and "^" in a_unit + g_unit and a_unit.split("^")[0] == g_unit.split("^")[0]:
         a_unit = g_unit = None  # "cm^2" against a plain "3 cm^2" read as cm: one side lost the power, not another unit
+    if {a_unit, g_unit} & TEMPERATURES and "degree" in (a_unit, g_unit):
+        a_unit = g_unit = None  # "25^\circ" against "25^\circ C": the scale left out, not another unit
     if not (a_unit and g_unit) and _prefixed(answer.unit, g.unit):
         return Decision("incorrect", f"{_shown(answer)!r} is in {answer.unit} but the gold {gold.raw!r} is in {g.unit}: "
                         "one is the other with a metric prefix", "number", UNITS)  # "4 Wh" against "4 kWh"

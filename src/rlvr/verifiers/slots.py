@@ -51,18 +51,23 @@ SlotFinder = Callable[..., list[Slot]]
 _REPEATING_DOTS_RE = regex.compile(r"(?<![0-9.])[0-9]*\.[0-9]{2,}\.\.\.$")
 
 
+def _repeating(s: str) -> str:
+    """``0.333...`` -> ``0.333…``: the dots say the digits repeat, they end no sentence."""
+    if s.endswith("...") and _REPEATING_DOTS_RE.search(s[-40:], timeout=REGEX_TIMEOUT_S):
+        return s[:-3] + "…"
+    return s
+
+
 def clean(content: str) -> str:
     """An answer's text without delimiters, end punctuation or a leading ``####``."""
     s = content.strip()
     if s.startswith("####"):  # "Final answer: #### 4"
         s = s.lstrip("#")
-    if s.endswith("...") and _REPEATING_DOTS_RE.search(s[-40:], timeout=REGEX_TIMEOUT_S):
-        s = s[:-3] + "…"  # "0.333...": the dots say the digits repeat, they end no sentence
-    s = s.strip().strip("$").strip().rstrip(".,;:").strip()
+    s = _repeating(_repeating(s.strip()).strip("$").strip()).rstrip(".,;:").strip()
     for open_, close in (("\\(", "\\)"), ("\\[", "\\]")):
         if s.startswith(open_) and s.endswith(close):
             s = s[len(open_):-len(close)].strip()
-    return s.strip("$").strip().rstrip(".,;:").strip()
+    return _repeating(s.strip("$").strip()).rstrip(".,;:").strip()
 
 
 _BLANK_RE = regex.compile(r"(?:\s|\\[hv]?phantom\{[^{}]*\}|\\square|\\[ ,;!]|\\quad|\\qquad|_+|\$|\\\(|\\\)|\\\[|\\\]|\.{3}|…)*")

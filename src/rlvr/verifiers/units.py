@@ -244,7 +244,7 @@ _CANONICAL_SPELLINGS = {
     "lb": "lb lbs pound pounds", "oz": "oz ounce ounces", "ml": "ml milliliter milliliters millilitre millilitres",
     "l": "l liter liters litre litres", "gal": "gal gallon gallons", "cent": "cent cents ct",
     "dollar": "dollar dollars usd", "euro": "euro euros eur", "mph": "mph", "km/h": "kph km/h", "m/s": "m/s",
-    "kelvin": "k kelvin kelvins", "degree": "degree degrees deg", "n": "n newton newtons", "j": "j joule joules", "w": "w watt watts",
+    "kelvin": "k kelvin kelvins", "degree": "degree degrees deg", "degc": "°c celsius", "degf": "°f fahrenheit", "n": "n newton newtons", "j": "j joule joules", "w": "w watt watts",
     "v": "v volt volts", "a": "a ampere amperes amp amps", "ohm": "ohm ohms ω",
     # prefixed units whose lower-case spelling is unambiguous (mA and MA, mW and MW are not)
     "nm": "nm nanometer nanometers nanometre nanometres", "um": "um μm µm micrometer micrometers micron microns",
@@ -254,6 +254,8 @@ _CANONICAL_SPELLINGS = {
     "ev": "ev electronvolt electronvolts", "mol": "mol mole moles", "furlong": "furlong furlongs",
     "acre": "acre acres", "hectare": "ha hectare hectares",
 }
+# the temperature scales: a plain "degree" against one of them is the same value with its scale left out
+TEMPERATURES = frozenset({"degc", "degf", "kelvin"})
 _CANONICAL = {spelling: unit for unit, spellings in _CANONICAL_SPELLINGS.items() for spelling in spellings.split()}
 
 
@@ -264,6 +266,8 @@ def canonical_unit(unit: str) -> str | None:
     if power:  # "mm^2": an area in mm, spelled "mm^2"
         return f"{known}^{power}" if power in ("2", "3") and (known := canonical_unit(base)) else None
     words = unit.lower().split()
+    if len(words) == 2 and _CANONICAL.get(words[0]) == "degree" and _CANONICAL.get(words[1]) in TEMPERATURES:
+        return _CANONICAL[words[1]]  # "degrees fahrenheit"
     if len(words) == 2:  # "m s" is m/s, "km h" is km/h: a compound read from a quotient
         a, b = _CANONICAL.get(words[0]), _CANONICAL.get(words[1])
         return f"{a}/{b}" if a and b else None
