@@ -66,6 +66,11 @@ class _Server:
 
         number_words.warm()
         conversions.warm()  # pint's registry takes ~0.5 CPU-s: never inside a row's budget
+        from rlvr.verifiers.config import VerifierConfig
+        from rlvr.verifiers.rows import clear_row_caches
+        from rlvr.verifiers.warmup import warm
+
+        warm(VerifierConfig(), self.compare_many, lambda: (clear_row_caches(), self.comparer.clear()))
         self.configs: dict[str, Any] = {}  # key -> VerifierConfig, or the reason it could not be built
         self.gen: int | None = None
 
