@@ -19,7 +19,7 @@ from rlvr.verifiers.lexicon import (
 )
 from rlvr.verifiers.limits import REGEX_TIMEOUT_S
 
-__all__ = ["choice_letter", "choice_with_text", "option_text", "other_choices", "CHOICE_LETTERS", "UPPER", "LOWER"]
+__all__ = ["choice_letter", "choice_with_text", "option_text", "other_choices", "option_review", "offered_in_review", "CHOICE_LETTERS", "UPPER", "LOWER"]
 
 #: the option letters a choice answer may be: A-J in capitals, a-e in lower case (the one place that says so)
 CHOICE_LETTERS = "ABCDEFGHIJ"
@@ -61,6 +61,16 @@ _RULED_OUT = words_pattern(REJECTION_WORDS + NEGATIVE_EVALUATIONS + ("fail", "el
 _SET_ASIDE_RE = regex.compile(
     r"(?i)(?<!\b(?:if|iff|unless|or)\s+)\b(?:not|rather\s+than|instead\s+of)\s+(?:(?:option|choice|answer)\s+)?"
     rf"\(?(?-i:[{UPPER}])\)?(?![\p{{L}}])(?!\s*(?:,\s*)?(?:which|that|also|too|as\s+well|or)\b)")
+# a sentence that opens with an option's label: "(D) double counts", "- B: too large", "Option A fails"
+_LABEL_RE = regex.compile(rf"\s*(?:[-*•]\s*|\d+[.)]\s*)?(?:\*\*)?(?:(?i:option|choice)\s+\(?(?P<letter>[{UPPER}])\)?[.:]?"
+                          rf"|\(?(?P<letter>[{UPPER}])(?:\)|[.:]|\s*[-–—]))(?:\*\*)?\s+\S")
+# what an option's review says when it offers the option after all: a hedge, an alternative, "also", or what
+# the negative evaluations deny ("incorrect" -> "correct", "not valid" -> "valid", "not the answer" -> "the answer")
+_DENIALS_RE = regex.compile(r"(?:is |was )?(?:not |in(?=correct|valid))(?P<word>.+)|(?:doesn't|does not|didn't|won't) (?P<verb>\w+)")
+_AFFIRMATIONS = tuple(dict.fromkeys(
+    form for w in NEGATIVE_EVALUATIONS + REJECTION_WORDS if (m := _DENIALS_RE.fullmatch(w, timeout=REGEX_TIMEOUT_S))
+    for form in ((m["word"],) if m["word"] else (m["verb"], m["verb"] + "s"))))  # "doesn't work": "works"
+_OFFERS_AGAIN = words_pattern(_AFFIRMATIONS + HEDGE_WORDS + ALTERNATIVE_WORDS + ("also", "too", "as well", "either"))
 _ORDINAL_LETTERS = dict(zip("first second third fourth fifth sixth seventh eighth ninth tenth".split(), CHOICE_LETTERS))
 
 
@@ -123,3 +133,27 @@ def other_choices(text: str, choice: str, timeout: float) -> str | None:
             continue  # "I hope it is correct.": the pronoun
         return letter
     return None
+
+
+def option_review(sentences: list[str], choice: str, timeout: float) -> bool:
+    """Whether the sentences after a choice review the other options one by one ("(A) is wrong because x > 0.
+    (B) is too large. (D) double counts."): two or more other letters each open a sentence of their own, and
+    one of those sentences rules its option out. In such a review an option is offered only where its own
+    sentence says so (:func:`offered_in_review`)."""
+    letters, ruled_out = set(), False
+    for sentence in sentences:
+        m = _LABEL_RE.match(sentence, timeout=timeout)
+        if m and m["letter"] != choice:
+            letters.add(m["letter"])
+            ruled_out = ruled_out or _RULED_OUT.search(sentence, timeout=timeout) is not None
+    return len(letters) >= 2 and ruled_out
+
+
+def offered_in_review(sentence: str, timeout: float) -> bool:
+    """In an option review: whether a sentence that opens with an option's label offers that option
+    ("(D) is also correct", "(D) might work"); a sentence that rules it out or only describes it does not."""
+    if _LABEL_RE.match(sentence, timeout=timeout) is None:
+        return True  # not a labelled review line: read as any other sentence
+    if _RULED_OUT.search(sentence, timeout=timeout):
+        return False
+    return _OFFERS_AGAIN.search(sentence, timeout=timeout) is not None

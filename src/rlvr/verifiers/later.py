@@ -25,7 +25,7 @@ import unicodedata
 import regex
 
 from rlvr.verifiers.cache import byte_cache
-from rlvr.verifiers.choices import choice_letter, other_choices
+from rlvr.verifiers.choices import choice_letter, offered_in_review, option_review, other_choices
 from rlvr.verifiers.document import Document
 from rlvr.verifiers.lexicon import (
     ALTERNATIVE_WORDS, ANSWER_REFERENCES, CONCLUSION_WORDS, HEDGE_WORDS, META_LABEL_WORDS, NEGATIVE_EVALUATIONS,
@@ -450,7 +450,9 @@ def check_later(doc: Document, later_slots: list[list[Slot]], final: Slot, answe
         if not _WORD_CHAR_RE.search(text, timeout=timeout):
             continue
         worded = 0  # sentences with words read so far: "first" is the first of them ("." alone is no sentence)
-        for a, b in sentences(text, timeout):
+        spans = sentences(text, timeout)
+        review = bool(choice) and option_review([text[a:b] for a, b in spans], choice, timeout)
+        for a, b in spans:
             index = worded
             if _WORD_CHAR_RE.search(text, a, b, timeout=timeout):
                 worded += 1
@@ -458,7 +460,7 @@ def check_later(doc: Document, later_slots: list[list[Slot]], final: Slot, answe
                     and _HEADING_WORD_RE.search(text, a, b, timeout=timeout):
                 continue  # a heading names a section ("### Final Answer"); one of a bare value ("#### 41") states it
             sentence = text[a:b]
-            if choice:
+            if choice and (not review or offered_in_review(sentence, timeout)):
                 letter = other_choices(sentence, choice, timeout)
                 if letter:
                     return Finding(OTHER_CHOICE, f"after the choice {choice} the completion offers {letter} too "
