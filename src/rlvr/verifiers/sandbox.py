@@ -168,13 +168,7 @@ class SandboxPool:
                 results[idx]["deadline"] = True  # cut off by the caller's clock, not by its own budget
 
         def swap(w: WorkerHandle) -> None:
-            try:
-                selector.unregister(w.fd)
-            except (KeyError, ValueError):
-                pass
-            fresh = self._replace(w)
-            workers[workers.index(w)] = fresh
-            selector.register(fresh.fd, selectors.EVENT_READ, fresh)
+            self._swap(w, workers, selector)
 
         def requeue(queue: deque[_Queued]) -> None:
             for job in reversed(queue):  # not started yet: back to the front, in order, uncharged
@@ -364,6 +358,10 @@ class SandboxPool:
                 while pending:
                     results[pending.popleft()] = {"status": "error", "reason": reason, "elapsed_s": 0.0, "cpu_s": 0.0}
             return
+        self._swap(w, workers, selector)
+
+    def _swap(self, w: WorkerHandle, workers: list[WorkerHandle], selector: selectors.BaseSelector) -> None:
+        """Put a fresh worker in ``w``'s place, in ``workers`` and in the selector."""
         try:
             selector.unregister(w.fd)
         except (KeyError, ValueError):
