@@ -50,12 +50,13 @@ _PINT_NAMES = {
 
 @functools.lru_cache(maxsize=256)
 def _units(unit: str):
-    names = [_PINT_NAMES.get(part) for part in unit.split("/")] if unit.count("/") <= 1 else [None]
+    parts = [part.partition("^") for part in unit.split("/")] if unit.count("/") <= 1 else [("", "", "")]
+    names = [_PINT_NAMES.get(base) for base, _, _ in parts]
     registry = _registry()
-    if registry is None or None in names:
+    if registry is None or None in names or any(p not in ("", "2", "3") for _, _, p in parts):
         return None
-    try:
-        return registry.parse_units(" / ".join(f"({n})" for n in names))
+    try:  # "cm^2" is (centimeter)**2: 42 cm^2 is 4200 mm^2
+        return registry.parse_units(" / ".join(f"({n})" + (f"**{p}" if p else "") for n, (_, _, p) in zip(names, parts)))
     except Exception:  # pint raises many kinds for a name it lacks; the table above should hold none
         logger.warning("pint does not know %r; it is never converted", unit)
         return None

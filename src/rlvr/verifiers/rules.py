@@ -165,7 +165,7 @@ def fast_decision(answer: NormalizedAnswer, gold: Gold, config: VerifierConfig) 
     if answer.unit and g.unit and {answer.unit, g.unit} == {"degree", "radian"}:
         return Decision("incorrect", f"{_shown(answer)!r} is in {answer.unit}s but the gold {gold.raw!r} is in {g.unit}s", "number", UNITS)
     a_unit, g_unit = canonical_unit(answer.unit), canonical_unit(g.unit)
-    if a_unit and g_unit and "^" in a_unit + g_unit and a_unit.split("^")[0] == g_unit.split("^")[0]:
+    if a_unit and g_unit and ("^" in a_unit) != ("^" in g_unit) and a_unit.split("^")[0] == g_unit.split("^")[0]:
         a_unit = g_unit = None  # "cm^2" against a plain "3 cm^2" read as cm: one side lost the power, not another unit
     if {a_unit, g_unit} & TEMPERATURES and "degree" in (a_unit, g_unit):
         a_unit = g_unit = None  # "25^\circ" against "25^\circ C": the scale left out, not another unit

@@ -131,7 +131,13 @@ def split_unit(clean: str) -> tuple[str, str] | None:
         words.extend(w for w in _UNIT_SPLIT_RE.split(text.strip(" ~"), timeout=REGEX_TIMEOUT_S) if w)
     if not words or not all(_unit_symbol(w) for w in words):
         return None
+    powers = _POWER_RE.findall(m["unit"], timeout=REGEX_TIMEOUT_S)
+    if len(words) == 1 and len(powers) == 1 and powers[0] in ("2", "3"):
+        return m["value"], f"{words[0].lower()}^{powers[0]}"  # "5 m^2" is in m^2, as "5 \\text{ cm}^2" is in cm^2
     return m["value"], " ".join(words).lower()
+
+
+_POWER_RE = regex.compile(r"\^\s*\{?\s*(-?[0-9])\s*\}?")
 
 
 _UNIT_SPLIT_RE = regex.compile(r"[\s~/]+|\\[,;]|\\cdot|\^\s*\{?-?[0-9]\}?|[·*]")
