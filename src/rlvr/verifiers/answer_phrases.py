@@ -11,7 +11,7 @@ from rlvr.verifiers.line_reading import first_sentence
 __all__ = ["final_answer_phrase_in"]
 
 _PHRASE_RE = regex.compile(
-    r"(?i)\b(?:(?:the|my|our)[ \t]+(?:(?:final|correct|right)[ \t]+)?(?:answer|choice|result)"
+    r"(?i)\b(?:(?:the|my|our)[ \t]+(?:(?:(?:final|correct|right)[ \t]+)?(?:answer|choice|result)|(?:correct|right)[ \t]+option)"
     r"|(?<![\p{L}])answer|(?:la|die|a)(?:[ \t]+(?:bonne|juste|richtige|korrekte|endgültige|giusta))?[ \t]+"
     r"(?:réponse|respuesta|antwort|risposta|resposta)"
     r"(?:[ \t]+(?:finale?|correcta|correcto|correcte|correta|corretta|certa|exacta|exacte|esatta))?)"
@@ -20,7 +20,7 @@ _PHRASE_RE = regex.compile(
     r"|(?<!不)(?:故|所以|因此|应)选(?:择)?[ \t]*[:：]?[ \t]*([A-J](?![A-Za-z])[^\n]{0,2000})")  # 故选C: "so choose C"
 
 
-_PHRASE_HINTS = ("answer", "choice", "result", "réponse", "respuesta", "antwort", "risposta", "resposta", "答案", "ответ",
+_PHRASE_HINTS = ("answer", "choice", "option", "result", "réponse", "respuesta", "antwort", "risposta", "resposta", "答案", "ответ",
                  "选")
 # "C项", "C选项"; "la C", "die Option C", "l'option C": an option's letter with its noun or article
 _LETTER_OPTION_RE = regex.compile(r"([A-J])[ \t]*(?:选项|項|项)[。.]?"

@@ -18,7 +18,7 @@ from rlvr.verifiers.lexicon import APPROXIMATION_WORDS
 from rlvr.verifiers.limits import REGEX_TIMEOUT_S
 from rlvr.verifiers.phrases import words_pattern
 
-__all__ = ["APPROXIMATING", "APPROX_SIGNS_RE", "says_approximately", "tolerance", "approximates"]
+__all__ = ["APPROXIMATING", "APPROX_SIGNS_RE", "says_approximately", "tolerance", "approximates", "is_exact_form"]
 
 #: words that present a value as an approximation ("about 12", "roughly", "environ", "примерно", "大约")
 APPROXIMATING = words_pattern(APPROXIMATION_WORDS + ("approx", "approx."))
@@ -27,9 +27,10 @@ APPROX_SIGNS_RE = regex.compile(r"≈|\\approx(?![A-Za-z])|\\simeq(?![A-Za-z])|\
 # an approximation's digits: "0.333", "1.2 \\times 10^{5}", "1.23 million" (decimals, power of ten, scale word)
 _MANTISSA_RE = regex.compile(r"\s*[-+]?[0-9]*(?:\.([0-9]+))?\s*(?:(?:\\times|\\cdot|×)\s*10\^\{?([-+]?[0-9]{1,3})\}?)?"
                              r"\s*(?:\\text\{\s*)?(thousand|million|billion)?\s*\}?\s*(\\?%)?")
-# after the digits, what makes the text more than a decimal (a fraction, a root, a power, more digits)
-_NOT_DECIMAL_RE = regex.compile(r"[0-9/^_{]|\\(?:frac|dfrac|tfrac|sqrt|pi|cdot|times|div|over)(?![A-Za-z])")
+# what makes an approximation an exact value instead of a decimal: a fraction, a root, pi
+_EXACT_FORM_RE = regex.compile(r"\\(?:[dt]?frac|sqrt|pi|over)(?![A-Za-z])|[0-9]\s*/\s*[0-9]")
 _DIGIT_RE = regex.compile(r"[0-9]")
+_GROUP_COMMA_RE = regex.compile(r"(?<=[0-9]),(?=[0-9]{3}(?![0-9]))")
 _SCALE_EXPONENTS = {"thousand": 3, "million": 6, "billion": 9}
 
 
@@ -42,10 +43,11 @@ def tolerance(approximation: str) -> float:
     """How far from the exact value ``approximation`` may be: just under one unit of its last place when it
     shows two decimals or more (rounding or cut-off), half a unit at one decimal or none (rounding only);
     nothing when it is no decimal ("≈ \\frac{2}{3}" must be the value itself)."""
-    m = _MANTISSA_RE.match(approximation, timeout=REGEX_TIMEOUT_S)
-    if not m or not _DIGIT_RE.search(m[0], timeout=REGEX_TIMEOUT_S) \
-            or _NOT_DECIMAL_RE.search(approximation, m.end(), timeout=REGEX_TIMEOUT_S):
+    if _EXACT_FORM_RE.search(approximation, timeout=REGEX_TIMEOUT_S):
         return 0.0  # "\\frac{2}{3}", "\\sqrt{2}": an exact value has no precision of its own to round to
+    approximation = _GROUP_COMMA_RE.sub("", approximation, timeout=REGEX_TIMEOUT_S)  # "1,234.33" has two decimals
+    first = _DIGIT_RE.search(approximation, timeout=REGEX_TIMEOUT_S)  # after a sign, "\\$" or "\\mathbf{"
+    m = _MANTISSA_RE.match(approximation, first.start() if first else 0, timeout=REGEX_TIMEOUT_S)
     decimals, exponent = (len(m[1] or ""), int(m[2] or 0)) if m else (0, 0)
     if m and m[3]:
         exponent += _SCALE_EXPONENTS[m[3].lower()]
@@ -58,3 +60,9 @@ def approximates(approximation: str, value: float | Fraction, exact: float | Fra
     """Whether ``value`` (what ``approximation`` says, as a number; a percent already divided by 100) is
     ``exact`` at the approximation's own precision."""
     return abs(float(value) - float(exact)) <= tolerance(approximation) + 1e-12
+
+
+def is_exact_form(approximation: str) -> bool:
+    """Whether an "approximation" is written as an exact value ("≈ \\frac{3}{2}", "≈ \\sqrt{2}"): then it
+    must be the value itself (:func:`tolerance` is 0)."""
+    return _EXACT_FORM_RE.search(approximation, timeout=REGEX_TIMEOUT_S) is not None

@@ -15,11 +15,11 @@ import unicodedata
 import regex
 
 from rlvr.verifiers.lexicon import (
-    ALTERNATIVE_WORDS, HEDGE_WORDS, LIST_WORDS, NEGATIVE_EVALUATIONS, REJECTION_WORDS, words_pattern,
+    ALTERNATIVE_WORDS, HEDGE_WORDS, NEGATIVE_EVALUATIONS, REJECTION_WORDS, words_pattern,
 )
 from rlvr.verifiers.limits import REGEX_TIMEOUT_S
 
-__all__ = ["choice_letter", "choice_with_text", "option_text", "other_choices", "option_review", "offered_in_review", "CHOICE_LETTERS", "UPPER", "LOWER"]
+__all__ = ["answer_choice", "opens_with_option", "choice_letter", "choice_with_text", "option_text", "other_choices", "option_review", "offered_in_review", "CHOICE_LETTERS", "UPPER", "LOWER"]
 
 #: the option letters a choice answer may be: A-J in capitals, a-e in lower case (the one place that says so)
 CHOICE_LETTERS = "ABCDEFGHIJ"
@@ -36,10 +36,11 @@ _LETTERS_RE = regex.compile(r"\p{L}+")
 _OTHER_CHOICE_RE = regex.compile(rf"(?<![A-Za-z\\])\(?[{UPPER}{LOWER}]\)|(?<![A-Za-z\\])[{UPPER}][.:](?!\d)")
 # a word of one or two small letters between two option letters: a conjunction ("o", "u", "y", "ou")
 _JOINING_WORD_RE = regex.compile(r"\p{Ll}{1,2}")
-_SEVERAL_OPTIONS = frozenset(w for group in (ALTERNATIVE_WORDS, HEDGE_WORDS) for w in group if " " not in w) | \
-    frozenset("any all both each every none through also either".split())
-# "and" joins two options only when the text names another letter: "(C) and D", never "(C) I and III only"
-_LIST_WORDS = frozenset(w for w in LIST_WORDS if " " not in w) - _SEVERAL_OPTIONS
+# doubt, or words that offer options beyond the text ("(C), maybe", "(C) or any other", "(C) through E"); words
+# that join what the option's text says ("(C) Both I and III", "(E) All of the above", "(C) 4 or 5") offer
+# nothing: another option would have to be named, and a named letter refuses (below)
+_SEVERAL_OPTIONS = frozenset(w for w in HEDGE_WORDS if " " not in w) | frozenset("any every through also either".split())
+_PRONOUN_RE = regex.compile(r"(?<![\p{L}])I(?=\s+\p{Ll})")  # "(C) I think": the pronoun
 _ROMAN_RE = regex.compile(r"[IVX]{2,}")  # "II", "III", "IV": statements numbered in roman, so "I" is one too
 # "(d)", "D" (a capital on its own, not "E[X]" or "C_1"), a lone "b"-"d", "option a", "d)"; a lone "a" is
 # an article and a lone "e" Euler's number; a capital after a number is its unit ("5 J", "32 °F")
@@ -81,6 +82,21 @@ def choice_letter(answer: str) -> str | None:
     return m[1].upper() if m else None
 
 
+def opens_with_option(text: str) -> bool:
+    """Whether ``text`` opens with an option's label and goes on ("(C) I and III only", "C. x = 42"): a choice
+    with its text, read whole (:func:`choice_with_text`), never as a sentence that states one value."""
+    return _CHOICE_WITH_TEXT_RE.match(text.strip(), timeout=REGEX_TIMEOUT_S) is not None
+
+
+def answer_choice(answer: str) -> str | None:
+    """The option letter an answer commits to, bare (``(C)``) or with its option's text (``(C) I and III
+    only``), upper case; ``None`` for any other answer."""
+    letter = choice_letter(answer)
+    if letter is None and (m := choice_with_text(answer)) is not None:
+        letter = (m[1] or m[2]).upper()
+    return letter
+
+
 def choice_with_text(s: str) -> regex.Match | None:
     """"(C) 42", "C. x = 42": a choice with its option's text answers with the letter, unless the text
     names another option or offers several ("(C) or (D)", "(A) through (E)", "(C) 12, (D) 15")."""
@@ -94,9 +110,11 @@ def choice_with_text(s: str) -> regex.Match | None:
     words = {w.lower() for w in tokens}
     if words & _SEVERAL_OPTIONS:
         return None
+    letter = (m[1] or m[2]).upper()
     roman = any(_ROMAN_RE.fullmatch(w, timeout=REGEX_TIMEOUT_S) for w in tokens)
-    if set(tokens) & _LIST_WORDS and any(w in CHOICE_LETTERS and not (roman and w in "IVX") for w in tokens):
-        return None  # "(C) and D", "(B) und E" (as written: "I" is statement I, no Polish "i"): another option joined
+    pronoun = _PRONOUN_RE.search(text, timeout=REGEX_TIMEOUT_S) is not None
+    if any(len(w) == 1 and w in CHOICE_LETTERS and w != letter and not (w == "I" and (roman or pronoun)) for w in tokens):
+        return None  # "(C) and D", "(C) I mean D", "(C) I, III, D": another option named (statement I is none)
     if any(w in CHOICE_LETTERS for w in tokens) and all(
             w in CHOICE_LETTERS or _JOINING_WORD_RE.fullmatch(w, timeout=REGEX_TIMEOUT_S) for w in tokens):
         return None  # "(A) \\vee B", "(C) o D", "(B) / D": another letter joined to it, no option's text

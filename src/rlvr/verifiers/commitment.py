@@ -37,7 +37,8 @@ from rlvr.verifiers.prose import (
 )
 from rlvr.verifiers.same_line import line_values
 from rlvr.verifiers.slots import Slot, clean
-from rlvr.verifiers.choices import choice_letter
+from rlvr.verifiers.choices import answer_choice
+from rlvr.verifiers.units import with_temperature_scale
 from rlvr.verifiers.trace import Finding, rule
 
 __all__ = ["Finding", "check_final", "later_groups", "occurrences", "statement_of", "grader_note",
@@ -275,7 +276,7 @@ def check_final(doc: Document, all_slots: list[Slot], final: Slot, answer: str, 
                                     others))  # "Answer: 41 So it is 42.": reconciled like "\\boxed{\\frac38}, or 37.5\\%"
     if final.kind == "boxed" or any(s.kind == "boxed" for s in groups[index]):
         box = min((s for s in groups[index] if s.kind == "boxed"), key=lambda s: s.value[1] - s.value[0])
-        choice = choice_letter(clean(answer)) is not None
+        choice = answer_choice(clean(answer)) is not None
         partial = box_context(doc, box.start, box.end, timeout, choice=choice)
         if partial:
             restated, approximate = restated_after_box(doc, box.end, timeout)
@@ -414,7 +415,7 @@ def _offers_another(before: str, after: str, answer: str,
             if _WORD_CHAR_RE.search(_HEDGE_GAP_RE.sub("", gap, timeout=timeout), timeout=timeout):
                 continue  # the alternative word does not touch the answer
             other = text[:m.start()] if side == "before" else text[m.end():]
-            values = stated_values(other, timeout)
+            values = [with_temperature_scale(other, v, other.find(v), timeout) for v in stated_values(other, timeout)]
             nearby = values[-1:] if side == "before" else values[:1]
             others = [v for v in nearby if _key(v) not in own]
             if others:

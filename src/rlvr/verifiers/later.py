@@ -25,7 +25,7 @@ import unicodedata
 import regex
 
 from rlvr.verifiers.cache import byte_cache
-from rlvr.verifiers.choices import choice_letter, offered_in_review, option_review, other_choices
+from rlvr.verifiers.choices import answer_choice, choice_letter, offered_in_review, option_review, other_choices
 from rlvr.verifiers.document import Document
 from rlvr.verifiers.lexicon import (
     ALTERNATIVE_WORDS, ANSWER_REFERENCES, CONCLUSION_WORDS, HEDGE_WORDS, META_LABEL_WORDS, NEGATIVE_EVALUATIONS,
@@ -33,10 +33,11 @@ from rlvr.verifiers.lexicon import (
 )
 from rlvr.verifiers.approximations import approximates, says_approximately
 from rlvr.verifiers.limits import REGEX_TIMEOUT_S
-from rlvr.verifiers.normalize import value_key
+from rlvr.verifiers.normalize import bare_number, value_key
 from rlvr.verifiers.numbers import parse_number
 from rlvr.verifiers.prose import sentences, stated_values, value_role
 from rlvr.verifiers.slots import Slot, clean
+from rlvr.verifiers.units import with_temperature_scale
 from rlvr.verifiers.statements import is_constant_side, names_a_quantity
 from rlvr.verifiers.trace import Finding, rule
 from rlvr.verifiers.units import number_from_words, unit_after
@@ -218,7 +219,9 @@ class _Reader:
         self.answer, self.timeout = answer, timeout
         self.key = _key(answer)
         self.own = {self.key} | {_key(v) for v in _COMMA_RE.split(clean(answer), timeout=timeout) if v.strip()}
-        self.choice = choice_letter(clean(answer)) is not None
+        if (bare := bare_number(clean(answer))) is not None:
+            self.own.add(bare)  # "\\boxed{25 °F}. So it is 25.": the number restated without its scale
+        self.choice = answer_choice(clean(answer)) is not None
 
     def other(self, values: list[str]) -> list[str]:
         if self.choice:  # against a choice letter only other letters are other answers ("B, the value 12")
@@ -250,7 +253,7 @@ class _Reader:
                             or _ORDINAL_SUFFIX_RE.match(text, at + len(v), timeout=self.timeout)
                             or _ORDINAL_LABEL_RE.search(text[max(0, at - 16):at], timeout=self.timeout)):
                 continue  # "6-digit codes", "Step 3", "(mod 1000)": a label or an adjective, no value
-            out.append(v)
+            out.append(with_temperature_scale(text, v, at, self.timeout))  # "or 25 °F": keyed on its scale
         return out
 
     def sentence(self, sentence: str, first: bool) -> Finding | None:
@@ -307,6 +310,16 @@ class _Reader:
                 first and self._conditional(folded, others)):
             return _holding(HEDGED_LATER, f"after the final answer {answer!r} the completion offers {clean(value)!r} "
                            f"too ({shown!r})", others, folded)
+        if len(values) > 1 and others and _key(folded.strip(" .;:$")) not in self.own:
+            # "(= 41) (= 43)", "(41), (43)": values on their own, set apart by nothing but brackets and signs;
+            # "(6 \\cdot 7)" is an expression of the answer and "(1, 2)" under \\boxed{(1, 2)} restates it
+            rest = folded
+            for v in values:
+                rest = rest.replace(v, " ", 1)
+            if not _OPERATOR_RE.search(rest, timeout=t) and not _META_TOKEN_RE.search(_MACRO_NAME_RE.sub(" ", rest, timeout=t), timeout=t) \
+                    and not _LABEL_LINE_RE.match(sentence, timeout=t):
+                return _holding(LATER_STATEMENT, f"the final answer {answer!r} is followed by "
+                                f"{', '.join(clean(v) for v in others)!r} on their own ({shown!r})", others)
         # 4. a claim of another value; a sentence that restates the answer's own value and names no other value
         # as the answer recaps the work ("There are 56 arrangements in total, of which 14 are invalid")
         if len(others) < len(values) and not any(self._answer_cue_before(folded, v) for v in others):
@@ -444,7 +457,7 @@ def check_later(doc: Document, later_slots: list[list[Slot]], final: Slot, answe
         end = max(end, span[1])  # what follows the box inside its own math span is the box context's to judge
     tail = doc.view[end:end + _MAX_TAIL]
     code = [doc.text[a:b] for f in doc.fences if f.start >= end for a, b in [f.content]]
-    choice = choice_letter(clean(answer))
+    choice = answer_choice(clean(answer))
     headings = [(h.start - end, h.end - end) for h in doc.headings if h.start >= end]
     for text, offset in [(tail, 0)] + [(c, None) for c in code]:
         if not _WORD_CHAR_RE.search(text, timeout=timeout):
@@ -489,6 +502,7 @@ def _marked_value(reader: "_Reader", sentence: str, timeout: float) -> Finding |
                    "a '####'", (value,))
 
 
+_OPERATOR_RE = regex.compile(r"\\(?:cdot|times|div|frac|dfrac|sqrt|pm|mp)(?![A-Za-z])|[+*/^×·÷−]|(?<![=(\s])-|-(?=\s*[0-9(])(?<=[0-9)]\s*-)")
 _PLAIN_VALUE_RE = regex.compile(r"[-+]?[0-9]+(?:\.[0-9]+)?")
 
 

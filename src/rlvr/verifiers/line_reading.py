@@ -13,6 +13,7 @@ __all__ = ["first_sentence", "line_lead", "lead_before_value", "LEAD_HINT_RE"]
 _PERIOD_RE = regex.compile(r"[.。](?:\s|$)")
 
 _REPEATING_END_RE = regex.compile(r"(?<![0-9.])[0-9]*\.[0-9]{2,}\.\.\.$")  # "0.333...", "0.1666..."
+_SENTENCE_AFTER_RE = regex.compile(r"\s*(?:$|\n|\p{Lu}|\()")  # after a value's dots: a new sentence, or the end
 _ABBREVIATION_RE = regex.compile(r"(?i)(?<![\p{L}])(?:i\.e|e\.g|i\.e\.|e\.g\.|approx|resp|cf|viz|etc|vs)\.$")
 # a remark in parentheses after the answer: "42 (i.e. 6 · 7)", "42 (that is, 6 · 7)"
 _REMARK_RE = regex.compile(r"(?i)\s*\((?:i\.\s?e\.?|e\.\s?g\.?|that is|namely|since|because|as)\b[^()]*\)?\s*$")
@@ -30,9 +31,11 @@ def first_sentence(text: str, timeout: float) -> str:
     for m in _PERIOD_RE.finditer(text, timeout=timeout):
         if _ABBREVIATION_RE.search(text, max(0, m.start() - 6), m.start() + 1, timeout=timeout):
             continue  # "i.e.", "e.g.", "approx.": an abbreviation's period ends no sentence
-        if _REPEATING_END_RE.search(text, max(0, m.start() - 40), m.start() + 1, timeout=timeout):
-            return _without_remark(text[:m.start() + 1], timeout)  # "0.333...": the dots belong to the value
         if (text.count("$", 0, m.start()) - text.count("\\$", 0, m.start())) % 2 == 0:
+            if _REPEATING_END_RE.search(text, max(0, m.start() - 40), m.start() + 1, timeout=timeout):
+                if not _SENTENCE_AFTER_RE.match(text, m.end(), timeout=timeout):
+                    continue  # "0.333... or 0.5": the dots belong to the value and the sentence goes on
+                return _without_remark(text[:m.start() + 1], timeout)  # "0.333...": the dots belong to the value
             answer = text[:m.start()]
             return _without_remark(answer, timeout)
     return _without_remark(text, timeout)

@@ -56,6 +56,34 @@ _DEGREE_VALUE_RE = regex.compile(r"([0-9]+(?:\.[0-9]+)?)\s*(?:\^\s*\{?\s*\\circ\
 # degrees, with a temperature scale after them (20^\circ\text{C}, 68°F)
 _DEGREE_RE = regex.compile(r"(?:\^\s*\{?\s*\\circ\s*\}?|°|\\degree(?![A-Za-z]))"
                            r"(?:\s*(?:\\(?:text|mathrm)\s*\{\s*(?P<scale>[CFK])\s*\}|(?P<scale>[CFK])(?![A-Za-z])))?")
+# a temperature scale in words after a number: "25 degrees F", "25 deg C", "25\\text{ degF}", "25 Fahrenheit"
+_TEMPERATURE_WORDS_RE = regex.compile(
+    r"(?<=[0-9}])\s*(?:\\(?:text|mathrm)\s*\{\s*)?(?:(?i:deg(?:ree)?s?)\.?\s*(?P<letter>[CFK])(?![A-Za-z])"
+    r"|(?i:deg(?:ree)?s?\s+)?(?P<word>(?i:celsius|fahrenheit|kelvin)))\s*\}?")
+
+
+#: the unit of an answer that states temperatures on several scales that are not one temperature
+MIXED_TEMPERATURES = "temperatures on several scales"
+_TEMPERATURE_VALUE_RE = regex.compile(r"([-+]?[0-9]+(?:\.[0-9]+)?)\s*" + _DEGREE_RE.pattern)
+_TEMPERATURE_JOINS_RE = regex.compile(r"(?:\s|=|\\approx|≈|\\(?:quad|qquad|,|;|:)|[(),]|\\left|\\right)*")
+
+
+def _one_temperature(s: str) -> tuple[str, str]:
+    """An answer with temperatures on several scales: (its first value, its scale) when they are one
+    temperature written as equal ("25 °C = 77 °F", "298.15 K (25 °C)"), else (``s``, MIXED_TEMPERATURES)."""
+    found = list(_TEMPERATURE_VALUE_RE.finditer(s, timeout=REGEX_TIMEOUT_S))
+    rest = _TEMPERATURE_VALUE_RE.sub("", s, timeout=REGEX_TIMEOUT_S)
+    if found and _TEMPERATURE_JOINS_RE.fullmatch(rest, timeout=REGEX_TIMEOUT_S):
+        units = [_TEMPERATURE_UNITS.get(m["scale"] or "", "") for m in found]
+        if all(units) and len({_TO_CELSIUS[u](Fraction(m[1])) for m, u in zip(found, units)}) == 1:
+            return found[0][1], units[0]
+    return s, MIXED_TEMPERATURES
+
+
+def _temperature_sign(m: regex.Match) -> str:
+    return "^\\circ " + (m["letter"] or m["word"][0]).upper()
+
+
 # a temperature scale keeps its name: 25 °F is not 25 °C (rules converts one into the other)
 _TEMPERATURE_UNITS = {"C": "°C", "F": "°F", "K": "kelvin"}
 _FRAC_ALIAS_RE = regex.compile(r"\\[dt]frac(?![A-Za-z])")
@@ -259,6 +287,7 @@ def normalize_answer(text: str) -> NormalizedAnswer:
     if "\\" not in s:
         s = sympy_text(s)
     unit = ""
+    s = _TEMPERATURE_WORDS_RE.sub(_temperature_sign, s, timeout=REGEX_TIMEOUT_S)  # "25 degrees F" is 25 °F
     if (scaled := scaled_value(s)) is not None:  # "42\text{ million}", "2 thousand people", "twelve apples", "二十人"
         s, unit = scaled
     m = _TRAILING_UNIT_RE.search(s, timeout=REGEX_TIMEOUT_S)
@@ -275,7 +304,10 @@ def normalize_answer(text: str) -> NormalizedAnswer:
         s = _DEGREE_VALUE_RE.sub(r"(\1\\pi/180)", s, timeout=REGEX_TIMEOUT_S)
     if m := _DEGREE_RE.search(s, timeout=REGEX_TIMEOUT_S):
         unit = unit or _TEMPERATURE_UNITS.get(m["scale"] or "", "degree")
-        s = _DEGREE_RE.sub("", s, timeout=REGEX_TIMEOUT_S)
+        if len({d["scale"] for d in _DEGREE_RE.finditer(s, timeout=REGEX_TIMEOUT_S) if d["scale"]}) > 1:
+            s, unit = _one_temperature(s)  # "25 °C = 77 °F" is one temperature; "25 °C = 25 °F" is two
+        else:
+            s = _DEGREE_RE.sub("", s, timeout=REGEX_TIMEOUT_S)
     s = _FRAC_ALIAS_RE.sub(r"\\frac", s, timeout=REGEX_TIMEOUT_S)
     s = _python_syntax(s)
     s = _modular(s)
@@ -326,7 +358,7 @@ def normalize_answer(text: str) -> NormalizedAnswer:
 _MONEY_RE = regex.compile(r"(?:([^\s0-9+\-.,]{1,6}?)\.?\s*([-+]?[0-9][0-9,.'’]*)|([-+]?[0-9][0-9,.'’]*?)\s*([^\s0-9.,']{1,6}))")
 _SCIENTIFIC_RE = regex.compile(r"([-+]?[0-9]{1,15}(?:\.[0-9]{1,15})?)[eE]([-+]?[0-9]{1,3})")
 _DOTS = r"(?:\\ldots|\\dots|\\cdots|\.\.\.|…)"
-_REPEATING_DOTS_RE = regex.compile(r"([-+]?)([0-9]{1,12})\.([0-9]{0,12}?)([0-9]{1,6}?)\4+\s*" + _DOTS)
+_REPEATING_DOTS_RE = regex.compile(r"([-+]?)([0-9]{0,12})\.([0-9]{0,12}?)([0-9]{1,6}?)\4+\s*" + _DOTS)
 _OVERLINE_RE = regex.compile(r"([-+]?)([0-9]{1,12})\.([0-9]{0,12})\\(?:overline|bar|dot)\s*\{?([0-9]{1,12})\}?")
 
 
@@ -439,9 +471,22 @@ def assignment_rhs(clean: str) -> str | None:
 
 @byte_cache(0.1)
 def value_key(text: str) -> str | Fraction:
-    """Identity used to decide whether two stated answers are the same answer (exact number or text)."""
+    """Identity used to decide whether two stated answers are the same answer (exact number or text). A
+    temperature on a scale is keyed in degrees Celsius: "77 °F" and "25 °C" are one value, "25 °F" another
+    (a number with no scale keys as itself; readers that hold an answer keep its bare number too)."""
     norm = normalize_answer(text)
     number = parse_number(norm.key)
     if number is not None:
+        if norm.unit in _TO_CELSIUS and not norm.percent:
+            return _TO_CELSIUS[norm.unit](number)
         return number * 100 if norm.percent else number
     return norm.key + ("%" if norm.percent else "")
+
+
+def bare_number(text: str) -> Fraction | None:
+    """The number an answer states without its unit or scale ("25 °F" -> 25), or ``None``."""
+    norm = normalize_answer(text)
+    return None if norm.percent else parse_number(norm.key)
+
+
+_TO_CELSIUS = {"°C": lambda v: v, "°F": lambda v: (v - 32) * Fraction(5, 9), "kelvin": lambda v: v - Fraction(27315, 100)}

@@ -319,8 +319,13 @@ def sentence_value(sentence: str, timeout: float) -> tuple[str, int] | None:
         return None
     # the value with the words after it, for normalisation to tell a count noun ("42 apples") from a scale
     # word ("2 thousand people") or an operation ("42 squared"); the sentence goes on after its noun phrase
-    tail = _WORDS_AFTER_RE.match(sentence, values[-1][2], timeout=timeout)
-    return values[-1][0] + _noun_phrase(tail[0] if tail else ""), len(sentence)
+    from rlvr.verifiers.units import with_temperature_scale  # units reads CLDR's number words: loaded with it
+
+    content, at, end = values[-1]
+    if (scaled := with_temperature_scale(sentence, content, at, timeout)) != content:
+        return scaled, len(sentence)  # "25 degrees Fahrenheit (25 °F)": the scale belongs to the value
+    tail = _WORDS_AFTER_RE.match(sentence, end, timeout=timeout)
+    return content + _noun_phrase(tail[0] if tail else ""), len(sentence)
 
 
 def _noun_phrase(words: str) -> str:

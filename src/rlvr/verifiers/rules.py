@@ -21,7 +21,7 @@ from rlvr.verifiers.choices import UPPER
 from rlvr.verifiers.config import VerifierConfig
 from rlvr.verifiers.guards import unsafe_reason
 from rlvr.verifiers.lexicon import ALTERNATIVE_WORDS, HEDGE_WORDS, NEGATION_WORDS, OR_WORDS, REJECTION_WORDS, alternation
-from rlvr.verifiers.normalize import NormalizedAnswer, assignment_rhs, normalize_answer, split_top_level, value_key
+from rlvr.verifiers.normalize import MIXED_TEMPERATURES, NormalizedAnswer, assignment_rhs, normalize_answer, split_top_level, value_key
 from rlvr.verifiers.numbers import decimal_comma_value, matches_at_float_precision, numbers_match, parse_number
 from rlvr.verifiers.statements import APPROX, equation_problem, relations_as_intervals
 from rlvr.verifiers.trace import Decision, rule
@@ -164,6 +164,9 @@ def fast_decision(answer: NormalizedAnswer, gold: Gold, config: VerifierConfig) 
         return _base_decision(answer, gold)
     if answer.unit and g.unit and {answer.unit, g.unit} == {"degree", "radian"}:
         return Decision("incorrect", f"{_shown(answer)!r} is in {answer.unit}s but the gold {gold.raw!r} is in {g.unit}s", "number", UNITS)
+    if answer.unit == MIXED_TEMPERATURES:
+        return Decision("incorrect", f"{answer.clean!r} states temperatures on several scales that are not one temperature",
+                        "number", UNITS)
     a_unit, g_unit = canonical_unit(answer.unit), canonical_unit(g.unit)
     if a_unit and g_unit and ("^" in a_unit) != ("^" in g_unit) and a_unit.split("^")[0] == g_unit.split("^")[0]:
         a_unit = g_unit = None  # "cm^2" against a plain "3 cm^2" read as cm: one side lost the power, not another unit

@@ -25,6 +25,7 @@ from rlvr.verifiers.limits import REGEX_TIMEOUT_S
 
 from rlvr.verifiers.document import Document
 from rlvr.verifiers.lexicon import ANSWER_LINE_LABELS, words_pattern
+from rlvr.verifiers.choices import opens_with_option
 from rlvr.verifiers.answer_phrases import final_answer_phrase_in
 from rlvr.verifiers.line_reading import LEAD_HINT_RE, first_sentence, lead_before_value, line_lead
 from rlvr.verifiers.prose import prose_answer, sentence_value
@@ -231,7 +232,7 @@ def answer_line(doc: Document, timeout: float, start: int = 0) -> list[Slot]:
             value = _SENTENCE_VALUE_RE.match(sentence, timeout=timeout) if len(sentence) < _SENTENCE_SCAN else None
             if value:
                 answer, length = value[1], len(sentence)
-        elif stated := sentence_value(first_sentence(raw[:_SENTENCE_SCAN], timeout), timeout):
+        elif not opens_with_option(raw) and (stated := sentence_value(first_sentence(raw[:_SENTENCE_SCAN], timeout), timeout)):
             answer, length = stated  # "Final Answer: Jane started growing Sphere 3 hours ago."
         if answer == raw and (lead := lead_before_value(raw, timeout)) is not None:
             answer, length = raw[:lead], lead  # "Answer: 41 Or 42", "Answer: 41 #### 42": the line opens with 41

@@ -13,7 +13,7 @@ import regex
 
 from rlvr.verifiers.limits import REGEX_TIMEOUT_S
 
-from rlvr.verifiers.approximations import approximates
+from rlvr.verifiers.approximations import approximates, is_exact_form
 from rlvr.verifiers.normalize import NormalizedAnswer, normalize_answer, split_top_level
 from rlvr.verifiers.lexicon import LIST_WORDS, OR_WORDS, alternation
 from rlvr.verifiers.numbers import parse_number
@@ -109,6 +109,8 @@ def exact_part(answer: NormalizedAnswer) -> NormalizedAnswer:
         return answer
     exact, approx = normalize_answer(m[1]), normalize_answer(m[2])
     e, a = parse_number(exact.key), parse_number(approx.key)
+    if e is None and is_exact_form(approx.clean) and exact.key != approx.key:
+        return answer  # "\\sqrt{2} \\approx \\frac{3}{2}": two exact values, not a value and its rounding
     if e is not None and a is not None and not approximates(approx.clean + ("%" if approx.percent else ""),
                                                             a / 100 if approx.percent else a, e):
         return answer

@@ -26,6 +26,8 @@ _ACTING = sorted(set(BOX_MACROS) | set(HIDING_MACROS) | set(STRIKING_MACROS) | s
                  | set(REDEFINING_MACROS) | set(TRANSPARENT_MACROS) | set(TEX_CONDITIONALS), key=len, reverse=True)
 _ACTING_SET = frozenset(_ACTING)
 _TRANSPARENT = frozenset(TRANSPARENT_MACROS) - set(BOX_MACROS)
+# "0.1\overline{6}" outside math: the bar marks a repeating period, it formats nothing
+_DECIMAL_BEFORE_RE = regex.compile(r"[0-9]\.[0-9]*$")
 # an environment first: "\\begin" is also a macro name
 _MACRO_RE = regex.compile(r"\\(?:begin|end)\s*\{(?P<env>comment|hide|invisible)\}|\\(?P<name>[A-Za-z]+)\*?")
 _BRACE_RE = regex.compile(r"\\.|[{}]", regex.DOTALL)
@@ -152,7 +154,8 @@ class TexPass:
                     self.hide(start, arg[1] + 1, f"\\{name} (struck out)")
             elif name in COLOUR_MACROS:
                 self.colour(m, name)
-            elif name in TRANSPARENT_MACROS and not math.holds(start) and not in_box.holds(start):
+            elif name in TRANSPARENT_MACROS and not math.holds(start) and not in_box.holds(start) \
+                    and not (name == "overline" and _DECIMAL_BEFORE_RE.search(text, max(0, start - 30), start, timeout=self.timeout)):
                 blank_chars(self.chars, start, m.end())
                 arg = self.argument(m.end())
                 if arg:
