@@ -21,7 +21,7 @@ SRC = Path(__file__).resolve().parents[1] / "src"
 
 ORDER = (("errors", "__init__"), ("files", "jsonl", "chat", "typed", "plugins", "client"), ("verifiers",),
          ("models",), ("rewards",), ("datasets", "testing"), ("harness",), ("integrations", "serve"),
-         ("cli", "commands", "__main__"))
+         ("cli", "cli_arguments", "commands", "__main__"))
 LAYER = {name: i for i, names in enumerate(ORDER) for name in names}
 NAMES = {i: "/".join(n for n in names if n != "__init__") for i, names in enumerate(ORDER)}
 
