@@ -20,27 +20,22 @@ or "٤١" changes the answer as much as "41" does (here reading more only refuse
 
 from __future__ import annotations
 
-import unicodedata
-
 import regex
 
-from rlvr.verifiers.cache import byte_cache
 from rlvr.verifiers.choices import answer_choice, choice_letter, offered_in_review, option_review, other_choices
 from rlvr.verifiers.document import Document
 from rlvr.verifiers.lexicon import (
     ALTERNATIVE_WORDS, ANSWER_REFERENCES, CONCLUSION_WORDS, HEDGE_WORDS, META_LABEL_WORDS, NEGATIVE_EVALUATIONS,
     REJECTION_WORDS, RESULT_VERBS, RETRACTION_CUES, TENTATIVE_WORDS, UNSURE_PHRASES, WITHDRAWAL_CUES, words_pattern,
 )
-from rlvr.verifiers.approximations import approximates, says_approximately
-from rlvr.verifiers.limits import REGEX_TIMEOUT_S
-from rlvr.verifiers.normalize import bare_number, value_key
-from rlvr.verifiers.numbers import parse_number
+from rlvr.verifiers.approximations import says_approximately
+from rlvr.verifiers.normalize import bare_number
 from rlvr.verifiers.prose import sentences, stated_values, value_role
+from rlvr.verifiers.later_values import agrees_approximately, fold_digits, key
 from rlvr.verifiers.slots import Slot, clean
-from rlvr.verifiers.units import with_temperature_scale
 from rlvr.verifiers.statements import is_constant_side, names_a_quantity
 from rlvr.verifiers.trace import Finding, rule
-from rlvr.verifiers.units import number_from_words, unit_after
+from rlvr.verifiers.units import unit_after, with_temperature_scale
 
 __all__ = ["check_later", "LATER_STATEMENT", "RETRACTION", "DENIAL", "HEDGED_LATER", "OTHER_CHOICE", "DOUBTED"]
 
@@ -74,10 +69,6 @@ _QUANTITY_IS_RE = regex.compile(
     r"(?i)\b(?:answer|result|total|count|number|sum|value|amount|solution|outcome|probability|it|this|that)\b"
     r"[^.!?;:0-9$\\]{0,60}?"
     r"\b(?:is|are|was|be|equals?|becomes?)\s*\$?\s*(?=[-+]?[0-9(\\])")
-_ROMAN_RE = regex.compile(r"\b(?=[MDCLXVI]{2,}\b)M{0,3}(?:CM|CD|D?C{0,3})(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3})\b")
-_CJK_NUMBER_RE = regex.compile(r"[零〇一二两三四五六七八九十百千]+")
-_CJK_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
-_CJK_SCALES = {"十": 10, "百": 100, "千": 1000}
 _EVALUATION = words_pattern(NEGATIVE_EVALUATIONS)
 _DOUBTING = words_pattern(TENTATIVE_WORDS + UNSURE_PHRASES)
 # a value ruled out in the sentence that describes it: "41, which is wrong", "if you forgot 0 you would get 41: excluded"
@@ -98,13 +89,6 @@ _META_TOKEN_RE = regex.compile(r"\p{L}[\p{L}'’-]*")  # words, single letters i
 _OFFER_BEFORE, _OFFER_AFTER = 15, 10  # how close an alternative word stands to the value it offers
 _META_WORDS = 8  # at most this many words beside the value
 _BARE_WORDS = 2  # a later sentence of another value and at most this many words claims it
-_NUMBER_WORDS_RE = regex.compile(
-    r"(?i)\b(?:(?:minus|negative)[ -])?(?:zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|"
-    r"fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|"
-    r"hundred|thousand|million)(?:[ -](?:and[ -])?(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
-    r"thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|"
-    r"ninety|hundred|thousand|million))*\b"
-    r"(?![ \t]+(?!(?:and|or|but|then|so|is|was|instead|ways)\b)\p{L})")  # "two tables", "no two guests": a count, no value
 _COMMA_RE = regex.compile(r"\s*,\s*")
 _DIGIT_RE = regex.compile(r"[0-9]")
 _RELATION_IN_VALUE_RE = regex.compile(r"[<>≤≥]|\\(?:le|ge|leq|geq|lt|gt|neq|ne)(?![A-Za-z])")
@@ -133,92 +117,11 @@ _QUESTION_RE = regex.compile(r"[?？]\s*\)?\s*$")
 _MAX_TAIL = 6000  # a final answer followed by more than this is read for its first 6,000 characters
 
 
-def _number_word(m: regex.Match) -> str:
-    if m[0].lower() == "one":
-        return m[0]  # "one squig", "one of them": a pronoun or article as often as a number
-    n = number_from_words(m[0])
-    return m[0] if n is None else str(n)
-
-
-def _cjk_number(m: regex.Match) -> str:
-    total = current = 0
-    for c in m[0]:
-        if c in _CJK_DIGITS:
-            current = _CJK_DIGITS[c]
-        else:
-            total += max(current, 1) * _CJK_SCALES[c]
-            current = 0
-    return f" {total + current} "
-
-
-def _roman_number(m: regex.Match) -> str:
-    values = {"M": 1000, "D": 500, "C": 100, "L": 50, "X": 10, "V": 5, "I": 1}
-    total = 0
-    for a, b in zip(m[0], m[0][1:] + " "):
-        total += -values[a] if b != " " and values[a] < values[b] else values[a]
-    return str(total)
-
-
-def _fold_digits(text: str) -> str:
-    """Digits of any script (fullwidth, Arabic-Indic, Devanagari …) as ASCII, and number words (English,
-    Chinese, Roman) as digits."""
-    if not text.isascii():
-        text = "".join(str(unicodedata.digit(c)) if unicodedata.category(c) == "Nd" else c for c in text)
-        if _CJK_NUMBER_RE.search(text, timeout=REGEX_TIMEOUT_S):
-            text = _CJK_NUMBER_RE.sub(_cjk_number, text, timeout=REGEX_TIMEOUT_S)
-    if _ROMAN_RE.search(text, timeout=REGEX_TIMEOUT_S):
-        text = _ROMAN_RE.sub(_roman_number, text, timeout=REGEX_TIMEOUT_S)
-    if _NUMBER_WORDS_RE.search(text, timeout=REGEX_TIMEOUT_S):
-        text = _NUMBER_WORDS_RE.sub(_number_word, text,
-                                    timeout=REGEX_TIMEOUT_S)
-    return text
-
-
-@byte_cache(0.02)
-def _key(text: str) -> object:
-    value = clean(text)
-    lhs, eq, rhs = value.partition("=")
-    if eq and rhs.strip() and not _DIGIT_RE.search(lhs, timeout=REGEX_TIMEOUT_S):
-        value = rhs.strip()  # "c/a = 6", "x = 2": what the equation states is its right side
-    return value_key(value)
-
-
-def _numeric(text: str) -> float | None:
-    """A float for a plain number or a simple exact form (\\frac, \\sqrt, \\pi), never evaluated by eval."""
-    s = clean(text).replace("\\dfrac", "\\frac").replace("\\tfrac", "\\frac").replace(" ", "")
-    n = parse_number(s)
-    if n is not None:
-        return float(n)
-    m = regex.fullmatch(r"(-?)\\frac\{(.+)\}\{(.+)\}", s, timeout=REGEX_TIMEOUT_S)
-    if m:
-        num, den = _numeric(m[2]), _numeric(m[3])
-        return None if num is None or not den else (-1 if m[1] else 1) * num / den
-    m = regex.fullmatch(r"(-?[0-9.]*)\\sqrt\{?([0-9.]+)\}?", s, timeout=REGEX_TIMEOUT_S)
-    if m:
-        coefficient = float(m[1]) if m[1] not in ("", "-") else (-1.0 if m[1] == "-" else 1.0)
-        return coefficient * float(m[2]) ** 0.5
-    m = regex.fullmatch(r"(-?[0-9.]*)\\pi", s, timeout=REGEX_TIMEOUT_S)
-    if m:
-        coefficient = float(m[1]) if m[1] not in ("", "-") else (-1.0 if m[1] == "-" else 1.0)
-        return coefficient * 3.141592653589793
-    return None
-
-
-def _agrees_approximately(value: str, answer: str) -> bool:
-    """``0.707`` for ``\\frac{\\sqrt{2}}{2}``, ``33.3%`` for 1/3: equal at the approximation's own precision."""
-    v, a = _numeric(value.rstrip("%").rstrip("\\").strip()), _numeric(answer)
-    if v is None or a is None:
-        return True  # an approximation of an answer we cannot evaluate here is no evidence against it
-    if value.strip().endswith("%"):
-        v /= 100
-    return approximates(clean(value), v, a)
-
-
 class _Reader:
     def __init__(self, answer: str, timeout: float) -> None:
         self.answer, self.timeout = answer, timeout
-        self.key = _key(answer)
-        self.own = {self.key} | {_key(v) for v in _COMMA_RE.split(clean(answer), timeout=timeout) if v.strip()}
+        self.key = key(answer)
+        self.own = {self.key} | {key(v) for v in _COMMA_RE.split(clean(answer), timeout=timeout) if v.strip()}
         if (bare := bare_number(clean(answer))) is not None:
             self.own.add(bare)  # "\\boxed{25 °F}. So it is 25.": the number restated without its scale
         self.choice = answer_choice(clean(answer)) is not None
@@ -226,12 +129,12 @@ class _Reader:
     def other(self, values: list[str]) -> list[str]:
         if self.choice:  # against a choice letter only other letters are other answers ("B, the value 12")
             return []
-        return [v for v in values if _key(v) not in self.own]
+        return [v for v in values if key(v) not in self.own]
 
     def values(self, text: str, roles: bool = True) -> list[str]:
         """Stated values of ``text`` (all its values without ``roles``), labelled ones ("x = 2") left out."""
         out = []
-        for v in stated_values(_fold_digits(text), self.timeout, roles, numbers_too=True):
+        for v in stated_values(fold_digits(text), self.timeout, roles, numbers_too=True):
             at = text.find(v)
             if at > 0 and _LABELLED_VALUE_RE.search(text[max(0, at - 20):at], timeout=self.timeout) \
                     and not _ANSWER_EQUALS_RE.search(text[max(0, at - 20):at], timeout=self.timeout):
@@ -259,7 +162,7 @@ class _Reader:
     def sentence(self, sentence: str, first: bool) -> Finding | None:
         t = self.timeout
         shown = sentence.strip()[:80]
-        folded = _fold_digits(sentence)
+        folded = fold_digits(sentence)
         answer = clean(self.answer)
         # 1. a denial of the answer
         for m in _EVALUATION.finditer(folded, timeout=t):
@@ -295,7 +198,7 @@ class _Reader:
                 return Finding(LATER_STATEMENT, f"the final answer {answer!r} is followed by {clean(v)!r} called "
                                f"right ({shown!r})", (clean(v),))
         approximate = says_approximately(folded, t)
-        if approximate and all(_agrees_approximately(v, self.answer) for v in others):
+        if approximate and all(agrees_approximately(v, self.answer) for v in others):
             return None
         if _OTHER_BASE_RE.search(folded, timeout=t):
             return None  # "In base 2 this is 1111", "in binary": the answer in another notation, not another value
@@ -310,7 +213,7 @@ class _Reader:
                 first and self._conditional(folded, others)):
             return _holding(HEDGED_LATER, f"after the final answer {answer!r} the completion offers {clean(value)!r} "
                            f"too ({shown!r})", others, folded)
-        if len(values) > 1 and others and _key(folded.strip(" .;:$")) not in self.own:
+        if len(values) > 1 and others and key(folded.strip(" .;:$")) not in self.own:
             # "(= 41) (= 43)", "(41), (43)": values on their own, set apart by nothing but brackets and signs;
             # "(6 \\cdot 7)" is an expression of the answer and "(1, 2)" under \\boxed{(1, 2)} restates it
             rest = folded
@@ -381,7 +284,7 @@ class _Reader:
         for m in matches:
             if m[0].lower() == "both":
                 if named is None:
-                    named = self.key in {_key(v) for v in self.values(folded, roles=False)}
+                    named = self.key in {key(v) for v in self.values(folded, roles=False)}
                 if not named:
                     continue
             for v in values:
@@ -448,7 +351,7 @@ def check_later(doc: Document, later_slots: list[list[Slot]], final: Slot, answe
             continue  # "\\boxed{C}" then "The result is 3/4, choice (C)": the option's value, not another option
         if _DIGIT_RE.search(answer, timeout=timeout) and not _VALUE_LIKE_RE.search(value, timeout=timeout):
             continue  # "The answer is the same for either table": words, no value, against a numeric answer
-        if _key(value) not in reader.own and not any(_key(v) in reader.own for v in stated_values(value, timeout)):
+        if key(value) not in reader.own and not any(key(v) in reader.own for v in stated_values(value, timeout)):
             return Finding(LATER_STATEMENT, f"{final.kind} says {clean(answer)!r} but a later {group[0].kind} says "
                            f"{clean(value)!r}", (clean(value),))
     end = final.end
@@ -496,7 +399,7 @@ def _marked_value(reader: "_Reader", sentence: str, timeout: float) -> Finding |
     value = clean(m[1]) if m else ""
     if not value or not _VALUE_LIKE_RE.search(value, timeout=timeout) and choice_letter(value) is None:
         return None
-    if _key(value) in reader.own or any(_key(v) in reader.own for v in stated_values(value, timeout)):
+    if key(value) in reader.own or any(key(v) in reader.own for v in stated_values(value, timeout)):
         return None
     return Finding(LATER_STATEMENT, f"the final answer {clean(reader.answer)!r} is followed by {value!r} after "
                    "a '####'", (value,))

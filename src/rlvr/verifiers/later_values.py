@@ -1,0 +1,113 @@
+"""How the later reader sees a sentence's values: digits of any script and number words (English,
+Chinese, Roman) folded into ASCII digits, the key a value is compared by (an equation's right side; a
+temperature in degrees Celsius), and whether an approximation agrees with the answer at its precision."""
+
+from __future__ import annotations
+
+import unicodedata
+
+import regex
+
+from rlvr.verifiers.approximations import approximates
+from rlvr.verifiers.cache import byte_cache
+from rlvr.verifiers.limits import REGEX_TIMEOUT_S
+from rlvr.verifiers.normalize import value_key
+from rlvr.verifiers.numbers import parse_number
+from rlvr.verifiers.slots import clean
+from rlvr.verifiers.units import number_from_words
+
+__all__ = ["fold_digits", "key", "agrees_approximately"]
+
+_DIGIT_RE = regex.compile(r"[0-9]")
+_ROMAN_RE = regex.compile(r"\b(?=[MDCLXVI]{2,}\b)M{0,3}(?:CM|CD|D?C{0,3})(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3})\b")
+_CJK_NUMBER_RE = regex.compile(r"[零〇一二两三四五六七八九十百千]+")
+_CJK_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
+_CJK_SCALES = {"十": 10, "百": 100, "千": 1000}
+_NUMBER_WORDS_RE = regex.compile(
+    r"(?i)\b(?:(?:minus|negative)[ -])?(?:zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|"
+    r"fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|"
+    r"hundred|thousand|million)(?:[ -](?:and[ -])?(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
+    r"thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|"
+    r"ninety|hundred|thousand|million))*\b"
+    r"(?![ \t]+(?!(?:and|or|but|then|so|is|was|instead|ways)\b)\p{L})")  # "two tables", "no two guests": a count, no value
+
+
+def _number_word(m: regex.Match) -> str:
+    if m[0].lower() == "one":
+        return m[0]  # "one squig", "one of them": a pronoun or article as often as a number
+    n = number_from_words(m[0])
+    return m[0] if n is None else str(n)
+
+
+def _cjk_number(m: regex.Match) -> str:
+    total = current = 0
+    for c in m[0]:
+        if c in _CJK_DIGITS:
+            current = _CJK_DIGITS[c]
+        else:
+            total += max(current, 1) * _CJK_SCALES[c]
+            current = 0
+    return f" {total + current} "
+
+
+def _roman_number(m: regex.Match) -> str:
+    values = {"M": 1000, "D": 500, "C": 100, "L": 50, "X": 10, "V": 5, "I": 1}
+    total = 0
+    for a, b in zip(m[0], m[0][1:] + " "):
+        total += -values[a] if b != " " and values[a] < values[b] else values[a]
+    return str(total)
+
+
+def fold_digits(text: str) -> str:
+    """Digits of any script (fullwidth, Arabic-Indic, Devanagari …) as ASCII, and number words (English,
+    Chinese, Roman) as digits."""
+    if not text.isascii():
+        text = "".join(str(unicodedata.digit(c)) if unicodedata.category(c) == "Nd" else c for c in text)
+        if _CJK_NUMBER_RE.search(text, timeout=REGEX_TIMEOUT_S):
+            text = _CJK_NUMBER_RE.sub(_cjk_number, text, timeout=REGEX_TIMEOUT_S)
+    if _ROMAN_RE.search(text, timeout=REGEX_TIMEOUT_S):
+        text = _ROMAN_RE.sub(_roman_number, text, timeout=REGEX_TIMEOUT_S)
+    if _NUMBER_WORDS_RE.search(text, timeout=REGEX_TIMEOUT_S):
+        text = _NUMBER_WORDS_RE.sub(_number_word, text,
+                                    timeout=REGEX_TIMEOUT_S)
+    return text
+
+
+@byte_cache(0.02)
+def key(text: str) -> object:
+    value = clean(text)
+    lhs, eq, rhs = value.partition("=")
+    if eq and rhs.strip() and not _DIGIT_RE.search(lhs, timeout=REGEX_TIMEOUT_S):
+        value = rhs.strip()  # "c/a = 6", "x = 2": what the equation states is its right side
+    return value_key(value)
+
+
+def _numeric(text: str) -> float | None:
+    """A float for a plain number or a simple exact form (\\frac, \\sqrt, \\pi), never evaluated by eval."""
+    s = clean(text).replace("\\dfrac", "\\frac").replace("\\tfrac", "\\frac").replace(" ", "")
+    n = parse_number(s)
+    if n is not None:
+        return float(n)
+    m = regex.fullmatch(r"(-?)\\frac\{(.+)\}\{(.+)\}", s, timeout=REGEX_TIMEOUT_S)
+    if m:
+        num, den = _numeric(m[2]), _numeric(m[3])
+        return None if num is None or not den else (-1 if m[1] else 1) * num / den
+    m = regex.fullmatch(r"(-?[0-9.]*)\\sqrt\{?([0-9.]+)\}?", s, timeout=REGEX_TIMEOUT_S)
+    if m:
+        coefficient = float(m[1]) if m[1] not in ("", "-") else (-1.0 if m[1] == "-" else 1.0)
+        return coefficient * float(m[2]) ** 0.5
+    m = regex.fullmatch(r"(-?[0-9.]*)\\pi", s, timeout=REGEX_TIMEOUT_S)
+    if m:
+        coefficient = float(m[1]) if m[1] not in ("", "-") else (-1.0 if m[1] == "-" else 1.0)
+        return coefficient * 3.141592653589793
+    return None
+
+
+def agrees_approximately(value: str, answer: str) -> bool:
+    """``0.707`` for ``\\frac{\\sqrt{2}}{2}``, ``33.3%`` for 1/3: equal at the approximation's own precision."""
+    v, a = _numeric(value.rstrip("%").rstrip("\\").strip()), _numeric(answer)
+    if v is None or a is None:
+        return True  # an approximation of an answer we cannot evaluate here is no evidence against it
+    if value.strip().endswith("%"):
+        v /= 100
+    return approximates(clean(value), v, a)
