@@ -16,7 +16,7 @@ from fractions import Fraction
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["same_quantity", "unit_name", "warm"]
+__all__ = ["same_dimension", "same_quantity", "unit_name", "warm"]
 
 
 @functools.lru_cache(maxsize=1)
@@ -76,6 +76,15 @@ def same_quantity(value: Fraction, unit: str, other: Fraction, other_unit: str) 
         return None
     scale = max(1.0, abs(float(other)))
     return abs(converted - float(other)) <= 1e-9 * scale
+
+
+def same_dimension(unit: str, other_unit: str) -> bool | None:
+    """Whether two units (as ``canonical_unit`` spells them) measure the same kind of thing (hours and
+    minutes yes, days and metres no); ``None`` when either is outside the table."""
+    a, b = _units(unit), _units(other_unit)
+    if a is None or b is None:
+        return None
+    return a.dimensionality == b.dimensionality
 
 
 @functools.lru_cache(maxsize=4096)

@@ -29,13 +29,14 @@ from rlvr.verifiers.lexicon import (
     REJECTION_WORDS, RESULT_VERBS, RETRACTION_CUES, TENTATIVE_WORDS, UNSURE_PHRASES, WITHDRAWAL_CUES, words_pattern,
 )
 from rlvr.verifiers.approximations import says_approximately
-from rlvr.verifiers.normalize import bare_number
+from rlvr.verifiers.conversions import same_dimension
+from rlvr.verifiers.normalize import bare_number, normalize_answer
 from rlvr.verifiers.prose import sentences, stated_values, value_role
 from rlvr.verifiers.later_values import agrees_approximately, fold_digits, key
 from rlvr.verifiers.slots import Slot, clean
 from rlvr.verifiers.statements import is_constant_side, names_a_quantity
 from rlvr.verifiers.trace import Finding, rule
-from rlvr.verifiers.units import unit_after, with_temperature_scale
+from rlvr.verifiers.units import canonical_unit, unit_after, with_temperature_scale
 
 __all__ = ["check_later", "LATER_STATEMENT", "RETRACTION", "DENIAL", "HEDGED_LATER", "OTHER_CHOICE", "DOUBTED"]
 
@@ -118,8 +119,10 @@ _MAX_TAIL = 6000  # a final answer followed by more than this is read for its fi
 
 
 class _Reader:
-    def __init__(self, answer: str, timeout: float) -> None:
+    def __init__(self, answer: str, timeout: float, unit_after_answer: str | None = None) -> None:
         self.answer, self.timeout = answer, timeout
+        # what the answer measures: its own unit, or the one written after its slot ("\\boxed{2} hours")
+        self.unit = canonical_unit(normalize_answer(clean(answer)).unit or unit_after_answer or "")
         self.key = key(answer)
         self.own = {self.key} | {key(v) for v in _COMMA_RE.split(clean(answer), timeout=timeout) if v.strip()}
         if (bare := bare_number(clean(answer))) is not None:
@@ -244,7 +247,8 @@ class _Reader:
             if not words and not _LABEL_LINE_RE.match(sentence, timeout=t):  # "41." alone
                 return Finding(LATER_STATEMENT, f"the final answer {answer!r} is followed by {clean(value)!r} on its own "
                                f"({shown!r})", (clean(value),))
-            if words and len(words) <= _BARE_WORDS and not _LABEL_LINE_RE.match(sentence, timeout=t):
+            if words and len(words) <= _BARE_WORDS and not _LABEL_LINE_RE.match(sentence, timeout=t) \
+                    and not self._another_measure(sentence, value):
                 # "LOL no, 42.", "Strike that, 42.": a value and a word or two, put in the answer's place
                 return Finding(LATER_STATEMENT, f"the final answer {answer!r} is followed by {clean(value)!r} with "
                                f"hardly a word ({shown!r})", (clean(value),))
@@ -253,6 +257,15 @@ class _Reader:
                 return Finding(LATER_STATEMENT, f"the final answer {answer!r} is followed by {clean(value)!r} given as "
                                f"the answer ({shown!r})", (clean(value),))
         return None
+
+    def _another_measure(self, sentence: str, value: str) -> bool:
+        """"\\boxed{42} (after 3 days)": the value measures another kind of thing than the answer (days
+        against a plain count, or metres against hours), so it is a circumstance, not the answer restated."""
+        at = sentence.find(value)
+        unit = unit_after(sentence, at + len(value), self.timeout) if at >= 0 else None
+        if unit is None or (other := canonical_unit(unit)) is None:
+            return False
+        return self.unit is None or same_dimension(self.unit, other) is False
 
     def _answer_cue_before(self, folded: str, value: str) -> bool:
         """An answer word right before ``value`` ("the answer is 41", "Итого: 41"): it is put forward as the answer."""
@@ -344,7 +357,7 @@ def check_later(doc: Document, later_slots: list[list[Slot]], final: Slot, answe
 
     ``later_slots``: the slots after the final one, grouped by place, not stated together with it.
     """
-    reader = _Reader(answer, timeout)
+    reader = _Reader(answer, timeout, unit_after(doc.view, final.end, timeout))
     for group in later_slots:
         value = min(group, key=lambda s: s.value[1] - s.value[0]).content
         if reader.choice and choice_letter(clean(value)) is None:
