@@ -29,7 +29,7 @@ _VULGAR_RE = regex.compile(r"[½⅓⅔¼¾⅕⅖⅗⅘⅙⅚⅐⅛⅜⅝⅞⅑�
 _SYMBOLS = {
     "√": "\\sqrt ", "∛": "\\sqrt[3] ", "∞": "\\infty ", "π": "\\pi ", "×": "\\times ", "·": "\\cdot ",
     "⋅": "\\cdot ", "÷": "\\div ", "−": "-", "–": "-", "≤": "\\le ", "≥": "\\ge ", "≠": "\\ne ",
-    "≈": "\\approx ", "±": "\\pm ", "∓": "\\mp ", "°": "^\\circ ", "∪": "\\cup ", "∩": "\\cap ",
+    "≈": "\\approx ", "±": "\\pm ", "∓": "\\mp ", "°": "^\\circ ", "℃": "^\\circ C", "℉": "^\\circ F", "∪": "\\cup ", "∩": "\\cap ",
     "∈": "\\in ", "∅": "\\emptyset ", "θ": "\\theta ", "α": "\\alpha ", "β": "\\beta ", "Ω": "\\Omega ",
     "μ": "\\mu ", "⟨": "\\langle ", "⟩": "\\rangle ", "⁄": "/", "∕": "/", "ℝ": "\\mathbb{R}", "ℕ": "\\mathbb{N}",
     "ℤ": "\\mathbb{Z}", "ℚ": "\\mathbb{Q}", "ℂ": "\\mathbb{C}",

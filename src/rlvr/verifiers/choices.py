@@ -15,7 +15,7 @@ import unicodedata
 import regex
 
 from rlvr.verifiers.lexicon import (
-    ALTERNATIVE_WORDS, HEDGE_WORDS, NEGATIVE_EVALUATIONS, REJECTION_WORDS, words_pattern,
+    ALTERNATIVE_WORDS, HEDGE_WORDS, LIST_WORDS, NEGATIVE_EVALUATIONS, REJECTION_WORDS, RETRACTION_CUES, words_pattern,
 )
 from rlvr.verifiers.limits import REGEX_TIMEOUT_S
 
@@ -36,10 +36,17 @@ _LETTERS_RE = regex.compile(r"\p{L}+")
 _OTHER_CHOICE_RE = regex.compile(rf"(?<![A-Za-z\\])\(?[{UPPER}{LOWER}]\)|(?<![A-Za-z\\])[{UPPER}][.:](?!\d)")
 # a word of one or two small letters between two option letters: a conjunction ("o", "u", "y", "ou")
 _JOINING_WORD_RE = regex.compile(r"\p{Ll}{1,2}")
-# doubt, or words that offer options beyond the text ("(C), maybe", "(C) or any other", "(C) through E"); words
-# that join what the option's text says ("(C) Both I and III", "(E) All of the above", "(C) 4 or 5") offer
-# nothing: another option would have to be named, and a named letter refuses (below)
-_SEVERAL_OPTIONS = frozenset(w for w in HEDGE_WORDS if " " not in w) | frozenset("any every through also either".split())
+# doubt, alternatives, or words that offer options beyond the text ("(C), maybe", "(C) 12 or 15", "(C) through E");
+# words that join what the option's text says ("(C) Both I and III", "(E) All of the above") offer nothing:
+# another option would have to be named, and a named letter refuses (below)
+_SEVERAL_OPTIONS = frozenset(w for group in (ALTERNATIVE_WORDS, HEDGE_WORDS) for w in group if " " not in w) | \
+    frozenset("any every through also either".split())
+# a capital A-J standing alone in an option's text ("D" of "(C) or D"; not "H_2O", "B'", "f(A)")
+_LONE_CAPITAL_RE = regex.compile(rf"(?<![\p{{L}}\\])([{UPPER}])(?![\p{{L}}_^0-9'’(\[{{])")
+_LAST_WORD_RE = regex.compile(r"\p{L}+$")
+# what joins another option to the answer's: a conjunction, an alternative, a hedge, a retraction ("I mean")
+_JOINERS = frozenset(phrase.split()[-1].lower() for group in (ALTERNATIVE_WORDS, LIST_WORDS, HEDGE_WORDS, RETRACTION_CUES)
+                     for phrase in group) | frozenset("think guess also either".split())
 _PRONOUN_RE = regex.compile(r"(?<![\p{L}])I(?=\s+\p{Ll})")  # "(C) I think": the pronoun
 _ROMAN_RE = regex.compile(r"[IVX]{2,}")  # "II", "III", "IV": statements numbered in roman, so "I" is one too
 # "(d)", "D" (a capital on its own, not "E[X]" or "C_1"), a lone "b"-"d", "option a", "d)"; a lone "a" is
@@ -113,8 +120,15 @@ def choice_with_text(s: str) -> regex.Match | None:
     letter = (m[1] or m[2]).upper()
     roman = any(_ROMAN_RE.fullmatch(w, timeout=REGEX_TIMEOUT_S) for w in tokens)
     pronoun = _PRONOUN_RE.search(text, timeout=REGEX_TIMEOUT_S) is not None
-    if any(len(w) == 1 and w in CHOICE_LETTERS and w != letter and not (w == "I" and (roman or pronoun)) for w in tokens):
-        return None  # "(C) and D", "(C) I mean D", "(C) I, III, D": another option named (statement I is none)
+    if _ORDINAL_OPTION_RE.search(text, timeout=REGEX_TIMEOUT_S):
+        return None  # "(C) or the option after it": another option named by its place
+    for other in _LONE_CAPITAL_RE.finditer(text, timeout=REGEX_TIMEOUT_S):
+        if other[1] == letter or (other[1] == "I" and (roman or pronoun)):
+            continue  # statement I, or the pronoun
+        before = text[:other.start()].rstrip(" 	*(")
+        last = _LAST_WORD_RE.search(before, timeout=REGEX_TIMEOUT_S)
+        if not before or before[-1] in ",;/|&+" or (last and last[0].lower() in _JOINERS):
+            return None  # "(C) and D", "(C) I mean D", "(C) I, III, D": another option (not "Vitamin D", "grade B")
     if any(w in CHOICE_LETTERS for w in tokens) and all(
             w in CHOICE_LETTERS or _JOINING_WORD_RE.fullmatch(w, timeout=REGEX_TIMEOUT_S) for w in tokens):
         return None  # "(A) \\vee B", "(C) o D", "(B) / D": another letter joined to it, no option's text

@@ -30,7 +30,7 @@ from rlvr.verifiers.lexicon import (
 )
 from rlvr.verifiers.approximations import says_approximately
 from rlvr.verifiers.conversions import same_dimension
-from rlvr.verifiers.normalize import bare_number, normalize_answer
+from rlvr.verifiers.normalize import bare_number, has_temperature_scale, normalize_answer
 from rlvr.verifiers.prose import sentences, stated_values, value_role
 from rlvr.verifiers.later_values import agrees_approximately, fold_digits, key
 from rlvr.verifiers.slots import Slot, clean
@@ -125,14 +125,20 @@ class _Reader:
         self.unit = canonical_unit(normalize_answer(clean(answer)).unit or unit_after_answer or "")
         self.key = key(answer)
         self.own = {self.key} | {key(v) for v in _COMMA_RE.split(clean(answer), timeout=timeout) if v.strip()}
-        if (bare := bare_number(clean(answer))) is not None:
-            self.own.add(bare)  # "\\boxed{25 °F}. So it is 25.": the number restated without its scale
+        bare = bare_number(clean(answer))
+        # "\\boxed{25 °F}. So it is 25.": the number restated without its scale (never "300 °C" after 300 K)
+        self.bare = bare if bare is not None and bare not in self.own else None
         self.choice = answer_choice(clean(answer)) is not None
 
     def other(self, values: list[str]) -> list[str]:
         if self.choice:  # against a choice letter only other letters are other answers ("B, the value 12")
             return []
-        return [v for v in values if key(v) not in self.own]
+        return [v for v in values if not self.owns(v)]
+
+    def owns(self, value: str) -> bool:
+        """Whether ``value`` is the answer's own value (or a part of it, or its number without the scale)."""
+        k = key(value)
+        return k in self.own or (k == self.bare and not has_temperature_scale(value))
 
     def values(self, text: str, roles: bool = True) -> list[str]:
         """Stated values of ``text`` (all its values without ``roles``), labelled ones ("x = 2") left out."""
@@ -216,9 +222,9 @@ class _Reader:
                 first and self._conditional(folded, others)):
             return _holding(HEDGED_LATER, f"after the final answer {answer!r} the completion offers {clean(value)!r} "
                            f"too ({shown!r})", others, folded)
-        if len(values) > 1 and others and key(folded.strip(" .;:$")) not in self.own:
-            # "(= 41) (= 43)", "(41), (43)": values on their own, set apart by nothing but brackets and signs;
-            # "(6 \\cdot 7)" is an expression of the answer and "(1, 2)" under \\boxed{(1, 2)} restates it
+        if len(values) > 1 and others and len(_EQUATED_RE.findall(folded, timeout=t)) >= len(values):
+            # "(= 41) (= 43)", "= 41 = 43": each value equated to the answer, with no word between them ("(2, 3, 5)"
+            # after a box, "(1), (2)" or a row of a table are the work's values, not claims about the answer)
             rest = folded
             for v in values:
                 rest = rest.replace(v, " ", 1)
@@ -364,7 +370,7 @@ def check_later(doc: Document, later_slots: list[list[Slot]], final: Slot, answe
             continue  # "\\boxed{C}" then "The result is 3/4, choice (C)": the option's value, not another option
         if _DIGIT_RE.search(answer, timeout=timeout) and not _VALUE_LIKE_RE.search(value, timeout=timeout):
             continue  # "The answer is the same for either table": words, no value, against a numeric answer
-        if key(value) not in reader.own and not any(key(v) in reader.own for v in stated_values(value, timeout)):
+        if not reader.owns(value) and not any(reader.owns(v) for v in stated_values(value, timeout)):
             return Finding(LATER_STATEMENT, f"{final.kind} says {clean(answer)!r} but a later {group[0].kind} says "
                            f"{clean(value)!r}", (clean(value),))
     end = final.end
@@ -412,12 +418,13 @@ def _marked_value(reader: "_Reader", sentence: str, timeout: float) -> Finding |
     value = clean(m[1]) if m else ""
     if not value or not _VALUE_LIKE_RE.search(value, timeout=timeout) and choice_letter(value) is None:
         return None
-    if key(value) in reader.own or any(key(v) in reader.own for v in stated_values(value, timeout)):
+    if reader.owns(value) or any(reader.owns(v) for v in stated_values(value, timeout)):
         return None
     return Finding(LATER_STATEMENT, f"the final answer {clean(reader.answer)!r} is followed by {value!r} after "
                    "a '####'", (value,))
 
 
+_EQUATED_RE = regex.compile(r"(?:=|≈|\\approx(?![A-Za-z]))\s*\$?\s*[-+]?[0-9(\\]")
 _OPERATOR_RE = regex.compile(r"\\(?:cdot|times|div|frac|dfrac|sqrt|pm|mp)(?![A-Za-z])|[+*/^×·÷−]|(?<![=(\s])-|-(?=\s*[0-9(])(?<=[0-9)]\s*-)")
 _PLAIN_VALUE_RE = regex.compile(r"[-+]?[0-9]+(?:\.[0-9]+)?")
 

@@ -12,7 +12,7 @@ from rlvr.verifiers.approximations import approximates
 from rlvr.verifiers.cache import byte_cache
 from rlvr.verifiers.limits import REGEX_TIMEOUT_S
 from rlvr.verifiers.normalize import value_key
-from rlvr.verifiers.numbers import parse_number
+from rlvr.verifiers.numbers import simple_value
 from rlvr.verifiers.slots import clean
 from rlvr.verifiers.units import number_from_words
 
@@ -82,30 +82,9 @@ def key(text: str) -> object:
     return value_key(value)
 
 
-def _numeric(text: str) -> float | None:
-    """A float for a plain number or a simple exact form (\\frac, \\sqrt, \\pi), never evaluated by eval."""
-    s = clean(text).replace("\\dfrac", "\\frac").replace("\\tfrac", "\\frac").replace(" ", "")
-    n = parse_number(s)
-    if n is not None:
-        return float(n)
-    m = regex.fullmatch(r"(-?)\\frac\{(.+)\}\{(.+)\}", s, timeout=REGEX_TIMEOUT_S)
-    if m:
-        num, den = _numeric(m[2]), _numeric(m[3])
-        return None if num is None or not den else (-1 if m[1] else 1) * num / den
-    m = regex.fullmatch(r"(-?[0-9.]*)\\sqrt\{?([0-9.]+)\}?", s, timeout=REGEX_TIMEOUT_S)
-    if m:
-        coefficient = float(m[1]) if m[1] not in ("", "-") else (-1.0 if m[1] == "-" else 1.0)
-        return coefficient * float(m[2]) ** 0.5
-    m = regex.fullmatch(r"(-?[0-9.]*)\\pi", s, timeout=REGEX_TIMEOUT_S)
-    if m:
-        coefficient = float(m[1]) if m[1] not in ("", "-") else (-1.0 if m[1] == "-" else 1.0)
-        return coefficient * 3.141592653589793
-    return None
-
-
 def agrees_approximately(value: str, answer: str) -> bool:
     """``0.707`` for ``\\frac{\\sqrt{2}}{2}``, ``33.3%`` for 1/3: equal at the approximation's own precision."""
-    v, a = _numeric(value.rstrip("%").rstrip("\\").strip()), _numeric(answer)
+    v, a = simple_value(value.rstrip("%").rstrip("\\").strip()), simple_value(answer)
     if v is None or a is None:
         return True  # an approximation of an answer we cannot evaluate here is no evidence against it
     if value.strip().endswith("%"):

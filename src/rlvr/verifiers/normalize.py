@@ -28,7 +28,8 @@ from rlvr.verifiers.lexicon import (
 from rlvr.verifiers.brackets import split_top_level
 from rlvr.verifiers.numbers import parse_number
 from rlvr.verifiers.sympy_text import sympy_text
-from rlvr.verifiers.units import clock_time, count_noun, scaled_value, split_unit, unit_words
+from rlvr.verifiers.approximations import tolerance
+from rlvr.verifiers.units import canonical_unit, clock_time, count_noun, scaled_value, split_unit, unit_words
 
 
 def set_builder_interval(text: str) -> str | None:  # statements imports this module: import it when first used
@@ -75,8 +76,12 @@ def _one_temperature(s: str) -> tuple[str, str]:
     rest = _TEMPERATURE_VALUE_RE.sub("", s, timeout=REGEX_TIMEOUT_S)
     if found and _TEMPERATURE_JOINS_RE.fullmatch(rest, timeout=REGEX_TIMEOUT_S):
         units = [_TEMPERATURE_UNITS.get(m["scale"] or "", "") for m in found]
-        if all(units) and len({_TO_CELSIUS[u](Fraction(m[1])) for m, u in zip(found, units)}) == 1:
-            return found[0][1], units[0]
+        if all(units):  # each written to its own precision: "-17.8 °C = 0 °F" is one rounded temperature
+            scales = [canonical_unit(u) for u in units]
+            celsius = [float(_TO_CELSIUS[c](Fraction(m[1]))) for m, c in zip(found, scales)]
+            spread = [tolerance(m[1]) * (5 / 9 if c == "degf" else 1) for m, c in zip(found, scales)]
+            if all(abs(c - celsius[0]) <= t + spread[0] + 1e-9 for c, t in zip(celsius, spread)):
+                return found[0][1], units[0]
     return s, MIXED_TEMPERATURES
 
 
@@ -284,6 +289,8 @@ def normalize_answer(text: str) -> NormalizedAnswer:
         s = interval  # \{x \mid -1 < x < 1\} is the interval (-1, 1)
     if (repeating := _repeating_decimal(s.strip())) is not None:
         s = repeating  # 0.333\ldots, 0.\overline{3} is \frac{1}{3}
+    elif _DOTS_SEEN_RE.search(s, timeout=REGEX_TIMEOUT_S):  # "3.333... hours": the value, then its unit
+        s = _REPEATING_BEFORE_UNIT_RE.sub(lambda m: _repeating_decimal(m[0]) or m[0], s, timeout=REGEX_TIMEOUT_S)
     if "\\" not in s:
         s = sympy_text(s)
     unit = ""
@@ -313,6 +320,7 @@ def normalize_answer(text: str) -> NormalizedAnswer:
     s = _modular(s)
     s = _unwrap(s)
     s = s.replace("{,}", ",").replace("{:}", ":").replace("\\%", "%")
+    s = _SEMICOLON_RE.sub(",", s, timeout=REGEX_TIMEOUT_S)  # "0.3; 0.5" lists two values; "[1; 2]" is [1, 2]
     s = s.strip().rstrip(".").rstrip("\\").strip()
     if (time_of_day := clock_time(s)) is not None:
         s = time_of_day  # 20:34:00 and 8:34 pm are 20:34
@@ -359,6 +367,9 @@ _MONEY_RE = regex.compile(r"(?:([^\s0-9+\-.,]{1,6}?)\.?\s*([-+]?[0-9][0-9,.'’]
 _SCIENTIFIC_RE = regex.compile(r"([-+]?[0-9]{1,15}(?:\.[0-9]{1,15})?)[eE]([-+]?[0-9]{1,3})")
 _DOTS = r"(?:\\ldots|\\dots|\\cdots|\.\.\.|…)"
 _REPEATING_DOTS_RE = regex.compile(r"([-+]?)([0-9]{0,12})\.([0-9]{0,12}?)([0-9]{1,6}?)\4+\s*" + _DOTS)
+_REPEATING_BEFORE_UNIT_RE = regex.compile(r"(?<![0-9.])" + _REPEATING_DOTS_RE.pattern + r"(?=\s+\p{L}|\s*\\(?:text|mathrm)\b)")
+_DOTS_SEEN_RE = regex.compile(_DOTS)
+_SEMICOLON_RE = regex.compile(r"(?<!\\)\s*;\s*")
 _OVERLINE_RE = regex.compile(r"([-+]?)([0-9]{1,12})\.([0-9]{0,12})\\(?:overline|bar|dot)\s*\{?([0-9]{1,12})\}?")
 
 
@@ -477,10 +488,16 @@ def value_key(text: str) -> str | Fraction:
     norm = normalize_answer(text)
     number = parse_number(norm.key)
     if number is not None:
-        if norm.unit in _TO_CELSIUS and not norm.percent:
-            return _TO_CELSIUS[norm.unit](number)
+        if (scale := canonical_unit(norm.unit) if norm.unit else None) in _TO_CELSIUS and not norm.percent:
+            return _TO_CELSIUS[scale](number)
         return number * 100 if norm.percent else number
     return norm.key + ("%" if norm.percent else "")
+
+
+def has_temperature_scale(text: str) -> bool:
+    """Whether an answer is a temperature on a named scale ("25 °F", "298 K")."""
+    unit = normalize_answer(text).unit
+    return bool(unit) and canonical_unit(unit) in _TO_CELSIUS
 
 
 def bare_number(text: str) -> Fraction | None:
@@ -489,4 +506,5 @@ def bare_number(text: str) -> Fraction | None:
     return None if norm.percent else parse_number(norm.key)
 
 
-_TO_CELSIUS = {"°C": lambda v: v, "°F": lambda v: (v - 32) * Fraction(5, 9), "kelvin": lambda v: v - Fraction(27315, 100)}
+# canonical_unit's temperature scales -> degrees Celsius
+_TO_CELSIUS = {"degc": lambda v: v, "degf": lambda v: (v - 32) * Fraction(5, 9), "kelvin": lambda v: v - Fraction(27315, 100)}

@@ -15,7 +15,7 @@ import regex
 
 from rlvr.verifiers.limits import REGEX_TIMEOUT_S
 
-__all__ = ["parse_number", "numbers_match", "matches_at_float_precision", "decimal_comma_value"]
+__all__ = ["parse_number", "numbers_match", "matches_at_float_precision", "decimal_comma_value", "simple_value"]
 
 _NUM = r"(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)"
 _PLAIN_RE = regex.compile(rf"([+-]?)({_NUM})")
@@ -119,3 +119,23 @@ def decimal_comma_value(text: str) -> Fraction | None:
     whole, part = (m[1], m[2]) if m[1] is not None else (m[3], m[4])
     return Fraction(f"{whole}.{part}")
 
+
+def simple_value(text: str) -> float | None:
+    """A float for a plain number or a simple exact form (\\frac, \\sqrt, \\pi), never evaluated by eval."""
+    s = text.strip().strip("$").replace("\\dfrac", "\\frac").replace("\\tfrac", "\\frac").replace(" ", "")
+    n = parse_number(s)
+    if n is not None:
+        return float(n)
+    m = regex.fullmatch(r"(-?)\\frac\{(.+)\}\{(.+)\}", s, timeout=REGEX_TIMEOUT_S)
+    if m:
+        num, den = simple_value(m[2]), simple_value(m[3])
+        return None if num is None or not den else (-1 if m[1] else 1) * num / den
+    m = regex.fullmatch(r"(-?(?:[0-9]+(?:\.[0-9]+)?)?)\\sqrt\{?([0-9]+(?:\.[0-9]+)?)\}?", s, timeout=REGEX_TIMEOUT_S)
+    if m:
+        coefficient = float(m[1]) if m[1] not in ("", "-") else (-1.0 if m[1] == "-" else 1.0)
+        return coefficient * float(m[2]) ** 0.5
+    m = regex.fullmatch(r"(-?(?:[0-9]+(?:\.[0-9]+)?)?)\\pi", s, timeout=REGEX_TIMEOUT_S)
+    if m:
+        coefficient = float(m[1]) if m[1] not in ("", "-") else (-1.0 if m[1] == "-" else 1.0)
+        return coefficient * 3.141592653589793
+    return None

@@ -16,7 +16,7 @@ from rlvr.verifiers.limits import REGEX_TIMEOUT_S
 from rlvr.verifiers.approximations import approximates, is_exact_form
 from rlvr.verifiers.normalize import NormalizedAnswer, normalize_answer, split_top_level
 from rlvr.verifiers.lexicon import LIST_WORDS, OR_WORDS, alternation
-from rlvr.verifiers.numbers import parse_number
+from rlvr.verifiers.numbers import parse_number, simple_value
 
 __all__ = ["APPROX", "NAME_RE", "is_constant_side", "equation_problem", "exact_part", "relations_as_intervals",
            "labelled_values", "set_builder_interval", "renamed_definition"]
@@ -110,7 +110,9 @@ def exact_part(answer: NormalizedAnswer) -> NormalizedAnswer:
     exact, approx = normalize_answer(m[1]), normalize_answer(m[2])
     e, a = parse_number(exact.key), parse_number(approx.key)
     if e is None and is_exact_form(approx.clean) and exact.key != approx.key:
-        return answer  # "\\sqrt{2} \\approx \\frac{3}{2}": two exact values, not a value and its rounding
+        x, y = simple_value(exact.clean), simple_value(approx.clean)
+        if x is None or y is None or abs(x - y) > 1e-9 * max(1.0, abs(x)):
+            return answer  # "\\sqrt{2} \\approx \\frac{3}{2}": two exact values (2\\sqrt{3} \\approx \\sqrt{12} is one)
     if e is not None and a is not None and not approximates(approx.clean + ("%" if approx.percent else ""),
                                                             a / 100 if approx.percent else a, e):
         return answer
