@@ -116,6 +116,9 @@ def exact_part(answer: NormalizedAnswer) -> NormalizedAnswer:
     if e is not None and a is not None and not approximates(approx.clean + ("%" if approx.percent else ""),
                                                             a / 100 if approx.percent else a, e):
         return answer
+    if e is None and a is not None and (x := simple_value(exact.clean)) is not None \
+            and not approximates(approx.clean + ("%" if approx.percent else ""), a / 100 if approx.percent else a, x):
+        return answer  # "\\pi \\approx 4": a simple exact form (a root, pi) held to the approximation's precision
     return exact
 
 
