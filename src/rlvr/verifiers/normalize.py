@@ -48,6 +48,7 @@ _SPACING_RE = regex.compile(r"\\\\|\\[!,;:> ]|\\(?:quad|qquad|displaystyle|texts
 # "3 \; - \; 2" spaces a subtraction)
 _WIDE_SPACE_BEFORE_SIGN_RE = regex.compile(
     r"(?<=[0-9A-Za-z)\]}])\s*\\q?quad(?![A-Za-z])\s*(?=[-+])"
+    r"|(?<=[0-9A-Za-z)\]])\s*\\q?quad(?![A-Za-z])\s*(?=[0-9A-Za-z(])"  # "1 \\quad x" is 1 and x, never 1·x
     r"|(?<=(?:^|[\s,(])[-+]?[0-9]+(?:\.[0-9]+)?)\s*\\[;: ]\s*(?=[-+][0-9])")  # a number alone, not x^3 or 2x
 _LEFT_RIGHT_RE = regex.compile(r"\\(?:left|right|big|Big|bigg|Bigg)(?![A-Za-z])")
 # \left. and \right. are invisible delimiters: the dot is not a decimal point (\left.5\right. is 5)
