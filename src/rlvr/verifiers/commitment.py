@@ -38,7 +38,7 @@ from rlvr.verifiers.prose import (
 from rlvr.verifiers.same_line import line_values
 from rlvr.verifiers.slots import Slot, clean
 from rlvr.verifiers.choices import answer_choice
-from rlvr.verifiers.units import with_temperature_scale
+from rlvr.verifiers.temperatures import with_temperature_scale
 from rlvr.verifiers.trace import Finding, rule
 
 __all__ = ["Finding", "check_final", "later_groups", "occurrences", "statement_of", "grader_note",

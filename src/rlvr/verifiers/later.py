@@ -36,7 +36,8 @@ from rlvr.verifiers.later_values import agrees_approximately, fold_digits, key
 from rlvr.verifiers.slots import Slot, clean
 from rlvr.verifiers.statements import is_constant_side, names_a_quantity
 from rlvr.verifiers.trace import Finding, rule
-from rlvr.verifiers.units import canonical_unit, unit_after, with_temperature_scale
+from rlvr.verifiers.temperatures import with_temperature_scale
+from rlvr.verifiers.units import canonical_unit, unit_after
 
 __all__ = ["check_later", "LATER_STATEMENT", "RETRACTION", "DENIAL", "HEDGED_LATER", "OTHER_CHOICE", "DOUBTED"]
 

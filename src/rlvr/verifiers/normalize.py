@@ -28,8 +28,8 @@ from rlvr.verifiers.lexicon import (
 from rlvr.verifiers.brackets import split_top_level
 from rlvr.verifiers.numbers import parse_number
 from rlvr.verifiers.sympy_text import sympy_text
-from rlvr.verifiers.approximations import tolerance
-from rlvr.verifiers.units import canonical_unit, clock_time, count_noun, scaled_value, split_unit, unit_words
+from rlvr.verifiers.temperatures import DEGREE_RE, TEMPERATURE_UNITS, celsius, one_temperature, scale_words_to_signs
+from rlvr.verifiers.units import clock_time, count_noun, scaled_value, split_unit, unit_words
 
 
 def set_builder_interval(text: str) -> str | None:  # statements imports this module: import it when first used
@@ -55,43 +55,6 @@ _LEFT_RIGHT_RE = regex.compile(r"\\(?:left|right|big|Big|bigg|Bigg)(?![A-Za-z])"
 _INVISIBLE_DELIMITER_RE = regex.compile(r"\\(?:left|right)\s*\.")
 _TRIG_RE = regex.compile(r"\\(?:sin|cos|tan|cot|sec|csc)(?![A-Za-z])")
 _DEGREE_VALUE_RE = regex.compile(r"([0-9]+(?:\.[0-9]+)?)\s*(?:\^\s*\{?\s*\\circ\s*\}?|\\degree(?![A-Za-z]))")
-# degrees, with a temperature scale after them (20^\circ\text{C}, 68°F)
-_DEGREE_RE = regex.compile(r"(?:\^\s*\{?\s*\\circ\s*\}?|°|\\degree(?![A-Za-z]))"
-                           r"(?:\s*(?:\\(?:text|mathrm)\s*\{\s*(?P<scale>[CFK])\s*\}|(?P<scale>[CFK])(?![A-Za-z])))?")
-# a temperature scale in words after a number: "25 degrees F", "25 deg C", "25\\text{ degF}", "25 Fahrenheit"
-_TEMPERATURE_WORDS_RE = regex.compile(
-    r"(?<=[0-9}])\s*(?:\\(?:text|mathrm)\s*\{\s*)?(?:(?i:deg(?:ree)?s?)\.?\s*(?P<letter>[CFK])(?![A-Za-z])"
-    r"|(?i:deg(?:ree)?s?\s+)?(?P<word>(?i:celsius|fahrenheit|kelvin)))\s*\}?")
-
-
-#: the unit of an answer that states temperatures on several scales that are not one temperature
-MIXED_TEMPERATURES = "temperatures on several scales"
-_TEMPERATURE_VALUE_RE = regex.compile(r"([-+]?[0-9]+(?:\.[0-9]+)?)\s*" + _DEGREE_RE.pattern)
-_TEMPERATURE_JOINS_RE = regex.compile(r"(?:\s|=|\\approx|≈|\\(?:quad|qquad|,|;|:)|[(),]|\\left|\\right)*")
-
-
-def _one_temperature(s: str) -> tuple[str, str]:
-    """An answer with temperatures on several scales: (its first value, its scale) when they are one
-    temperature written as equal ("25 °C = 77 °F", "298.15 K (25 °C)"), else (``s``, MIXED_TEMPERATURES)."""
-    found = list(_TEMPERATURE_VALUE_RE.finditer(s, timeout=REGEX_TIMEOUT_S))
-    rest = _TEMPERATURE_VALUE_RE.sub("", s, timeout=REGEX_TIMEOUT_S)
-    if found and _TEMPERATURE_JOINS_RE.fullmatch(rest, timeout=REGEX_TIMEOUT_S):
-        units = [_TEMPERATURE_UNITS.get(m["scale"] or "", "") for m in found]
-        if all(units):  # each written to its own precision: "-17.8 °C = 0 °F" is one rounded temperature
-            scales = [canonical_unit(u) for u in units]
-            celsius = [float(_TO_CELSIUS[c](Fraction(m[1]))) for m, c in zip(found, scales)]
-            spread = [tolerance(m[1]) * (5 / 9 if c == "degf" else 1) for m, c in zip(found, scales)]
-            if all(abs(c - celsius[0]) <= t + spread[0] + 1e-9 for c, t in zip(celsius, spread)):
-                return found[0][1], units[0]
-    return s, MIXED_TEMPERATURES
-
-
-def _temperature_sign(m: regex.Match) -> str:
-    return "^\\circ " + (m["letter"] or m["word"][0]).upper()
-
-
-# a temperature scale keeps its name: 25 °F is not 25 °C (rules converts one into the other)
-_TEMPERATURE_UNITS = {"C": "°C", "F": "°F", "K": "kelvin"}
 _FRAC_ALIAS_RE = regex.compile(r"\\[dt]frac(?![A-Za-z])")
 # digit groups written as in MATH's golds: 10,\!080 and 14{,}916 (a comma that LaTeX must not space)
 _DIGIT_GROUP_RE = regex.compile(r"(?<=[0-9])[ ]?(?:\{[ ]?,[ ]?\}|,\\!)[ ]*(?=[0-9]{3}(?![0-9]))")
@@ -295,7 +258,7 @@ def normalize_answer(text: str) -> NormalizedAnswer:
     if "\\" not in s:
         s = sympy_text(s)
     unit = ""
-    s = _TEMPERATURE_WORDS_RE.sub(_temperature_sign, s, timeout=REGEX_TIMEOUT_S)  # "25 degrees F" is 25 °F
+    s = scale_words_to_signs(s)  # "25 degrees F" is 25 °F
     if (scaled := scaled_value(s)) is not None:  # "42\text{ million}", "2 thousand people", "twelve apples", "二十人"
         s, unit = scaled
     m = _TRAILING_UNIT_RE.search(s, timeout=REGEX_TIMEOUT_S)
@@ -310,12 +273,12 @@ def normalize_answer(text: str) -> NormalizedAnswer:
     s = _LEFT_RIGHT_RE.sub("", s, timeout=REGEX_TIMEOUT_S)
     if _TRIG_RE.search(s, timeout=REGEX_TIMEOUT_S):  # \sin 30^\circ is sin(pi/6): degrees are converted, not dropped
         s = _DEGREE_VALUE_RE.sub(r"(\1\\pi/180)", s, timeout=REGEX_TIMEOUT_S)
-    if m := _DEGREE_RE.search(s, timeout=REGEX_TIMEOUT_S):
-        unit = unit or _TEMPERATURE_UNITS.get(m["scale"] or "", "degree")
-        if len({d["scale"] for d in _DEGREE_RE.finditer(s, timeout=REGEX_TIMEOUT_S) if d["scale"]}) > 1:
-            s, unit = _one_temperature(s)  # "25 °C = 77 °F" is one temperature; "25 °C = 25 °F" is two
+    if m := DEGREE_RE.search(s, timeout=REGEX_TIMEOUT_S):
+        unit = unit or TEMPERATURE_UNITS.get(m["scale"] or "", "degree")
+        if len({d["scale"] for d in DEGREE_RE.finditer(s, timeout=REGEX_TIMEOUT_S) if d["scale"]}) > 1:
+            s, unit = one_temperature(s)  # "25 °C = 77 °F" is one temperature; "25 °C = 25 °F" is two
         else:
-            s = _DEGREE_RE.sub("", s, timeout=REGEX_TIMEOUT_S)
+            s = DEGREE_RE.sub("", s, timeout=REGEX_TIMEOUT_S)
     s = _FRAC_ALIAS_RE.sub(r"\\frac", s, timeout=REGEX_TIMEOUT_S)
     s = _python_syntax(s)
     s = _modular(s)
@@ -489,16 +452,15 @@ def value_key(text: str) -> str | Fraction:
     norm = normalize_answer(text)
     number = parse_number(norm.key)
     if number is not None:
-        if (scale := canonical_unit(norm.unit) if norm.unit else None) in _TO_CELSIUS and not norm.percent:
-            return _TO_CELSIUS[scale](number)
+        if not norm.percent and (degrees := celsius(number, norm.unit)) is not None:
+            return degrees
         return number * 100 if norm.percent else number
     return norm.key + ("%" if norm.percent else "")
 
 
 def has_temperature_scale(text: str) -> bool:
     """Whether an answer is a temperature on a named scale ("25 °F", "298 K")."""
-    unit = normalize_answer(text).unit
-    return bool(unit) and canonical_unit(unit) in _TO_CELSIUS
+    return celsius(Fraction(0), normalize_answer(text).unit) is not None
 
 
 def bare_number(text: str) -> Fraction | None:
@@ -506,6 +468,3 @@ def bare_number(text: str) -> Fraction | None:
     norm = normalize_answer(text)
     return None if norm.percent else parse_number(norm.key)
 
-
-# canonical_unit's temperature scales -> degrees Celsius
-_TO_CELSIUS = {"degc": lambda v: v, "degf": lambda v: (v - 32) * Fraction(5, 9), "kelvin": lambda v: v - Fraction(27315, 100)}

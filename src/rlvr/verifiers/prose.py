@@ -319,7 +319,7 @@ def sentence_value(sentence: str, timeout: float) -> tuple[str, int] | None:
         return None
     # the value with the words after it, for normalisation to tell a count noun ("42 apples") from a scale
     # word ("2 thousand people") or an operation ("42 squared"); the sentence goes on after its noun phrase
-    from rlvr.verifiers.units import with_temperature_scale  # units reads CLDR's number words: loaded with it
+    from rlvr.verifiers.temperatures import with_temperature_scale  # units reads CLDR's number words: loaded with it
 
     content, at, end = values[-1]
     if (scaled := with_temperature_scale(sentence, content, at, timeout)) != content:

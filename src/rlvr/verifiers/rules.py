@@ -21,7 +21,8 @@ from rlvr.verifiers.choices import UPPER
 from rlvr.verifiers.config import VerifierConfig
 from rlvr.verifiers.guards import unsafe_reason
 from rlvr.verifiers.lexicon import ALTERNATIVE_WORDS, HEDGE_WORDS, NEGATION_WORDS, OR_WORDS, REJECTION_WORDS, alternation
-from rlvr.verifiers.normalize import MIXED_TEMPERATURES, NormalizedAnswer, assignment_rhs, normalize_answer, split_top_level, value_key
+from rlvr.verifiers.temperatures import MIXED_TEMPERATURES
+from rlvr.verifiers.normalize import NormalizedAnswer, assignment_rhs, normalize_answer, split_top_level, value_key
 from rlvr.verifiers.numbers import decimal_comma_value, matches_at_float_precision, numbers_match, parse_number
 from rlvr.verifiers.statements import APPROX, equation_problem, relations_as_intervals
 from rlvr.verifiers.trace import Decision, rule

@@ -294,22 +294,3 @@ def unit_after(text: str, pos: int, timeout: float = REGEX_TIMEOUT_S) -> str | N
     if not m or m[1].lower() in _WORDS_NOT_UNITS or canonical_unit(m[1]) is None:
         return None
     return m[1]
-
-
-# a temperature scale after a number in prose: "25 °F", "25^\\circ\\text{F}", "25 degrees Fahrenheit", "25 deg C"
-_SCALE_AFTER_RE = regex.compile(
-    r"[ \t]*(?:(?P<sign>[℃℉])|(?:\^\s*\{?\s*\\circ\s*\}?|°|\\degree(?![A-Za-z])|deg(?:ree)?s?\s+)\s*(?:\\(?:text|mathrm)\s*\{\s*)?(?P<letter>[CFK])(?![A-Za-z]))"
-    r"|\s+(?i:degrees?\s+)?(?P<word>(?i:celsius|fahrenheit|kelvin))")
-_PLAIN_NUMBER_RE = regex.compile(r"[-+]?[0-9]+(?:\.[0-9]+)?")
-
-
-def with_temperature_scale(text: str, value: str, at: int, timeout: float = REGEX_TIMEOUT_S) -> str:
-    """``value`` (found at ``at`` in ``text``) with the temperature scale written after it in prose ("25 °F",
-    "25 degrees Fahrenheit" -> ``25^\\circ F``), so that its key is that temperature; else ``value`` as it is."""
-    if at < 0 or not _PLAIN_NUMBER_RE.fullmatch(value, timeout=timeout):
-        return value
-    scale = _SCALE_AFTER_RE.match(text, at + len(value), min(len(text), at + len(value) + 40), timeout=timeout)
-    if not scale:
-        return value
-    letter = "C" if scale["sign"] == "℃" else "F" if scale["sign"] == "℉" else (scale["letter"] or scale["word"][0]).upper()
-    return f"{value}^\\circ {letter}"
