@@ -187,6 +187,26 @@ def test_local_judge_scores_match_its_own_logits(tiny_judge):
     assert math.isclose(vote.mass, sum(root[digit[d]].item() for d in "123456789"), rel_tol=1e-3)
 
 
+def test_the_score_is_read_from_the_generation_kv_cache_and_equals_a_fresh_read(tiny_judge):
+    """After generating, reading the score re-reads only the score line (the judgment's KV cache cut to
+    what the score prefix shares with it), and gives what reading everything again gives."""
+    settings = EngineSettings(k=1, temperature=0.0, max_new_tokens=6, min_mass=0.0, shuffle=False)
+    cached, fresh = TransformersJudge(tiny_judge, device="cpu"), TransformersJudge(tiny_judge, device="cpu")
+    fresh.kv_states = 0  # keeps no state: every read starts from the first token
+    widths = []
+    net, _ = cached._load()
+    hook = net.register_forward_pre_hook(lambda _m, _a, kw: widths.append(kw["input_ids"].shape[1]), with_kwargs=True)
+    try:
+        [a] = JudgeEngine(cached, settings=settings).judge_groups([("What is 3*4?", ["It is 12."], None)])
+    finally:
+        hook.remove()
+    [b] = JudgeEngine(fresh, settings=settings).judge_groups([("What is 3*4?", ["It is 12."], None)])
+    prompt, later = widths[0], widths[1:]  # the prompt's prefill, then decode steps and score reads
+    assert later and max(later) < prompt / 2, widths
+    assert math.isclose(a.values[0], b.values[0], rel_tol=1e-4) and math.isclose(a.votes[0].mass, b.votes[0].mass,
+                                                                                  rel_tol=1e-4)
+
+
 def vote_messages(vote):
     from rlvr.rewards.judges.prompts import SYSTEM
 

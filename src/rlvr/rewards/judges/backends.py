@@ -277,8 +277,11 @@ class TransformersJudge(JudgeBackend):
         common = min(common, len(ids) - 1)  # at least one token is read, for its logits
         if cache is not None and common > 0 and hasattr(cache, "crop"):
             try:
-                cache.crop(common)
-            except Exception:  # a cache kind that cannot be cut (sliding windows): read it all again
+                surplus = cache.get_seq_length() - common
+                if surplus > 0:  # a negative count removes tokens in every transformers version (5.x refuses a length)
+                    cache.crop(-surplus)
+            except Exception as exc:  # a cache kind that cannot be cut (sliding windows): read it all again
+                logger.debug("judge %s: KV cache not cut: %s: %s", self.model_id, type(exc).__name__, exc)
                 cache, common = None, 0
         else:
             cache, common = None, 0
