@@ -18,12 +18,14 @@ from rlvr.verifiers.lexicon import APPROXIMATION_WORDS
 from rlvr.verifiers.limits import REGEX_TIMEOUT_S
 from rlvr.verifiers.phrases import words_pattern
 
-__all__ = ["APPROXIMATING", "APPROX_SIGNS_RE", "says_approximately", "tolerance", "approximates", "is_exact_form"]
+__all__ = ["APPROXIMATING", "APPROX_SIGNS_RE", "TRUNCATED_RE", "says_approximately", "tolerance", "approximates", "is_exact_form"]
 
 #: words that present a value as an approximation ("about 12", "roughly", "environ", "примерно", "大约")
 APPROXIMATING = words_pattern(APPROXIMATION_WORDS + ("approx", "approx."))
 #: signs that do the same in math
 APPROX_SIGNS_RE = regex.compile(r"≈|\\approx(?![A-Za-z])|\\simeq(?![A-Za-z])|\\doteq(?![A-Za-z])|\\sim(?![A-Za-z])")
+#: a decimal cut off with an ellipsis ("3.14159...", "0.33…"): the dots say the digits go on, so it approximates
+TRUNCATED_RE = regex.compile(r"(?<![0-9.])[0-9]*\.[0-9]+\s*(?:\.\.\.|…|\\[lc]?dots(?![A-Za-z]))")
 # an approximation's digits: "0.333", "1.2 \\times 10^{5}", "1.23 million" (decimals, power of ten, scale word)
 _MANTISSA_RE = regex.compile(r"\s*[-+]?[0-9]*(?:\.([0-9]+))?\s*(?:(?:\\times|\\cdot|×)\s*10\^\{?([-+]?[0-9]{1,3})\}?)?"
                              r"\s*(?:\\text\{\s*)?(thousand|million|billion)?\s*\}?\s*(\\?%)?")
@@ -36,7 +38,8 @@ _SCALE_EXPONENTS = {"thousand": 3, "million": 6, "billion": 9}
 
 def says_approximately(text: str, timeout: float = REGEX_TIMEOUT_S) -> bool:
     """Whether ``text`` presents a value as an approximation (a word or a sign)."""
-    return APPROX_SIGNS_RE.search(text, timeout=timeout) is not None or APPROXIMATING.search(text, timeout=timeout) is not None
+    return APPROX_SIGNS_RE.search(text, timeout=timeout) is not None or APPROXIMATING.search(text, timeout=timeout) is not None \
+        or TRUNCATED_RE.search(text, timeout=timeout) is not None
 
 
 def tolerance(approximation: str) -> float:

@@ -191,7 +191,7 @@ def _next_is_unit(tokens: list[str]) -> bool:
 
 
 _RELATION = r"(?:=|\\approx(?![A-Za-z])|≈|\\simeq(?![A-Za-z])|\\doteq(?![A-Za-z]))"
-_RESTATED_RE = regex.compile(r"\s*(" + _RELATION + r")\s*([^=<>≈]{1,80}?)\s*[.,;]?\s*(?=$|" + _RELATION + r")")
+_RESTATED_RE = regex.compile(r"\s*(" + _RELATION + r")\s*([^=<>≈]{1,80}?)\s*(?:(?<!\.)[.,;])?\s*(?=$|" + _RELATION + r")")
 _MATH_CLOSE_RE = regex.compile(r"\s*(?:\$\$|\$|\\\]|\\\))\s*[.,;]?\s*$")
 
 
@@ -200,9 +200,11 @@ def restated_after_box(doc: Document, box_end: int, timeout: float) -> tuple[tup
     to restate its value. Returns (each restatement, those that only approximate) for the reconciler
     to check against the box; empty when the math says more."""
     span = doc.math_span(box_end - 1)
-    if span is None:
-        return (), ()
-    tail = _MATH_CLOSE_RE.sub("", doc.view[box_end:span[1]], count=1, timeout=timeout)
+    if span is None:  # a bare box ("\\boxed{\\frac23} \\approx 0.67"): its line goes on the same way
+        line_end = doc.view.find("\n", box_end)
+        tail = doc.view[box_end:line_end if line_end >= 0 else len(doc.view)]
+    else:
+        tail = _MATH_CLOSE_RE.sub("", doc.view[box_end:span[1]], count=1, timeout=timeout)
     parts, approximate, pos = [], [], 0
     while pos < len(tail.rstrip()):
         m = _RESTATED_RE.match(tail, pos, timeout=timeout)

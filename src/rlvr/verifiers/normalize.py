@@ -26,6 +26,7 @@ from rlvr.verifiers.lexicon import (
     ANSWER_WORDS, APPROVAL_MARKS,
 )
 from rlvr.verifiers.brackets import split_top_level
+from rlvr.verifiers.repeating import DOTS, as_fractions
 from rlvr.verifiers.numbers import parse_number
 from rlvr.verifiers.sympy_text import sympy_text
 from rlvr.verifiers.temperatures import DEGREE_RE, TEMPERATURE_UNITS, celsius, one_temperature, scale_words_to_signs
@@ -251,10 +252,9 @@ def normalize_answer(text: str) -> NormalizedAnswer:
     s = _french_interval(s)
     if s.lstrip().startswith("\\{") and (interval := set_builder_interval(s)) is not None:
         s = interval  # \{x \mid -1 < x < 1\} is the interval (-1, 1)
-    if (repeating := _repeating_decimal(s.strip())) is not None:
-        s = repeating  # 0.333\ldots, 0.\overline{3} is \frac{1}{3}
-    elif _DOTS_SEEN_RE.search(s, timeout=REGEX_TIMEOUT_S):  # "3.333... hours": the value, then its unit
-        s = _REPEATING_BEFORE_UNIT_RE.sub(lambda m: _repeating_decimal(m[0]) or m[0], s, timeout=REGEX_TIMEOUT_S)
+    s = as_fractions(s)  # 0.333\ldots, 0.\overline{3}, 0.(3) are \frac{1}{3}, alone, in an equation or before a unit
+    if "." in s or "…" in s:  # "1.41421356...": a cut-off decimal is its digits (how close it must be: approximations.py)
+        s = _CUT_OFF_RE.sub(r"\1", s, timeout=REGEX_TIMEOUT_S)
     if "\\" not in s:
         s = sympy_text(s)
     unit = ""
@@ -328,30 +328,9 @@ def normalize_answer(text: str) -> NormalizedAnswer:
 
 # an amount with a currency sign before or after it (the sign is checked against CLDR's: currencies.py)
 _MONEY_RE = regex.compile(r"(?:([^\s0-9+\-.,]{1,6}?)\.?\s*([-+]?[0-9][0-9,.'’]*)|([-+]?[0-9][0-9,.'’]*?)\s*([^\s0-9.,']{1,6}))")
-_SCIENTIFIC_RE = regex.compile(r"([-+]?[0-9]{1,15}(?:\.[0-9]{1,15})?)[eE]([-+]?[0-9]{1,3})")
-_DOTS = r"(?:\\ldots|\\dots|\\cdots|\.\.\.|…)"
-_REPEATING_DOTS_RE = regex.compile(r"([-+]?)([0-9]{0,12})\.([0-9]{0,12}?)([0-9]{1,6}?)\4+\s*" + _DOTS)
-_REPEATING_BEFORE_UNIT_RE = regex.compile(r"(?<![0-9.])" + _REPEATING_DOTS_RE.pattern + r"(?=\s+\p{L}|\s*\\(?:text|mathrm)\b)")
-_DOTS_SEEN_RE = regex.compile(_DOTS)
+_CUT_OFF_RE = regex.compile(r"(?<![0-9.])([0-9]*\.[0-9]+)\s*" + DOTS + r"(?=\s*$|\s+\p{L}|\s*\\(?:text|mathrm)\b)")
 _SEMICOLON_RE = regex.compile(r"(?<!\\)\s*;\s*")
-_OVERLINE_RE = regex.compile(r"([-+]?)([0-9]{1,12})\.([0-9]{0,12})\\(?:overline|bar|dot)\s*\{?([0-9]{1,12})\}?")
-
-
-def _repeating_decimal(s: str) -> str | None:
-    """``0.333\\ldots`` and ``0.1\\overline{6}`` as the fraction they denote (``\\frac{1}{3}``, ``\\frac{1}{6}``).
-    With dots the digits must repeat at least twice ("0.142857142857…"); a single digit before dots
-    is read as repeating only when written three times or more ("0.333…")."""
-    m = _REPEATING_DOTS_RE.fullmatch(s, timeout=REGEX_TIMEOUT_S) or _OVERLINE_RE.fullmatch(s, timeout=REGEX_TIMEOUT_S)
-    if not m:
-        return None
-    sign, whole, fixed, period = m[1], m[2], m[3], m[4]
-    if m.re is _REPEATING_DOTS_RE and len(period) == 1 and not s.count(period * 3):
-        return None
-    value = (Fraction(int(whole + fixed + period) - int(whole + fixed or "0"), (10 ** len(period) - 1) * 10 ** len(fixed)))
-    text = str(value.numerator) if value.denominator == 1 else f"\\frac{{{value.numerator}}}{{{value.denominator}}}"
-    return "-" + text if sign == "-" else text
-
-
+_SCIENTIFIC_RE = regex.compile(r"([-+]?[0-9]{1,15}(?:\.[0-9]{1,15})?)[eE]([-+]?[0-9]{1,3})")
 def _python_syntax(s: str) -> str:
     s = _PY_POWER_RE.sub("^", s, timeout=REGEX_TIMEOUT_S)
     s = _PY_NOT_EQUAL_RE.sub(r" \\neq ", s, timeout=REGEX_TIMEOUT_S)

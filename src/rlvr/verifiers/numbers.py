@@ -14,6 +14,7 @@ from fractions import Fraction
 import regex
 
 from rlvr.verifiers.limits import REGEX_TIMEOUT_S
+from rlvr.verifiers.repeating import fraction_of
 
 __all__ = ["parse_number", "numbers_match", "matches_at_float_precision", "decimal_comma_value", "simple_value"]
 
@@ -24,7 +25,6 @@ _SCI_TIMES_RE = regex.compile(rf"([+-]?)({_NUM})(?:\\times|\\cdot|×|\*)10\^(?:\
 _FRAC_RE = regex.compile(rf"([+-]?)\\frac\{{([+-]?)({_NUM})\}}\{{([+-]?)({_NUM})\}}")
 _FRAC_SHORT_RE = regex.compile(r"([+-]?)\\frac([0-9])([0-9])")
 _SLASH_RE = regex.compile(rf"([+-]?)({_NUM})/({_NUM})")
-_REPEATING_RE = regex.compile(r"([+-]?)([0-9]*)\.([0-9]*)\\overline\{([0-9]{1,50})\}")
 _MIXED_RE = regex.compile(r"([+-]?)([0-9]+)\\frac\{([0-9]+)\}\{([0-9]+)\}")
 
 
@@ -59,10 +59,8 @@ def parse_number(key: str, max_digits: int = SAFE_DIGITS) -> Fraction | None:
             return _sign(m[1]) * Fraction(int(m[2]), int(m[3]))
         if m := _SLASH_RE.fullmatch(s, timeout=REGEX_TIMEOUT_S):
             return _sign(m[1]) * Fraction(m[2]) / Fraction(m[3])
-        if m := _REPEATING_RE.fullmatch(s, timeout=REGEX_TIMEOUT_S):  # 0.1\overline{6} = 1/6
-            fixed, cycle = m[3], m[4]
-            whole = Fraction(int(m[2] or "0")) + Fraction(int(fixed or "0"), 10 ** len(fixed))
-            return _sign(m[1]) * (whole + Fraction(int(cycle), (10 ** len(cycle) - 1) * 10 ** len(fixed)))
+        if (repeating := fraction_of(s)) is not None:  # 0.1\overline{6}, 0.1(6), 0.1666... = 1/6
+            return repeating
         if m := _MIXED_RE.fullmatch(s, timeout=REGEX_TIMEOUT_S):
             return _sign(m[1]) * (int(m[2]) + Fraction(int(m[3]), int(m[4])))
     except (ZeroDivisionError, ValueError, OverflowError):

@@ -158,6 +158,15 @@ def _shown(answer: NormalizedAnswer) -> str:
     return answer.clean + ("%" if answer.percent else "")
 
 
+def _one_number_in_forms(clean: str, config: VerifierConfig) -> Fraction | None:
+    """The number every part of ``a or b`` is, when all parts are one exact number ("0.666... or 2/3")."""
+    parts = [p.strip(" ,;") for p in _OR_RE.split(clean, timeout=REGEX_TIMEOUT_S)]
+    if len(parts) < 2 or not all(parts):
+        return None
+    values = {parse_number(normalize_answer(p).key, config.max_digits) for p in parts}
+    return next(iter(values)) if len(values) == 1 and None not in values else None
+
+
 def fast_decision(answer: NormalizedAnswer, gold: Gold, config: VerifierConfig) -> Decision | None:
     """Decide without sympy when possible: (status, reason, method) or ``None``."""
     g = gold.norm
@@ -227,6 +236,12 @@ def fast_decision(answer: NormalizedAnswer, gold: Gold, config: VerifierConfig) 
     if _OR_RE.search(answer.clean, timeout=REGEX_TIMEOUT_S) and not _OR_RE.search(g.clean, timeout=REGEX_TIMEOUT_S) \
             and not is_list_gold(gold.raw) and not (_SET_GOLD_RE.search(g.clean, timeout=REGEX_TIMEOUT_S)
                                                     and relations_as_intervals(answer.clean)):
+        same = _one_number_in_forms(answer.clean, config) if gold.number is not None else None
+        if same is not None:  # "0.666... or 2/3": one value written twice offers no second candidate
+            ok = any(numbers_match(same, gv, config.abs_tol, config.rel_tol)
+                     for gv in _percent_values(gold.number, g.percent, config.percent))
+            return Decision("correct" if ok else "incorrect", f"{_shown(answer)!r} states one number in several forms, "
+                            f"which {'equals' if ok else 'is not'} gold {gold.raw!r}", "number", NUMBER)
         return Decision("incorrect", f"{_shown(answer)!r} offers alternatives joined by 'or'; one final answer is required", "extraction", OR_IN_ANSWER)
     comma = decimal_comma_value(answer.clean) if gold.number is not None else None
     if comma is not None and numbers_match(comma, gold.number, config.abs_tol, config.rel_tol):

@@ -96,6 +96,8 @@ class Comparer:
         g, a = gold_parsed[0], answer_parsed[0]
         numeric = _both_numbers(g, a)
         if equal and numeric and not _numerically_equal(g, a, 0.0, 0.0):
+            if (abs_tol or rel_tol) and _numerically_equal(g, a, abs_tol, rel_tol):
+                return "correct", f"{answer!r} is within tolerance of gold {gold!r}"  # math-verify's rounding agrees
             return "incorrect", f"{answer!r} equals gold {gold!r} only after rounding, not exactly"
         if equal and "=" not in gold:
             false_side = self._false_side(answer, g)
