@@ -15,7 +15,7 @@ import unicodedata
 import regex
 
 from rlvr.verifiers.lexicon import (
-    ALTERNATIVE_WORDS, HEDGE_WORDS, LIST_WORDS, NEGATIVE_EVALUATIONS, REJECTION_WORDS, RETRACTION_CUES, words_pattern,
+    ADDING_WORDS, ALTERNATIVE_WORDS, HEDGE_WORDS, LIST_WORDS, NEGATIVE_EVALUATIONS, REJECTION_WORDS, RETRACTION_CUES, words_pattern,
 )
 from rlvr.verifiers.limits import REGEX_TIMEOUT_S
 
@@ -78,7 +78,7 @@ _DENIALS_RE = regex.compile(r"(?:is |was )?(?:not |in(?=correct|valid))(?P<word>
 _AFFIRMATIONS = tuple(dict.fromkeys(
     form for w in NEGATIVE_EVALUATIONS + REJECTION_WORDS if (m := _DENIALS_RE.fullmatch(w, timeout=REGEX_TIMEOUT_S))
     for form in ((m["word"],) if m["word"] else (m["verb"], m["verb"] + "s"))))  # "doesn't work": "works"
-_OFFERS_AGAIN = words_pattern(_AFFIRMATIONS + HEDGE_WORDS + ALTERNATIVE_WORDS + ("also", "too", "as well", "either"))
+_OFFERS_AGAIN = words_pattern(_AFFIRMATIONS + HEDGE_WORDS + ALTERNATIVE_WORDS + ADDING_WORDS)
 _ORDINAL_LETTERS = dict(zip("first second third fourth fifth sixth seventh eighth ninth tenth".split(), CHOICE_LETTERS))
 
 

@@ -25,7 +25,7 @@ import regex
 from rlvr.verifiers.choices import answer_choice, choice_letter, offered_in_review, option_review, other_choices
 from rlvr.verifiers.document import Document
 from rlvr.verifiers.lexicon import (
-    ALTERNATIVE_WORDS, ANSWER_REFERENCES, CONCLUSION_WORDS, HEDGE_WORDS, META_LABEL_WORDS, NEGATIVE_EVALUATIONS,
+    ADDING_WORDS, ALTERNATIVE_WORDS, ANSWER_REFERENCES, CONCLUSION_WORDS, HEDGE_WORDS, META_LABEL_WORDS, NEGATIVE_EVALUATIONS,
     REJECTION_WORDS, RESULT_VERBS, RETRACTION_CUES, TENTATIVE_WORDS, UNSURE_PHRASES, WITHDRAWAL_CUES, words_pattern,
 )
 from rlvr.verifiers.approximations import says_approximately
@@ -55,7 +55,7 @@ _ANSWER_NOUNS = ("réponse", "respuesta", "antwort", "risposta", "resposta", "о
                  "svaret", "jibu", "απάντηση", "vastaus", "odpověď", "válasz", "답", "정답", "جواب", "الإجابة", "उत्तर",
                  "cevap", "jawaban", "antwoord", "odpowiedź", "câu trả lời", "đáp án", "答え", "解答")
 _RETRACTION = words_pattern(RETRACTION_CUES)
-_ALTERNATIVE = words_pattern(ALTERNATIVE_WORDS + HEDGE_WORDS + ("also", "unless", "except", "both", "as well", "too"))
+_ALTERNATIVE = words_pattern(ALTERNATIVE_WORDS + HEDGE_WORDS + ADDING_WORDS + ("unless", "except"))
 _ANSWER_CUE = words_pattern(("answer", "final answer", "the answer", "result", "final result", "solution", "final",
                              "should be", "instead", "correct", "right") + _ANSWER_NOUNS + _META_CUES)
 _CUE_REACH = 40  # how far before a value an answer word still puts it forward

@@ -127,6 +127,8 @@ ALTERNATIVE_WORDS: tuple[str, ...] = (
     "or", "nor", "alternatively", "vs", "versus", "ou", "oder", "oppure", "lub", "albo", "veya", "ya da", "atau", "hoặc",
     "или", "либо", "或", "或者", "还是", "または", "또는", "أو", "या",
 )
+#: words that add a second value to one already given ("43 also works", "43 as well", "both 41 and 43")
+ADDING_WORDS: tuple[str, ...] = ("also", "too", "as well", "both", "either")
 #: the alternatives' conjunction itself ("x = 1 oder x = 2", "1 或 2"): what joins roots of an equation
 OR_WORDS: tuple[str, ...] = tuple(w for w in ALTERNATIVE_WORDS if w not in ("nor", "alternatively", "vs", "versus"))
 LIST_WORDS: tuple[str, ...] = ("and", "et", "y", "und", "e", "i", "en", "ve", "dan", "và", "и", "和", "与", "及", "と",

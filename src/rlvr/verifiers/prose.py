@@ -20,7 +20,7 @@ from rlvr.verifiers.limits import REGEX_TIMEOUT_S
 
 from rlvr.verifiers.chains import chain_operands
 from rlvr.verifiers.lexicon import (
-    ALTERNATIVE_WORDS, ANSWER_WORDS, BOUND_WORDS, CONCLUSION_WORDS, HEDGE_WORDS, HYPOTHETICAL_WORDS, NEGATION_WORDS,
+    ADDING_WORDS, ALTERNATIVE_WORDS, ANSWER_WORDS, BOUND_WORDS, CONCLUSION_WORDS, HEDGE_WORDS, HYPOTHETICAL_WORDS, NEGATION_WORDS,
     EXCLUDING_WORDS, NEGATIVE_EVALUATIONS, PROSE_DOUBT_WORDS, REJECTION_WORDS, RESULT_VERBS, RETRACTION_CUES, TOTAL_WORDS,
     TENTATIVE_WORDS, UNSURE_PHRASES,
     words_pattern,
@@ -51,6 +51,8 @@ HEDGE_RE = words_pattern(HEDGE_WORDS)
 ALTERNATIVE_RE = words_pattern(ALTERNATIVE_WORDS)
 _EITHER_OR_RE = regex.compile(r"(?i)\beither\b[^.\n]{0,200}?\bor\b|\bneither\b[^.\n]{0,200}?\bnor\b")
 _UNSURE_RE = words_pattern(UNSURE_PHRASES)
+_ADDING = words_pattern(ADDING_WORDS)
+_PARENTHESES_RE = regex.compile(r"\s\([^()$]*\)")
 NEGATION_RE = words_pattern(NEGATION_WORDS)
 RETRACTION_RE = words_pattern(RETRACTION_CUES)
 CONCLUSION_RE = words_pattern(CONCLUSION_WORDS)
@@ -318,6 +320,12 @@ def sentence_value(sentence: str, timeout: float) -> tuple[str, int] | None:
         return None  # "共有42个苹果", "всего 42 яблока": prose of another script states its one number too
     values = _sentence_values(sentence, 0, timeout)
     if len({content for content, _s, _e in values}) != 1:
+        return None
+    # "$41$, and 43 also works": a plain number the sentence adds to the math is a second value ("It takes $3$
+    # hours to paint 2 rooms" is one: a number that only describes the question adds nothing)
+    unremarked = _PARENTHESES_RE.sub(" ", sentence, timeout=timeout)  # "(both dice show 3)" remarks on the value
+    if _ADDING.search(unremarked, timeout=timeout) and \
+            len({c for c, _s, _e in _sentence_values(unremarked, 0, timeout, numbers_too=True)}) > 1:
         return None
     # the value with the words after it, for normalisation to tell a count noun ("42 apples") from a scale
     # word ("2 thousand people") or an operation ("42 squared"); the sentence goes on after its noun phrase

@@ -181,7 +181,9 @@ def _answer_labels(view: str, timeout: float, start: int = 0):
 
 _MINERVA_TRAILER_RE = regex.compile(r"(?i)(?<=\.)\s*I hope it is correct\.?\s*$")
 _SENTENCE_SCAN = 2000
-_SENTENCE_VALUE_RE = regex.compile(r"(?i)^(?:[^$]|\$[^$]*\$)*\bis[ \t]+((?:[^$\s]|\$[^$]*\$)(?:[^$]|\$[^$]*\$)*)$")
+# "… is <value>" with its math spans whole; an escaped dollar ("$\\$1,210$") is a currency sign, no delimiter
+_SENTENCE_VALUE_RE = regex.compile(r"(?i)^(?:[^$\\]|\\.|\$(?:[^$\\]|\\.)*\$)*\bis[ \t]+((?:[^$\s\\]|\\.|\$(?:[^$\\]|\\.)*\$)"
+                                   r"(?:[^$\\]|\\.|\$(?:[^$\\]|\\.)*\$)*)$")
 
 
 _YES_NO_START_RE = regex.compile(r"(?i)\s*(?:\*\*)?(?:yes|no)\b\s*[,;:\u2014-]")
