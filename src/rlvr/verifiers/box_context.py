@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import regex
 
+from rlvr.verifiers.approximations import TRUNCATED_RE
+
 from rlvr.verifiers.document import Document
 from rlvr.verifiers.lexicon import APPROVAL_MARKS
 from rlvr.verifiers.limits import REGEX_TIMEOUT_S
@@ -211,7 +213,7 @@ def restated_after_box(doc: Document, box_end: int, timeout: float) -> tuple[tup
         if m is None or not m[2].strip() or m.end() == pos or len(parts) >= 3:
             return (), ()
         parts.append(m[2].strip())
-        if m[1] != "=":
+        if m[1] != "=" or TRUNCATED_RE.search(m[2], timeout=timeout):  # "= 1.41421356...": the dots approximate
             approximate.append(m[2].strip())
         pos = m.end()
     return tuple(parts), tuple(approximate)

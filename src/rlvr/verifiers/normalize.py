@@ -67,8 +67,9 @@ _GLUED_UNITS = (r"(?:ft|feet|foot|in|inch(?:es)?|cm|mm|km|kg|mg|lbs?|oz|mph|kph|
 _MAGNITUDE = r"(?:hundred|thousand|million|billion|trillion|dozen|and|or)s?\b"
 # \text{i} / \mathrm{e} are the imaginary unit and Euler's number, never a unit
 _TRAILING_UNIT_RE = regex.compile(
-    r"(?<=[0-9}])\s*\\(?:text|mbox|mathrm|textrm|textbf|textit|textnormal)\s*\{\s*"
-    r"(?!" + _MAGNITUDE + r")\(?\s*([\p{L}\p{M}]{2,15}(?:[ ]+[\p{L}\p{M}]{2,15}){0,2})\.?\s*(?(1)\)?)\s*\}(?:\^\{?(?P<power>[23])\}?)?\s*$",
+    r"(?<=[0-9}])(?:\s|\\[ ,;:!])*\\(?:text|mbox|mathrm|textrm|textbf|textit|textnormal)\s*\{\s*"
+    r"(?!" + _MAGNITUDE + r")\(?\s*([\p{L}\p{M}]{1,15}(?:/[\p{L}\p{M}]{1,8})?(?:[ ]+[\p{L}\p{M}]{2,15}){0,2})\.?\s*(?(1)\)?)\s*\}"
+    r"(?:\^\{?(?P<power>[23])\}?)?\s*$",
     regex.IGNORECASE)  # "42 \\text{ ways}", "42 \\text{ (ways)}"
 # a unit written as plain words after a number: 2 dollars, 30 inches, 12 pommes (only after a number)
 _TRAILING_WORD_UNIT_RE = regex.compile(
@@ -126,12 +127,14 @@ class NormalizedAnswer:
     """``clean``: LaTeX with noise removed (for parsing); ``key``: ``clean`` without whitespace;
     ``percent``: the answer ended with a percent sign (removed from both forms); ``unit``: a unit
     removed from the end (``degree``, ``radian`` or the unit's word, lower case; empty if none), or
-    ``base b`` for a numeral written with its base (``2516_8``: key ``2516``, unit ``base 8``)."""
+    ``base b`` for a numeral written with its base (``2516_8``: key ``2516``, unit ``base 8``); ``cut_off``: a
+    decimal's trailing dots were removed (``1.414...``: more digits follow, so it is its digits only roughly)."""
 
     clean: str
     key: str
     percent: bool
     unit: str = ""
+    cut_off: bool = False
 
 
 def _brace_partners(text: str, start: int = 0) -> dict[int, int]:
@@ -253,15 +256,23 @@ def normalize_answer(text: str) -> NormalizedAnswer:
     if s.lstrip().startswith("\\{") and (interval := set_builder_interval(s)) is not None:
         s = interval  # \{x \mid -1 < x < 1\} is the interval (-1, 1)
     s = as_fractions(s)  # 0.333\ldots, 0.\overline{3}, 0.(3) are \frac{1}{3}, alone, in an equation or before a unit
+    cut_off = False
     if "." in s or "…" in s:  # "1.41421356...": a cut-off decimal is its digits (how close it must be: approximations.py)
-        s = _CUT_OFF_RE.sub(r"\1", s, timeout=REGEX_TIMEOUT_S)
+        s, cuts = _CUT_OFF_RE.subn(r"\1", s, timeout=REGEX_TIMEOUT_S)
+        cut_off = cuts > 0
     if "\\" not in s:
         s = sympy_text(s)
     unit = ""
+    if (whole := _WHOLE_TEXT_RE.fullmatch(s.strip(), timeout=REGEX_TIMEOUT_S)) and _LETTER_RE.search(whole[1], timeout=REGEX_TIMEOUT_S):
+        s = whole[1]  # "\text{seven}", "\text{twelve apples}": words read as words ("seven" is 7), not as TeX
+    if ":" in s and (time_of_day := clock_time(_TEXT_MACRO_RE.sub(r"\1", s, timeout=REGEX_TIMEOUT_S).strip().rstrip("."))):
+        s = time_of_day  # "3:30 \text{ PM}" is 15:30: the half of the day is part of the time, never a unit (pm)
     s = scale_words_to_signs(s)  # "25 degrees F" is 25 °F
     if (scaled := scaled_value(s)) is not None:  # "42\text{ million}", "2 thousand people", "twelve apples", "二十人"
         s, unit = scaled
     m = _TRAILING_UNIT_RE.search(s, timeout=REGEX_TIMEOUT_S)
+    if m and len(m[1]) == 1 and s[:m.start()].rstrip().endswith(("circ", "circ}", "°")):
+        m = None  # "100^{\\circ}\\mathrm{C}": a temperature scale's letter, read with the degree sign below
     if m and unit_words(m[1]):
         # "30 \text{ mm}^2": the power belongs to the unit (30 mm² is not 3 cm², nor 30 cm²)
         unit, s = m[1].lower() + (f"^{m['power']}" if m["power"] else ""), s[:m.start()]
@@ -280,9 +291,13 @@ def normalize_answer(text: str) -> NormalizedAnswer:
         else:
             s = DEGREE_RE.sub("", s, timeout=REGEX_TIMEOUT_S)
     s = _FRAC_ALIAS_RE.sub(r"\\frac", s, timeout=REGEX_TIMEOUT_S)
+    if "\\lg" in s:
+        s = _LG_RE.sub(r"\\log_{10}", s, timeout=REGEX_TIMEOUT_S)  # \lg is the common logarithm (ISO 80000-2)
     s = _python_syntax(s)
     s = _modular(s)
     s = _unwrap(s)
+    if "\\pm" in s or "\\mp" in s:  # a sign inside a group: two values
+        s = _nested_plus_minus(s)
     s = s.replace("{,}", ",").replace("{:}", ":").replace("\\%", "%")
     s = _SEMICOLON_RE.sub(",", s, timeout=REGEX_TIMEOUT_S)  # "0.3; 0.5" lists two values; "[1; 2]" is [1, 2]
     s = s.strip().rstrip(".").rstrip("\\").strip()
@@ -323,14 +338,37 @@ def normalize_answer(text: str) -> NormalizedAnswer:
     s = _MIXED_SPACED_RE.sub(r"\1\\frac{\2}{\3}", s, timeout=REGEX_TIMEOUT_S)  # 3 1/2 is three and a half
     s = _SPACE_GROUPS_RE.sub(lambda m: m[0].replace(" ", ""), s, timeout=REGEX_TIMEOUT_S)  # 10 000 is ten thousand
     s = _SPACED_DIGITS_RE.sub(", ", s, timeout=REGEX_TIMEOUT_S)  # 3 4 is two numbers, never 34
-    return NormalizedAnswer(clean=s, key=s.replace(" ", ""), percent=percent, unit=unit)
+    return NormalizedAnswer(clean=s, key=s.replace(" ", ""), percent=percent, unit=unit, cut_off=cut_off)
 
 
 # an amount with a currency sign before or after it (the sign is checked against CLDR's: currencies.py)
 _MONEY_RE = regex.compile(r"(?:([^\s0-9+\-.,]{1,6}?)\.?\s*([-+]?[0-9][0-9,.'’]*)|([-+]?[0-9][0-9,.'’]*?)\s*([^\s0-9.,']{1,6}))")
+_WHOLE_TEXT_RE = regex.compile(r"\\(?:text|textbf|textrm|mathrm|mbox)\s*\{([^{}$\\]*)\}")
+_TEXT_MACRO_RE = regex.compile(r"\\(?:text|textrm|mathrm|mbox)\s*\{([^{}]*)\}")
+_LETTER_RE = regex.compile(r"\p{L}")
+_PLUS_MINUS_RE = regex.compile(r"\\(?:pm|mp)(?![A-Za-z])")
+_LG_RE = regex.compile(r"\\lg(?![A-Za-z])")
 _CUT_OFF_RE = regex.compile(r"(?<![0-9.])([0-9]*\.[0-9]+)\s*" + DOTS + r"(?=\s*$|\s+\p{L}|\s*\\(?:text|mathrm)\b)")
 _SEMICOLON_RE = regex.compile(r"(?<!\\)\s*;\s*")
 _SCIENTIFIC_RE = regex.compile(r"([-+]?[0-9]{1,15}(?:\.[0-9]{1,15})?)[eE]([-+]?[0-9]{1,3})")
+def _nested_plus_minus(s: str) -> str:
+    """``\\frac{1 \\pm \\sqrt{5}}{2}`` is the two values ``\\frac{1 + \\sqrt{5}}{2}, \\frac{1 - \\sqrt{5}}{2}``: one sign
+    inside a group, which the parser does not expand (a sign at the top level it reads as a set itself). A
+    second sign, a list or an equation is left alone: which signs go together is not written."""
+    signs = list(_PLUS_MINUS_RE.finditer(s, timeout=REGEX_TIMEOUT_S))
+    if len(signs) != 1 or "," in s or "=" in s:
+        return s
+    at, end = signs[0].span()
+    depth = 0
+    for c in s[:at]:
+        depth += c in "({["
+        depth -= c in ")}]"
+    if depth <= 0:
+        return s
+    plus, minus = (" + ", " - ") if signs[0][0] == "\\pm" else (" - ", " + ")
+    return f"{s[:at]}{plus}{s[end:]}, {s[:at]}{minus}{s[end:]}"
+
+
 def _python_syntax(s: str) -> str:
     s = _PY_POWER_RE.sub("^", s, timeout=REGEX_TIMEOUT_S)
     s = _PY_NOT_EQUAL_RE.sub(r" \\neq ", s, timeout=REGEX_TIMEOUT_S)
@@ -366,7 +404,14 @@ def _french_interval(s: str) -> str:
 _ANGLE_VECTOR_RE = regex.compile(r"^\s*\\(?:left)?\\?langle\s*(.*?)\s*\\(?:right)?\\?rangle\s*$|^\s*⟨\s*(.*?)\s*⟩\s*$")
 _ROW_VECTOR_RE = regex.compile(r"\\begin\{([pb])matrix\}((?:(?!\\begin|\\end|\\\\).)*&(?:(?!\\begin|\\end|\\\\).)*)\\end\{\1matrix\}",
                                regex.DOTALL)
+# "\\left(\\begin{array}{c} 1 \\\\ 2 \\end{array}\\right)": an array in brackets is the matrix pmatrix writes
+_BRACKETED_ARRAY_RE = regex.compile(r"^\s*(?:\\left)?\s*[(\[]\s*\\begin\{array\}\{[lcr| ]*\}((?:(?!\\begin|\\end).)*)"
+                                    r"\\end\{array\}\s*(?:\\right)?\s*[)\]]\s*$", regex.DOTALL)
+
+
 def _column_vector(s: str) -> str:
+    if "array" in s and (array := _BRACKETED_ARRAY_RE.fullmatch(s, timeout=REGEX_TIMEOUT_S)):
+        s = f"\\begin{{pmatrix}}{array[1]}\\end{{pmatrix}}"
     row = _ROW_VECTOR_RE.fullmatch(s.strip(), timeout=REGEX_TIMEOUT_S)
     if row:  # one row: \begin{pmatrix} 1 & 2 \end{pmatrix} is (1, 2)
         return "(" + ", ".join(c.strip() for c in row[2].split("&")) + ")"

@@ -118,6 +118,24 @@ def decimal_comma_value(text: str) -> Fraction | None:
     return Fraction(f"{whole}.{part}")
 
 
+_PI_MULTIPLE_RES = (  # (numerator, denominator) of a rational multiple of pi, in the forms models write
+    regex.compile(r"([-+]?)\\[dt]?frac\{([0-9]*)\\pi\}\{([0-9]+)\}"),  # \frac{11\pi}{36}, \frac{\pi}{2}
+    regex.compile(r"([-+]?)\\[dt]?frac\{([0-9]+)\}\{([0-9]+)\}\\pi"),  # \frac{11}{36}\pi
+    regex.compile(r"([-+]?)([0-9]*)\\pi(?:/([0-9]+))?"),  # 2\pi, \pi/5, 3\pi/4
+)
+
+
+def pi_multiple(key: str) -> Fraction | None:
+    """``q`` when ``key`` (a whitespace-free normalised answer) is exactly ``q·π`` for a rational ``q``."""
+    for pattern in _PI_MULTIPLE_RES:
+        if m := pattern.fullmatch(key, timeout=REGEX_TIMEOUT_S):
+            den = int(m[3]) if m[3] else 1
+            if den == 0 or len(key) > 40:
+                return None
+            return _sign(m[1]) * Fraction(int(m[2] or "1"), den)
+    return None
+
+
 def simple_value(text: str) -> float | None:
     """A float for a plain number or a simple exact form (\\frac, \\sqrt, \\pi), never evaluated by eval."""
     s = text.strip().strip("$").replace("\\dfrac", "\\frac").replace("\\tfrac", "\\frac").replace(" ", "")

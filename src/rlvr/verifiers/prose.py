@@ -42,8 +42,8 @@ _MATH_SPAN_RE = regex.compile(r"\$\$((?:(?!\$\$).)+?)\$\$|(?<!\\)\$((?:\\.|[^$\\
 # a number in prose: sign, digits with thousands groups, decimals (also "2,74") or a fraction, percent; a number
 # glued to letters (2x, 3rd, x2) is not a value
 _PROSE_NUMBER_RE = regex.compile(
-    r"(?<![A-Za-z0-9])\([A-J]\)(?![A-Za-z0-9])|(?<![A-Za-z0-9.,/^_])[-+−]?[0-9]{0,12}\.(?:[0-9]{0,12}\([0-9]{1,12}\)"
-    r"|[0-9]{0,12}?(?:([0-9])\1\1+|([0-9]{2,6}?)\2+)(?:\.\.\.|…|\\[lc]?dots))(?![0-9])|"  # 0.1(6), 0.333...: repeating.py
+    r"(?<![A-Za-z0-9])\([A-J]\)(?![A-Za-z0-9])|(?<![A-Za-z0-9.,/^_])[-+−]?(?:0?\.[0-9]{0,12}\([0-9]{1,12}\)|[0-9]{1,12}\.\([0-9]{1,12}\)"
+    r"|[0-9]{0,12}\.[0-9]{0,12}?(?:([0-9])\1\1+|([0-9]{2,6}?)\2+)(?:\.\.\.|…|\\[lc]?dots))(?![0-9])|"  # repeating.py's
     r"(?<![A-Za-z0-9.,/^_])[-+−]?(?>[0-9]+,[0-9]{1,2}(?![0-9])|[0-9]+(?:,[0-9]{3})*(?:\.[0-9]+)?)(?:/[0-9]+)?(?:[ ]?\\?%)?(?![0-9^_]|\.[0-9]|/[0-9]|[A-Za-z](?![A-Za-z²³]))")
 _PROSE_VALUE_HINT_RE = regex.compile(r"[0-9$]|\\\(|\\\[|\([A-J]\)")
 #: doubt ("maybe", "可能") and alternatives ("or", "oder", "或"): no single answer

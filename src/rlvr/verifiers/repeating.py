@@ -19,11 +19,15 @@ __all__ = ["DOTS", "REPEATING_RE", "fraction_of", "as_fractions"]
 
 DOTS = r"(?:\\ldots|\\dots|\\cdots|\.\.\.|…)"
 # groups (branch reset): 1 whole part, 2 digits before the period, 3 the period
+# a decimal comma ("0,(3)", "0{,}\\overline{3}") only where no thousands group can be meant: after a lone 0, or
+# before an explicit period; a parenthesised period only after 0 or right after the point ("2.5(4)" is 2.5 · 4)
+_POINT = r"(?:\.|,|\{,\})"
 REPEATING_RE = regex.compile(
-    r"(?<![0-9.])(?|"
-    r"([0-9]{0,12})\.([0-9]{0,12}?)([0-9]{1,6}?)\3+\s*" + DOTS +  # 0.1666..., 0.142857142857…
-    r"|([0-9]{0,12})\.([0-9]{0,12})\\(?:overline|bar|dot)\s*(?:\{\s*([0-9]{1,12})\s*\}|([0-9]))"  # 0.1\overline{6}
-    r"|([0-9]{0,12})\.([0-9]{0,12})\(([0-9]{1,12})\)"  # 0.1(6), 0.(3)
+    r"(?<![0-9.,])(?|"
+    r"([0-9]{0,12}(?<![1-9][0-9]*)|[0-9]{0,12}(?=\.))" + _POINT + r"([0-9]{0,12}?)([0-9]{1,6}?)\3+\s*" + DOTS +  # 0.1666…
+    r"|([0-9]{0,12})" + _POINT + r"([0-9]{0,12})\\(?:overline|bar|dot)\s*(?:\{\s*([0-9]{1,12})\s*\}|([0-9]))"  # 0.1\overline{6}
+    r"|(0?)" + _POINT + r"([0-9]{0,12})\(([0-9]{1,12})\)"  # 0.1(6), 0,(3)
+    r"|([0-9]{1,12})" + _POINT + r"()\(([0-9]{1,12})\)"  # 1.(27)
     r")(?![0-9])")
 # the UK notation marks a period's first and last digits: 0.\dot{1}4285\dot{7} is 0.\overline{142857}
 _UK_DOTS_RE = regex.compile(r"\\dot\s*\{?([0-9])\}?([0-9]{0,10})\\dot\s*\{?([0-9])\}?")

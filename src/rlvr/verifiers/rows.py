@@ -31,7 +31,8 @@ from rlvr.verifiers.limits import REGEX_TIMEOUT_S
 from rlvr.verifiers.lossless import unread_part
 from rlvr.verifiers.normalize import choice_option_text, gold_answer, normalize_answer, value_key
 from rlvr.verifiers.rules import (
-    TEXT_GROUP_RE, fast_decision, gold_info, is_list_gold, numbers_hidden_in_text, sandbox_texts, tuple_size,
+    TEXT_GROUP_RE, fast_decision, gold_info, is_list_gold, numbers_hidden_in_text, sandbox_texts, spelled_answer,
+    tuple_size,
 )
 from rlvr.verifiers.statements import exact_part, labelled_values, quantity_rhs, renamed_definition
 from rlvr.verifiers.trace import Decision, rule
@@ -304,7 +305,8 @@ def _states_no_value(gold: str) -> bool:
     TRL's and open-r1's do, instead of scoring every completion wrong.
     """
     bare = TEXT_GROUP_RE.sub(" ", regex.sub(r"\$[^$]*\$|\\\(.*?\\\)", " ", gold, timeout=REGEX_TIMEOUT_S), timeout=REGEX_TIMEOUT_S)
-    return len(_WORDS_RE.findall(bare, timeout=REGEX_TIMEOUT_S)) >= 3 and not any(c.isdigit() for c in bare) and "\\" not in bare
+    return len(_WORDS_RE.findall(bare, timeout=REGEX_TIMEOUT_S)) >= 3 and not any(c.isdigit() for c in bare) and \
+        "\\" not in bare and not spelled_answer(gold)
 
 
 @byte_cache(0.1)

@@ -23,7 +23,7 @@ from rlvr.verifiers.guards import unsafe_reason
 from rlvr.verifiers.lexicon import ALTERNATIVE_WORDS, HEDGE_WORDS, NEGATION_WORDS, OR_WORDS, REJECTION_WORDS, alternation
 from rlvr.verifiers.temperatures import MIXED_TEMPERATURES
 from rlvr.verifiers.normalize import NormalizedAnswer, assignment_rhs, normalize_answer, split_top_level, value_key
-from rlvr.verifiers.numbers import decimal_comma_value, matches_at_float_precision, numbers_match, parse_number
+from rlvr.verifiers.numbers import decimal_comma_value, matches_at_float_precision, numbers_match, parse_number, pi_multiple
 from rlvr.verifiers.statements import APPROX, equation_problem, relations_as_intervals
 from rlvr.verifiers.trace import Decision, rule
 from rlvr.verifiers.conversions import same_quantity
@@ -158,12 +158,23 @@ def _shown(answer: NormalizedAnswer) -> str:
     return answer.clean + ("%" if answer.percent else "")
 
 
+# a number with nothing else: digits, a decimal point, a sign, a fraction (\frac{2}{3}, 2/3)
+_PLAIN_NUMBER_TEXT_RE = regex.compile(r"[-+]?(?:[0-9]+(?:\.[0-9]+)?|\.[0-9]+|\\[dt]?frac\{[0-9]+\}\{[0-9]+\}|[0-9]+/[0-9]+)")
+
+
 def _one_number_in_forms(clean: str, config: VerifierConfig) -> Fraction | None:
     """The number every part of ``a or b`` is, when all parts are one exact number ("0.666... or 2/3")."""
     parts = [p.strip(" ,;") for p in _OR_RE.split(clean, timeout=REGEX_TIMEOUT_S)]
     if len(parts) < 2 or not all(parts):
         return None
-    values = {parse_number(normalize_answer(p).key, config.max_digits) for p in parts}
+    values = set()
+    for part in parts:
+        norm = normalize_answer(part)
+        # a unit, a percent, a base or a cut-off ("2 hours or 2 minutes", "25% or 25", "11_2 or 11", "0.33... or 0.33")
+        # makes the same digits another value: only plain numbers are compared here
+        if norm.unit or norm.percent or norm.cut_off or not _PLAIN_NUMBER_TEXT_RE.fullmatch(norm.key, timeout=REGEX_TIMEOUT_S):
+            return None
+        values.add(parse_number(norm.key, config.max_digits))
     return next(iter(values)) if len(values) == 1 and None not in values else None
 
 
@@ -174,6 +185,10 @@ def fast_decision(answer: NormalizedAnswer, gold: Gold, config: VerifierConfig) 
         return _base_decision(answer, gold)
     if answer.unit and g.unit and {answer.unit, g.unit} == {"degree", "radian"}:
         return Decision("incorrect", f"{_shown(answer)!r} is in {answer.unit}s but the gold {gold.raw!r} is in {g.unit}s", "number", UNITS)
+    if g.unit == "degree" and not answer.unit and gold.number is not None and (turns := pi_multiple(answer.key)) is not None:
+        same = turns * 180 == gold.number  # "\frac{11\pi}{36}" against "55^\circ": the same angle in radians
+        return Decision("correct" if same else "incorrect", f"{_shown(answer)!r} radians {'is' if same else 'is not'} "
+                        f"gold {gold.raw!r} in degrees", "number", CONVERTED)
     if answer.unit == MIXED_TEMPERATURES:
         return Decision("incorrect", f"{answer.clean!r} states temperatures on several scales that are not one temperature",
                         "number", UNITS)
@@ -236,7 +251,9 @@ def fast_decision(answer: NormalizedAnswer, gold: Gold, config: VerifierConfig) 
     if _OR_RE.search(answer.clean, timeout=REGEX_TIMEOUT_S) and not _OR_RE.search(g.clean, timeout=REGEX_TIMEOUT_S) \
             and not is_list_gold(gold.raw) and not (_SET_GOLD_RE.search(g.clean, timeout=REGEX_TIMEOUT_S)
                                                     and relations_as_intervals(answer.clean)):
-        same = _one_number_in_forms(answer.clean, config) if gold.number is not None else None
+        # what normalisation took off the whole (a unit, a percent, a cut-off) may belong to one part only
+        plain = not (answer.unit or answer.percent or answer.cut_off)
+        same = _one_number_in_forms(answer.clean, config) if gold.number is not None and plain else None
         if same is not None:  # "0.666... or 2/3": one value written twice offers no second candidate
             ok = any(numbers_match(same, gv, config.abs_tol, config.rel_tol)
                      for gv in _percent_values(gold.number, g.percent, config.percent))
@@ -286,6 +303,7 @@ _SAME_AS = {  # spellings of one answer
     "ℝ": ("\\mathbb{R}", "\\mathbb R", "(-\\infty,\\infty)", "(-\\infty, \\infty)", "all real numbers", "all reals",
           "every real number"),
     "∞": ("\\infty", "+\\infty", "infinity", "infinite", "oo"),
+    "DNE": ("dne", "does not exist", "doesn't exist", "it does not exist", "the limit does not exist"),
     "yes": ("yes", "true"),
     "no": ("no", "false"),
 }
@@ -303,6 +321,12 @@ _CONTRARY_TO_NO = _QUALIFYING_WORDS | frozenset("yes true".split())
 
 
 @byte_cache(0.02)
+def spelled_answer(text: str) -> bool:
+    """Whether ``text`` is one of the known spellings of a word answer ("does not exist", "no solution", "all real
+    numbers"): an answer, never a sentence that states none."""
+    return _TEXT_WRAPPER_RE.sub(r"\1", text, timeout=REGEX_TIMEOUT_S).strip(" $.").replace(" ", "").lower() in _SPELLINGS
+
+
 def word_answer(clean: str) -> str | None:
     """The words an answer says, folded (``\\text{East}`` -> ``east``, ``The empty set`` -> ``∅``), or ``None``
     when the answer is not words (a single letter is a variable or a choice, never a word)."""

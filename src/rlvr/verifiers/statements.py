@@ -166,7 +166,7 @@ def relations_as_intervals(clean: str, minimum: int = 2) -> str | None:
 # a label before "=": a letter with an optional subscript, a word, or a word in \text{} ("x", "a_1", "Maximum",
 # "\text{Minimum}", "\mathrm{max}")
 _ITEM_LABEL_RE = regex.compile(r"\s*(?:\\(?:text|mathrm|textbf|operatorname)\s*\{\s*(\p{L}[\p{L} ]{0,30}?)\s*\}"
-                               r"|(\p{L}{2,30})|([A-Za-z](?:_\{?[A-Za-z0-9]+\}?)?))\s*=\s*([^=]+?)\s*")
+                               r"|(\p{L}{2,30})|([A-Za-z](?:_\{?(?:\\(?:text|mathrm)\s*\{[A-Za-z]+\}|\\?[A-Za-z0-9]+)\}?)?))\s*=\s*([^=]+?)\s*")
 
 
 def labelled_values(clean: str) -> list[tuple[str, str]] | None:
