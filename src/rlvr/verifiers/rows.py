@@ -34,7 +34,7 @@ from rlvr.verifiers.rules import (
     TEXT_GROUP_RE, fast_decision, gold_info, is_list_gold, numbers_hidden_in_text, sandbox_texts, spelled_answer,
     tuple_size,
 )
-from rlvr.verifiers.statements import exact_part, labelled_values, quantity_rhs, renamed_definition
+from rlvr.verifiers.statements import exact_part, labelled_values, labels_contradicted, quantity_rhs, renamed_definition
 from rlvr.verifiers.trace import Decision, rule
 
 logger = logging.getLogger(__name__)
@@ -52,6 +52,7 @@ _BAD_GOLDS = ByteLRU("unparseable golds", int(TOTAL_BYTES * 0.05))
 EMPTY_GOLD = rule("compare.empty_gold", "the gold answer is empty")
 PROSE_GOLD = rule("compare.prose_gold", "the gold is a sentence that states no answer")
 EMPTY_ANSWER = rule("compare.empty_answer", "the final answer is empty after normalisation")
+LABELS_CONTRADICTED = rule("compare.labels_contradicted", "labelled values contradict their labels (the least above the greatest)")
 GUARD = rule("compare.guard", "the answer is refused before sympy (too large, too deep, malformed)")
 GOLD_GUARD = rule("compare.gold_guard", "the gold is refused before sympy")
 UNREAD = rule("compare.unread", "the math parser would drop part of the answer: not compared")
@@ -237,6 +238,9 @@ def _local_decision(answer_text: str, answer: Any, gold_text_: str, config: Veri
         if (rhs := quantity_rhs(answer.clean)) is not None:
             answer = exact_part(normalize_answer(rhs))  # "m + n = 12", "E[X] = 3": the value stated for the asked quantity
         elif (named := labelled_values(answer.clean)) is not None:
+            if labels_contradicted(named):
+                return Decision("incorrect", f"{answer.clean[:80]!r} gives the least value a label above the greatest",
+                                "extraction", LABELS_CONTRADICTED), answer
             # "Maximum = 2, Minimum = 1" against "1, 2": the values the labels name, compared as the gold's list;
             # "y = 4, x = 3" against the tuple (3, 4): the coordinates in the order of their names
             if tuple_size(gold_text_) == len(named):

@@ -184,6 +184,20 @@ def labelled_values(clean: str) -> list[tuple[str, str]] | None:
     return out if len({label for label, _value in out}) == len(out) else None
 
 
+_LEAST_RE = regex.compile(r"(?i)min|least|smallest|lowest|lower")
+_MOST_RE = regex.compile(r"(?i)max|greatest|largest|biggest|highest|upper")
+
+
+def labels_contradicted(named: list[tuple[str, str]]) -> bool:
+    """Whether labelled values contradict their labels: the value called least (``N_{\\min}``, "Minimum",
+    "smallest") is above the one called greatest ("N_min = 7500, N_max = 2500"), so the list is no answer."""
+    from rlvr.verifiers.numbers import parse_number
+
+    least = [parse_number(v.replace(" ", "")) for label, v in named if _LEAST_RE.search(label, timeout=REGEX_TIMEOUT_S)]
+    most = [parse_number(v.replace(" ", "")) for label, v in named if _MOST_RE.search(label, timeout=REGEX_TIMEOUT_S)]
+    return any(a is not None and b is not None and a > b for a in least for b in most)
+
+
 # {x | -1 < x < 1}, \{x \mid x > 2\}, \{x : x \le 0\}: one variable and one condition on it
 _SET_BUILDER_RE = regex.compile(r"\s*\\\{\s*([A-Za-z])\s*(?:\\mid|\\vert|\||:|\\colon)\s*(.+?)\s*\\\}\s*")
 
