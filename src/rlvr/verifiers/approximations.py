@@ -17,6 +17,7 @@ import regex
 from rlvr.verifiers.lexicon import APPROXIMATION_WORDS
 from rlvr.verifiers.limits import REGEX_TIMEOUT_S
 from rlvr.verifiers.phrases import words_pattern
+from rlvr.verifiers.repeating import DOTS
 
 __all__ = ["APPROXIMATING", "APPROX_SIGNS_RE", "TRUNCATED_RE", "says_approximately", "tolerance", "approximates", "is_exact_form"]
 
@@ -25,7 +26,7 @@ APPROXIMATING = words_pattern(APPROXIMATION_WORDS + ("approx", "approx."))
 #: signs that do the same in math
 APPROX_SIGNS_RE = regex.compile(r"≈|\\approx(?![A-Za-z])|\\simeq(?![A-Za-z])|\\doteq(?![A-Za-z])|\\sim(?![A-Za-z])")
 #: a decimal cut off with an ellipsis ("3.14159...", "0.33…"): the dots say the digits go on, so it approximates
-TRUNCATED_RE = regex.compile(r"(?<![0-9.])[0-9]*\.[0-9]+\s*(?:\.\.\.|…|\\[lc]?dots(?![A-Za-z]))")
+TRUNCATED_RE = regex.compile(r"(?<![0-9.])[0-9]*\.[0-9]+\s*" + DOTS + r"(?![A-Za-z])")
 # an approximation's digits: "0.333", "1.2 \\times 10^{5}", "1.23 million" (decimals, power of ten, scale word)
 _MANTISSA_RE = regex.compile(r"\s*[-+]?[0-9]*(?:\.([0-9]+))?\s*(?:(?:\\times|\\cdot|×)\s*10\^\{?([-+]?[0-9]{1,3})\}?)?"
                              r"\s*(?:\\text\{\s*)?(thousand|million|billion)?\s*\}?\s*(\\?%)?")

@@ -33,9 +33,10 @@ from rlvr.verifiers.lexicon import (
 )
 from rlvr.verifiers.normalize import value_key
 from rlvr.verifiers.prose import (
-    ALTERNATIVE_RE, CONCLUSION_RE, HEDGE_RE, RETRACTION_RE, RoleIndex, sentences, stated_values, value_role,
+    ALTERNATIVE_RE, CONCLUSION_RE, HEDGE_RE, RETRACTION_RE, sentences, stated_values,
 )
 from rlvr.verifiers.same_line import line_values
+from rlvr.verifiers.value_roles import RoleIndex, value_role
 from rlvr.verifiers.slots import Slot, clean
 from rlvr.verifiers.choices import answer_choice
 from rlvr.verifiers.temperatures import with_temperature_scale

@@ -31,7 +31,8 @@ from rlvr.verifiers.lexicon import (
 from rlvr.verifiers.approximations import says_approximately
 from rlvr.verifiers.conversions import same_dimension
 from rlvr.verifiers.normalize import bare_number, has_temperature_scale, normalize_answer
-from rlvr.verifiers.prose import sentences, stated_values, value_role
+from rlvr.verifiers.prose import sentences, stated_values
+from rlvr.verifiers.value_roles import value_role
 from rlvr.verifiers.later_values import agrees_approximately, fold_digits, key
 from rlvr.verifiers.slots import Slot, clean
 from rlvr.verifiers.statements import is_constant_side, names_a_quantity

@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import regex
 
+from rlvr.verifiers.repeating import ENDS_IN_DECIMAL_DOTS_RE
+
 from rlvr.verifiers.lexicon import ALTERNATIVE_WORDS, words_pattern
 
 __all__ = ["first_sentence", "line_lead", "lead_before_value", "LEAD_HINT_RE"]
 
 _PERIOD_RE = regex.compile(r"[.。](?:\s|$)")
 
-_REPEATING_END_RE = regex.compile(r"(?<![0-9.])[0-9]*\.[0-9]{2,}\.\.\.$")  # "0.333...", "0.1666..."
 _SENTENCE_AFTER_RE = regex.compile(r"\s*(?:$|\n|\p{Lu}|\()")  # after a value's dots: a new sentence, or the end
 _ABBREVIATION_RE = regex.compile(r"(?i)(?<![\p{L}])(?:i\.e|e\.g|i\.e\.|e\.g\.|approx|resp|cf|viz|etc|vs)\.$")
 # a remark in parentheses after the answer: "42 (i.e. 6 · 7)", "42 (that is, 6 · 7)"
@@ -32,7 +33,7 @@ def first_sentence(text: str, timeout: float) -> str:
         if _ABBREVIATION_RE.search(text, max(0, m.start() - 6), m.start() + 1, timeout=timeout):
             continue  # "i.e.", "e.g.", "approx.": an abbreviation's period ends no sentence
         if (text.count("$", 0, m.start()) - text.count("\\$", 0, m.start())) % 2 == 0:
-            if _REPEATING_END_RE.search(text, max(0, m.start() - 40), m.start() + 1, timeout=timeout):
+            if ENDS_IN_DECIMAL_DOTS_RE.search(text, max(0, m.start() - 40), m.start() + 1, timeout=timeout):
                 if not _SENTENCE_AFTER_RE.match(text, m.end(), timeout=timeout):
                     continue  # "0.333... or 0.5": the dots belong to the value and the sentence goes on
                 return _without_remark(text[:m.start() + 1], timeout)  # "0.333...": the dots belong to the value

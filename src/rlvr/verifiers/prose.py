@@ -19,14 +19,16 @@ import regex
 from rlvr.verifiers.limits import REGEX_TIMEOUT_S
 
 from rlvr.verifiers.chains import chain_operands
+from rlvr.verifiers.repeating import IN_PROSE as REPEATING_IN_PROSE
+from rlvr.verifiers.value_roles import CLAUSE_BREAK_RE, RoleIndex, value_role
 from rlvr.verifiers.lexicon import (
     ADDING_WORDS, ALTERNATIVE_WORDS, ANSWER_WORDS, BOUND_WORDS, CONCLUSION_WORDS, HEDGE_WORDS, HYPOTHETICAL_WORDS, NEGATION_WORDS,
-    EXCLUDING_WORDS, NEGATIVE_EVALUATIONS, PROSE_DOUBT_WORDS, REJECTION_WORDS, RESULT_VERBS, RETRACTION_CUES, TOTAL_WORDS,
+    NEGATIVE_EVALUATIONS, PROSE_DOUBT_WORDS, REJECTION_WORDS, RESULT_VERBS, RETRACTION_CUES, TOTAL_WORDS,
     TENTATIVE_WORDS, UNSURE_PHRASES,
     words_pattern,
 )
 
-__all__ = ["Candidate", "prose_answer", "sentence_value", "sentences", "stated_values", "statement_claim", "value_role",
+__all__ = ["Candidate", "prose_answer", "sentence_value", "sentences", "stated_values", "statement_claim",
            "HEDGE_RE", "ALTERNATIVE_RE", "RETRACTION_RE", "NEGATION_RE", "CONCLUSION_RE"]
 
 #: (content, start, end) of one answer occurrence in the searched text
@@ -42,8 +44,7 @@ _MATH_SPAN_RE = regex.compile(r"\$\$((?:(?!\$\$).)+?)\$\$|(?<!\\)\$((?:\\.|[^$\\
 # a number in prose: sign, digits with thousands groups, decimals (also "2,74") or a fraction, percent; a number
 # glued to letters (2x, 3rd, x2) is not a value
 _PROSE_NUMBER_RE = regex.compile(
-    r"(?<![A-Za-z0-9])\([A-J]\)(?![A-Za-z0-9])|(?<![A-Za-z0-9.,/^_])[-+−]?(?:0?\.[0-9]{0,12}\([0-9]{1,12}\)|[0-9]{1,12}\.\([0-9]{1,12}\)"
-    r"|[0-9]{0,12}\.[0-9]{0,12}?(?:([0-9])\1\1+|([0-9]{2,6}?)\2+)(?:\.\.\.|…|\\[lc]?dots))(?![0-9])|"  # repeating.py's
+    r"(?<![A-Za-z0-9])\([A-J]\)(?![A-Za-z0-9])|(?<![A-Za-z0-9.,/^_])[-+−]?" + REPEATING_IN_PROSE + r"|"
     r"(?<![A-Za-z0-9.,/^_])[-+−]?(?>[0-9]+,[0-9]{1,2}(?![0-9])|[0-9]+(?:,[0-9]{3})*(?:\.[0-9]+)?)(?:/[0-9]+)?(?:[ ]?\\?%)?(?![0-9^_]|\.[0-9]|/[0-9]|[A-Za-z](?![A-Za-z²³]))")
 _PROSE_VALUE_HINT_RE = regex.compile(r"[0-9$]|\\\(|\\\[|\([A-J]\)")
 #: doubt ("maybe", "可能") and alternatives ("or", "oder", "或"): no single answer
@@ -57,12 +58,6 @@ NEGATION_RE = words_pattern(NEGATION_WORDS)
 RETRACTION_RE = words_pattern(RETRACTION_CUES)
 CONCLUSION_RE = words_pattern(CONCLUSION_WORDS)
 _ANSWER_WORD_RE = words_pattern(ANSWER_WORDS)
-_BOUND = words_pattern(BOUND_WORDS)
-_REJECTED = words_pattern(REJECTION_WORDS + NEGATIVE_EVALUATIONS)  # "7 fails", "7 is wrong"
-_EXCLUDING = words_pattern(EXCLUDING_WORDS)
-_BOUND_TAIL_RE = regex.compile(r"(?i)\s*(?:of|than|to)?\s*\$?\s*$")
-_REJECTED_HEAD_RE = regex.compile(r"(?i)^\s*\$?\s*[,(]?\s*(?:is\s+|was\s+|also\s+)?")
-_HYPOTHETICAL_RE = words_pattern(HYPOTHETICAL_WORDS)
 # the fallback's gate: a sentence states its value as the answer only with a cue and without any of these
 _STATEMENT_CUE = words_pattern(CONCLUSION_WORDS + ANSWER_WORDS + RESULT_VERBS + TOTAL_WORDS)
 # "The price is $3.50", "She has 12 apples", "It is 4": a subject, then the verb that states its value
@@ -85,11 +80,8 @@ _TENTATIVE_RE = words_pattern(TENTATIVE_WORDS)
 _DOUBTS_RESULT = words_pattern(HEDGE_WORDS + UNSURE_PHRASES + TENTATIVE_WORDS + NEGATIVE_EVALUATIONS)
 _NEAR_DOUBT = words_pattern(tuple(w for w in PROSE_DOUBT_WORDS if w not in _ATTRIBUTION))
 # "not 10", "isn't equal to 10": the value right after; "10 is not the answer", "10 isn't right": the one before
-_NEGATES_NEXT_RE = regex.compile(r"(?i)(?:\bnot|n't|\bnever|不是|不)\s*(?:(?:equal\s+to|be|equals?)\s+)?\$?\s*$")
-_NEGATED_BY_NEXT_RE = regex.compile(r"(?i)^\s*\$?\s*(?:is|was)\s*(?:not\b|n't\b)|^\s*\$?\s*(?:isn't|wasn't)\b")
 _BROKEN_SLOT_RE = regex.compile(r"\\boxed|\\fbox|(?i:<answer>|<solution>)|####")
 _SENTENCE_BREAK_RE = regex.compile(r"(?<=[.!?])\s+|(?<=[。！？।])\s*|\n+")
-_CLAUSE_BREAK_RE = regex.compile(r"[,;:，；：]|\s[-–—]\s|\bthen\b|\bso\b")
 _LATIN_LETTER_RE = regex.compile(r"[A-Za-z]")
 _LEADING_VALUE_RE = regex.compile(r"\s*(?:\$((?:\\.|[^$\\])+)\$|\\\((.+?)\\\)|([-+]?[0-9][0-9,]*(?:\.[0-9]+)?(?:/[0-9]+)?))")
 _LONG_WORD_RE = regex.compile(r"\p{L}{2,}")
@@ -175,7 +167,7 @@ def _asserts(sentence: str, timeout: float, stressed: bool = False) -> bool:
     for _content, a, b in _sentence_values(scope, 0, timeout, roles=False):
         # who says the value: "the problem states there are 42", "try 42", "consider 42" (the clause before it)
         clause = 0
-        for m in _CLAUSE_BREAK_RE.finditer(scope, 0, a, timeout=timeout):
+        for m in CLAUSE_BREAK_RE.finditer(scope, 0, a, timeout=timeout):
             clause = m.end()
         if _ATTRIBUTING.search(scope, clause, min(len(scope), b + _NEAR_AFTER), timeout=timeout):
             return False
@@ -441,62 +433,6 @@ def _sentence_values(sentence: str, offset: int, timeout: float, roles: bool = T
 # a name of a quantity: a letter or three (with a subscript or primes), an angle, a triangle, a segment, f(2)
 _NAME_SPAN_RE = regex.compile(r"\s*(?:m\s*)?(?:\\(?:angle|triangle|overline|overarc|widehat)\s*\{?\s*)?"
                               r"[A-Za-z]{1,3}(?:_\{?[A-Za-z0-9]{1,4}\}?)?'*\}?(?:\([^()=]{0,20}\))?\s*")
-
-
-def _opening(sentence: str) -> str:
-    """The first words of a sentence, past blanks and markdown marks (what a supposition opens with)."""
-    k = 0
-    while k < len(sentence) and sentence[k] in " \t*_>-":
-        k += 1
-    return sentence[k:k + 80]
-
-
-class RoleIndex:
-    """What :func:`value_role` reads of a whole sentence, found once: whether a supposition opens it,
-    where its clauses end, and where its supposition words stand (one pass each, so a sentence of
-    thousands of values costs a pass, not a pass per value)."""
-
-    def __init__(self, sentence: str, timeout: float) -> None:
-        self.opening = _HYPOTHETICAL_RE.starts(_opening(sentence), timeout) is not None
-        self.clause_ends = [m.end() for m in _CLAUSE_BREAK_RE.finditer(sentence, timeout=timeout)]
-        self.suppositions = [m.start() for m in _HYPOTHETICAL_RE.finditer(sentence, timeout=timeout)]
-        self.supposition_ends = [m.end() for m in _HYPOTHETICAL_RE.finditer(sentence, timeout=timeout)]
-
-    def supposed(self, start: int) -> bool:
-        if self.opening:
-            return True
-        i = bisect.bisect_right(self.clause_ends, start) - 1
-        clause_start = self.clause_ends[i] if i >= 0 else 0
-        j = bisect.bisect_left(self.suppositions, clause_start)
-        return j < len(self.suppositions) and self.supposition_ends[j] <= start
-
-
-def value_role(sentence: str, start: int, end: int, timeout: float, index: RoleIndex | None = None) -> str:
-    """What the value at ``[start, end)`` of ``sentence`` is: stated, bound, rejected, supposed or denied.
-
-    ``index`` (a :class:`RoleIndex` of ``sentence``) makes many calls on one sentence linear."""
-    before, after = sentence[max(0, start - 60):start], sentence[end:end + 60]
-    if _BOUND.ends(before, timeout):
-        return "bound"
-    tail = _BOUND_TAIL_RE.search(before, timeout=timeout)[0]
-    if tail.strip(" \t\n$") and _BOUND.ends(before[:len(before) - len(tail)] + " ", timeout):
-        return "bound"  # the bound's word before a linking "of", "than" or "to"
-    if _REJECTED.starts(after[_REJECTED_HEAD_RE.match(after, timeout=timeout).end():], timeout) \
-            or _EXCLUDING.ends(before, timeout):
-        return "rejected"
-    if _NEGATES_NEXT_RE.search(before, timeout=timeout) or _NEGATED_BY_NEXT_RE.match(after, timeout=timeout):
-        return "denied"
-    if index is not None:
-        return "supposed" if index.supposed(start) else "stated"
-    opening = _HYPOTHETICAL_RE.starts(_opening(sentence), timeout)
-    if opening:  # "If it were 7, we would get 9": a conditional supposes all it says
-        return "supposed"
-    clause_start = 0
-    for m in _CLAUSE_BREAK_RE.finditer(sentence, 0, start, timeout=timeout):
-        clause_start = m.end()
-    if _HYPOTHETICAL_RE.search(sentence, clause_start, start, timeout=timeout):
-        return "supposed"
-    return "stated"
 
 
 def _single_is(sentence: str, timeout: float) -> int | None:

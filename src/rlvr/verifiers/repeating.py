@@ -15,7 +15,7 @@ import regex
 
 from rlvr.verifiers.limits import REGEX_TIMEOUT_S
 
-__all__ = ["DOTS", "REPEATING_RE", "fraction_of", "as_fractions"]
+__all__ = ["DOTS", "REPEATING_RE", "IN_PROSE", "ENDS_IN_DECIMAL_DOTS_RE", "fraction_of", "as_fractions"]
 
 DOTS = r"(?:\\ldots|\\dots|\\cdots|\.\.\.|…)"
 # groups (branch reset): 1 whole part, 2 digits before the period, 3 the period
@@ -29,6 +29,12 @@ REPEATING_RE = regex.compile(
     r"|(0?)" + _POINT + r"([0-9]{0,12})\(([0-9]{1,12})\)"  # 0.1(6), 0,(3)
     r"|([0-9]{1,12})" + _POINT + r"()\(([0-9]{1,12})\)"  # 1.(27)
     r")(?![0-9])")
+# the forms read as one number in running text (the prose reader's values): a parenthesised period where REPEATING_RE
+# takes one, or the period written out before dots; an overline is math, read with its span
+IN_PROSE = (r"(?:0?\.[0-9]{0,12}\([0-9]{1,12}\)|[0-9]{1,12}\.\([0-9]{1,12}\)"
+            r"|[0-9]{0,12}\.[0-9]{0,12}?(?:([0-9])\1\1+|([0-9]{2,6}?)\2+)(?:\.\.\.|…|\\[lc]?dots))(?![0-9])")
+#: text that ends in a decimal and three dots ("0.333...", "1.4142..."): the dots are the number's, no sentence end
+ENDS_IN_DECIMAL_DOTS_RE = regex.compile(r"(?<![0-9.])[0-9]*\.[0-9]{2,}\.\.\.$")
 # the UK notation marks a period's first and last digits: 0.\dot{1}4285\dot{7} is 0.\overline{142857}
 _UK_DOTS_RE = regex.compile(r"\\dot\s*\{?([0-9])\}?([0-9]{0,10})\\dot\s*\{?([0-9])\}?")
 

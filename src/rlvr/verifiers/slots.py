@@ -21,6 +21,8 @@ from dataclasses import dataclass
 
 import regex
 
+from rlvr.verifiers.repeating import ENDS_IN_DECIMAL_DOTS_RE
+
 from rlvr.verifiers.limits import REGEX_TIMEOUT_S
 
 from rlvr.verifiers.document import Document
@@ -49,12 +51,11 @@ class Slot:
 SlotFinder = Callable[..., list[Slot]]
 
 
-_REPEATING_DOTS_RE = regex.compile(r"(?<![0-9.])[0-9]*\.[0-9]{2,}\.\.\.$")
 
 
 def _repeating(s: str) -> str:
     """``0.333...`` -> ``0.333…``: the dots say the digits repeat, they end no sentence."""
-    if s.endswith("...") and _REPEATING_DOTS_RE.search(s[-40:], timeout=REGEX_TIMEOUT_S):
+    if s.endswith("...") and ENDS_IN_DECIMAL_DOTS_RE.search(s[-40:], timeout=REGEX_TIMEOUT_S):
         return s[:-3] + "…"
     return s
 
