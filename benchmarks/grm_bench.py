@@ -89,6 +89,19 @@ def split(pairs: list[dict], train_pairs: int, seed: int = 0) -> tuple[list[dict
     return train, held
 
 
+def round_robin(rows: list[dict], n: int) -> list[dict]:
+    """``n`` pairs taken one problem at a time, so that a subset spans as many problems as it can."""
+    by_problem: dict[str, list[dict]] = defaultdict(list)
+    for p in rows:
+        by_problem[p["problem_id"]].append(p)
+    queues, picked = list(by_problem.values()), []
+    while len(picked) < min(n, len(rows)):
+        for q in queues:
+            if q and len(picked) < n:
+                picked.append(q.pop(0))
+    return picked
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--shared", default=str(SHARED), help="the shared data folder")
@@ -100,7 +113,8 @@ def main() -> int:
                                                           "(default: the first N, whole problems)")
     ap.add_argument("--train-pairs", type=int, default=32, help="pairs in the training split (whole problems)")
     ap.add_argument("--k", type=int, default=8, help="judgments sampled per pair (voting@k, MetaRM@k)")
-    ap.add_argument("--k-pairs", type=int, default=None, help="held-out pairs that get the k-sample runs (default: all)")
+    ap.add_argument("--k-pairs", type=int, default=None, help="held-out pairs that get the k-sample runs, taken round-robin "
+                                                              "across problems (default: all)")
     ap.add_argument("--train-k", type=int, default=None, help="judgments per training pair (default: --k)")
     ap.add_argument("--bt-steps", type=int, default=40, help="optimizer steps of the Bradley-Terry anchor")
     ap.add_argument("--k-meta", type=int, default=4, help="judgments the meta RM keeps")
@@ -138,14 +152,7 @@ def main() -> int:
     pairs = build_pairs(Path(args.shared))
     train, held = split(pairs, args.train_pairs)
     if args.pairs and args.spread:
-        by_problem = defaultdict(list)
-        for p in held:
-            by_problem[p["problem_id"]].append(p)
-        queues, held = list(by_problem.values()), []
-        while len(held) < min(args.pairs, sum(map(len, queues))):
-            for q in queues:
-                if q and len(held) < args.pairs:
-                    held.append(q.pop(0))
+        held = round_robin(held, args.pairs)
     held = held[:args.pairs] if args.pairs else held
     for name, rows in (("train", train), ("heldout", held)):
         with (out / f"{name}.jsonl").open("w", encoding="utf-8") as fh:
@@ -164,7 +171,7 @@ def main() -> int:
     scoring = {"score_method": args.score_method, "max_new_tokens": args.max_new_tokens}
     greedy = EngineSettings(k=1, temperature=0.0, **scoring)
     sampled = EngineSettings(k=args.k, temperature=0.5, **scoring) if args.k > 1 else None
-    sampled_rows = held_rows[:args.k_pairs] if args.k_pairs else held_rows
+    sampled_rows = round_robin(held_rows, args.k_pairs) if args.k_pairs else held_rows
 
     def judge_runs(judge_path: str, label: str, k_rows: list | None = None) -> tuple:
         backend = TransformersJudge(judge_path, device="cpu", batch_size=args.batch_size)
@@ -219,7 +226,7 @@ def main() -> int:
         if meta is not None:  # the base judge's meta RM (trained on its own training judgments) on its votes
             table[column] = {**({"Bradley-Terry RM (MiniLM)": bt} if bt else {}), **rows_of(base_runs, meta)}
         after = f"{judge}, after SPCT-lite"
-        after_rows = held_rows[:args.after_k_pairs] if args.after_k_pairs else sampled_rows
+        after_rows = round_robin(held_rows, args.after_k_pairs) if args.after_k_pairs else sampled_rows
         table[after] = rows_of(judge_runs(trained.judge or path, after, after_rows), meta)
         table[after]["notes"] = {"notes": trained.notes, "judge changed": trained.judge is not None,
                                  "training pairs": len(spct_pairs)}

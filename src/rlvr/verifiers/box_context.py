@@ -17,6 +17,7 @@ import regex
 
 from rlvr.verifiers.approximations import TRUNCATED_RE
 
+from rlvr.verifiers.currencies import is_currency
 from rlvr.verifiers.document import Document
 from rlvr.verifiers.lexicon import APPROVAL_MARKS
 from rlvr.verifiers.limits import REGEX_TIMEOUT_S
@@ -144,6 +145,8 @@ def _prefix_problem(before: list[str], after: list[str], in_math: bool, view: st
         return f"the box is preceded by {last!r} but holds no set"  # "x \\in \\boxed{7}"
     if last in _CONNECTORS or (last in _CLOSERS and last not in ("$", "!")):
         return None
+    if (last == "\\$" or is_currency(last)) and not (len(before) > 1 and before[-2][-1:].isdigit()):
+        return None  # "\\$\\boxed{18}", "₹\\boxed{150000}": the amount's currency, no part of another value
     if last == "+" and "=" in before[-4:-1]:
         return None  # "= +\boxed{10}": a sign that states the whole value
     if not in_math and (_LETTERS_RE.fullmatch(last, timeout=timeout) or last in ("-", "—", "–", "*")):

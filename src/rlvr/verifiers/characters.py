@@ -19,7 +19,7 @@ import regex
 
 from rlvr.verifiers.limits import REGEX_TIMEOUT_S
 
-__all__ = ["fold_math_unicode", "fold_confusables", "cut_at_turn_end", "remove_invisible"]
+__all__ = ["fold_math_unicode", "fold_confusables", "fold_fullwidth", "cut_at_turn_end", "remove_invisible"]
 
 _SUPERSCRIPTS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ⁿⁱ", "0123456789+-=()ni")
 _SUBSCRIPTS = str.maketrans("₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎", "0123456789+-=()")
@@ -103,6 +103,16 @@ def _fold_word(m: regex.Match) -> str:
     if any("a" <= c.lower() <= "z" for c in word) or all(c in _CONFUSABLE_SET for c in word):
         return word.translate(_CONFUSABLES)
     return word
+
+
+# the fullwidth forms of ASCII (U+FF01-FF5E) and the ideographic space, one character to one
+_FULLWIDTH = {code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)} | {0x3000: 0x20}
+
+
+def fold_fullwidth(text: str) -> str:
+    """``x＝2，y＝－1`` as ``x=2,y=-1``: CJK text writes ASCII's signs in fullwidth; each stays one character,
+    so positions stay valid (NFKC would do this too, but also fold ``5³`` into ``53``)."""
+    return text if text.isascii() else text.translate(_FULLWIDTH)
 
 
 def fold_confusables(text: str) -> str:

@@ -21,7 +21,7 @@ from typing import Any
 import regex
 
 from rlvr.chat import completion_text
-from rlvr.verifiers.characters import cut_at_turn_end, fold_confusables, remove_invisible
+from rlvr.verifiers.characters import cut_at_turn_end, fold_confusables, fold_fullwidth, remove_invisible
 from rlvr.verifiers.box_context import unit_after_box
 from rlvr.verifiers.brackets import top_level_rows
 from rlvr.verifiers.commitment import ALTERNATIVES, check_final, grader_note, later_groups, occurrences
@@ -153,7 +153,8 @@ def read_completion(completion: Any, config: Any) -> tuple[Document | None, Extr
         if cut >= 0:
             region = region[cut + 2:]
     region = _ESCAPED_MACRO_RE.sub(r"\\", region, timeout=config.regex_timeout_s)
-    doc = read_document(fold_confusables(region), config.regex_timeout_s)  # look-alike letters cannot hide a slot
+    # look-alike letters cannot hide a slot; fullwidth signs read as the ASCII ones they are
+    doc = read_document(fold_confusables(fold_fullwidth(region)), config.regex_timeout_s)
     if doc.redefinitions:
         shown = ", ".join("\\" + d for d in dict.fromkeys(doc.redefinitions))
         return doc, Extraction("multiple", None, f"the completion redefines LaTeX commands ({shown}): what a box "

@@ -57,6 +57,9 @@ _INVISIBLE_DELIMITER_RE = regex.compile(r"\\(?:left|right)\s*\.")
 _TRIG_RE = regex.compile(r"\\(?:sin|cos|tan|cot|sec|csc)(?![A-Za-z])")
 _DEGREE_VALUE_RE = regex.compile(r"([0-9]+(?:\.[0-9]+)?)\s*(?:\^\s*\{?\s*\\circ\s*\}?|\\degree(?![A-Za-z]))")
 _FRAC_ALIAS_RE = regex.compile(r"\\[dt]frac(?![A-Za-z])")
+# plain TeX's fraction: {5 \over 7} (a group with one \over and no braces inside) is \frac{5}{7}
+_TEX_OVER_RE = regex.compile(r"(?<!\\)\{([^{}]*?)\\over(?![A-Za-z])([^{}]*)\}")
+_BARE_OVER_RE = regex.compile(r"([^{}]*?)\\over(?![A-Za-z])([^{}]*)")
 # digit groups written as in MATH's golds: 10,\!080 and 14{,}916 (a comma that LaTeX must not space)
 _DIGIT_GROUP_RE = regex.compile(r"(?<=[0-9])[ ]?(?:\{[ ]?,[ ]?\}|,\\!)[ ]*(?=[0-9]{3}(?![0-9]))")
 _PERCENT_WORD_RE = regex.compile(r"(?<=[0-9}.])[ ]*(?:percent(?:age)?|pct)\.?$", regex.IGNORECASE)
@@ -67,15 +70,16 @@ _GLUED_UNITS = (r"(?:ft|feet|foot|in|inch(?:es)?|cm|mm|km|kg|mg|lbs?|oz|mph|kph|
 _MAGNITUDE = r"(?:hundred|thousand|million|billion|trillion|dozen|and|or)s?\b"
 # \text{i} / \mathrm{e} are the imaginary unit and Euler's number, never a unit
 _TRAILING_UNIT_RE = regex.compile(
-    r"(?<=[0-9}])(?:\s|\\[ ,;:!])*\\(?:text|mbox|mathrm|textrm|textbf|textit|textnormal)\s*\{\s*"
+    r"(?:(?<=[0-9}])|(?<=\\pi))(?:\s|\\[ ,;:!])*\\(?:text|mbox|mathrm|textrm|textbf|textit|textnormal)\s*\{\s*"
     r"(?!" + _MAGNITUDE + r")\(?\s*([\p{L}\p{M}]{1,15}(?:/[\p{L}\p{M}]{1,8})?(?:[ ]+[\p{L}\p{M}]{2,15}){0,2})\.?\s*(?(1)\)?)\s*\}"
     r"(?:\^\{?(?P<power>[23])\}?)?\s*$",
     regex.IGNORECASE)  # "42 \\text{ ways}", "42 \\text{ (ways)}"
 # a unit written as plain words after a number: 2 dollars, 30 inches, 12 pommes (only after a number)
 _TRAILING_WORD_UNIT_RE = regex.compile(
-    r"(?<=[0-9])(?:\s+(?!" + _MAGNITUDE + r")([\p{L}\p{M}]{2,15}(?:\s+[\p{L}\p{M}]{2,15})?)|(" + _GLUED_UNITS + r"))"
+    r"(?:(?<=[0-9])|(?<=\\pi))(?:\s+(?!" + _MAGNITUDE + r")([\p{L}\p{M}]{2,15}(?:\s+[\p{L}\p{M}]{2,15})?)|(" + _GLUED_UNITS + r"))"
     r"\.?(?:\^\{?[23]\}?)?\s*$", regex.IGNORECASE)
 _RADIAN_RE = regex.compile(r"(?i)rad(?:ian)?s?")
+_PI_MULTIPLE_RE = regex.compile(r"\s*[-+]?[0-9]*(?:\.[0-9]+)?\s*\\pi\s*")  # "100\pi cm^3": a unit after a multiple of pi
 _ORDINAL_RE = regex.compile(r"(?<=[0-9])\s*(?:\^\s*\{?\s*(?:\\(?:text|mathrm|textrm)\s*\{\s*)?(?:st|nd|rd|th)\s*\}?\s*\}?"
                            r"|(?:st|nd|rd|th)(?![A-Za-z]))$")
 # a measure word, and the noun it counts, glued to a number: 12个, 3米, 42个苹果, 42個, 42개 (units.count_noun
@@ -291,6 +295,8 @@ def normalize_answer(text: str) -> NormalizedAnswer:
         else:
             s = DEGREE_RE.sub("", s, timeout=REGEX_TIMEOUT_S)
     s = _FRAC_ALIAS_RE.sub(r"\\frac", s, timeout=REGEX_TIMEOUT_S)
+    if "\\over" in s:
+        s = _plain_tex_fractions(s)
     if "\\lg" in s:
         s = _LG_RE.sub(r"\\log_{10}", s, timeout=REGEX_TIMEOUT_S)  # \lg is the common logarithm (ISO 80000-2)
     s = _python_syntax(s)
@@ -298,7 +304,7 @@ def normalize_answer(text: str) -> NormalizedAnswer:
     s = _unwrap(s)
     if "\\pm" in s or "\\mp" in s:  # a sign inside a group: two values
         s = _nested_plus_minus(s)
-    s = s.replace("{,}", ",").replace("{:}", ":").replace("\\%", "%")
+    s = s.replace("{,}", ",").replace("{:}", ":").replace("\\%", "%").replace("\\colon", ":")
     s = _SEMICOLON_RE.sub(",", s, timeout=REGEX_TIMEOUT_S)  # "0.3; 0.5" lists two values; "[1; 2]" is [1, 2]
     s = s.strip().rstrip(".").rstrip("\\").strip()
     if (time_of_day := clock_time(s)) is not None:
@@ -313,7 +319,8 @@ def normalize_answer(text: str) -> NormalizedAnswer:
         unit, s = m[1], s[:m.start()].strip()
     if not percent and unit in ("", "degree"):  # "25^\\circ Celsius" reads its scale below
         m = _TRAILING_WORD_UNIT_RE.search(s, timeout=REGEX_TIMEOUT_S)
-        if m and unit_words(m[1] or m[2]) and not _LETTER_OR_MACRO_RE.search(s, 0, m.start(), timeout=REGEX_TIMEOUT_S):
+        if m and unit_words(m[1] or m[2]) and (not _LETTER_OR_MACRO_RE.search(s, 0, m.start(), timeout=REGEX_TIMEOUT_S)
+                                               or _PI_MULTIPLE_RE.fullmatch(s, 0, m.start(), timeout=REGEX_TIMEOUT_S)):
             unit, s = (m[1] or m[2]).lower(), s[:m.start()].strip()
     if not percent and not unit and (split := split_unit(s)) is not None:
         s, unit = split  # 5\ \text{m}, 9.8 m/s^2, 60 km/h, 15 dollars per hour
@@ -367,6 +374,14 @@ def _nested_plus_minus(s: str) -> str:
         return s
     plus, minus = (" + ", " - ") if signs[0][0] == "\\pm" else (" - ", " + ")
     return f"{s[:at]}{plus}{s[end:]}, {s[:at]}{minus}{s[end:]}"
+
+
+def _plain_tex_fractions(s: str) -> str:
+    """``{5 \\over 7}`` and a whole ``5 \\over 7`` as ``\\frac{5}{7}`` (``\\overline`` is another macro)."""
+    s = _TEX_OVER_RE.sub(lambda m: f"\\frac{{{m[1].strip()}}}{{{m[2].strip()}}}", s, timeout=REGEX_TIMEOUT_S)
+    if m := _BARE_OVER_RE.fullmatch(s, timeout=REGEX_TIMEOUT_S):
+        s = f"\\frac{{{m[1].strip()}}}{{{m[2].strip()}}}"
+    return s
 
 
 def _python_syntax(s: str) -> str:

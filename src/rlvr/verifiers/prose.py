@@ -41,11 +41,14 @@ _PROSE_SCAN = 800  # the last this-many characters are read for a final sentence
 # "$\$18$": an escaped dollar inside inline math is a currency sign, not the span's end
 _MATH_SPAN_RE = regex.compile(r"\$\$((?:(?!\$\$).)+?)\$\$|(?<!\\)\$((?:\\.|[^$\\])+)\$|\\\(((?:(?!\\[()]).)+?)\\\)"
                            r"|\\\[((?:(?!\\[\[\]]).)+?)\\\]", regex.DOTALL)
-# a number in prose: sign, digits with thousands groups, decimals (also "2,74") or a fraction, percent; a number
-# glued to letters (2x, 3rd, x2) is not a value
+# a number in prose: sign, digits with thousands (or lakh: 25,00,000) groups, decimals (also "2,74") or a fraction,
+# percent; a number
+# glued to letters (2x, 3rd, x2) is not a value, nor one glued to Unicode maths (100π, 5√2, 12½, 3², √2)
+_UNICODE_MATH = r"\p{Greek}√∛∜\p{No}"
 _PROSE_NUMBER_RE = regex.compile(
-    r"(?<![A-Za-z0-9])\([A-J]\)(?![A-Za-z0-9])|(?<![A-Za-z0-9.,/^_])[-+−]?" + REPEATING_IN_PROSE + r"|"
-    r"(?<![A-Za-z0-9.,/^_])[-+−]?(?>[0-9]+,[0-9]{1,2}(?![0-9])|[0-9]+(?:,[0-9]{3})*(?:\.[0-9]+)?)(?:/[0-9]+)?(?:[ ]?\\?%)?(?![0-9^_]|\.[0-9]|/[0-9]|[A-Za-z](?![A-Za-z²³]))")
+    r"(?<![A-Za-z0-9])\([A-J]\)(?![A-Za-z0-9])|(?<![A-Za-z0-9.,/^_√∛∜])[-+−]?" + REPEATING_IN_PROSE + r"|"
+    r"(?<![A-Za-z0-9.,/^_√∛∜])[-+−]?(?>[0-9]{1,2}(?:,[0-9]{2})+,[0-9]{3}(?![0-9])|[0-9]+,[0-9]{1,2}(?![0-9]|,[0-9])|[0-9]+(?:,[0-9]{3})*(?:\.[0-9]+)?)(?:/[0-9]+)?(?:[ ]?\\?%)?"
+    r"(?![0-9^_" + _UNICODE_MATH + r"]|\.[0-9]|/[0-9]|[A-Za-z](?![A-Za-z²³]))")
 _PROSE_VALUE_HINT_RE = regex.compile(r"[0-9$]|\\\(|\\\[|\([A-J]\)")
 #: doubt ("maybe", "可能") and alternatives ("or", "oder", "或"): no single answer
 HEDGE_RE = words_pattern(HEDGE_WORDS)
@@ -126,7 +129,7 @@ def prose_answer(text: str, timeout: float, bold: tuple[tuple[int, int], ...] = 
     base = max(0, len(text) - _PROSE_SCAN)
     tail = text[base:]
     for start, end in reversed(sentences(tail, timeout)[-4:]):
-        sentence = tail[start:end]
+        sentence = _without_restatements(tail[start:end], timeout)
         if not _PROSE_VALUE_HINT_RE.search(sentence, timeout=timeout):
             continue  # no value here ("I hope it is correct."): look one sentence back
         if sentence.rstrip().endswith(("?", "？")):
@@ -225,6 +228,38 @@ def _alternative_between_values(sentence: str, timeout: float) -> bool:
     return False
 
 
+def _without_restatements(sentence: str, timeout: float) -> str:
+    """``sentence`` with each "or" that restates the value before it blanked, with its restatement
+    ("$\\frac{3}{8}$, or 37.5%"): one number written twice is no alternative. Positions are kept."""
+    if not ALTERNATIVE_RE.search(sentence, timeout=timeout):
+        return sentence
+    values = _sentence_values(sentence, 0, timeout, roles=False, numbers_too=True)
+    out = sentence
+    for m in ALTERNATIVE_RE.finditer(sentence, timeout=timeout):
+        before = [v for v in values if v[2] <= m.start()]
+        after = [v for v in values if v[1] >= m.end()]
+        if before and after and not sentence[before[-1][2]:m.start()].strip(" ,") \
+                and not sentence[m.end():after[0][1]].strip() and _one_number(before[-1][0], after[0][0]):
+            out = out[:before[-1][2]] + " " * (after[0][2] - before[-1][2]) + out[after[0][2]:]
+    return out
+
+
+def _one_number(first: str, second: str) -> bool:
+    """"$\\frac{3}{8}$, or 37.5%", "0.5 or 1/2": one exact number written twice (a percentage as its fraction)
+    restates it; anything else after "or" is an alternative."""
+    from rlvr.verifiers.normalize import normalize_answer  # normalisation reads answers: a layer above
+    from rlvr.verifiers.numbers import parse_number
+
+    a, b = normalize_answer(first), normalize_answer(second)
+    if a.unit or b.unit or a.cut_off or b.cut_off:
+        return False
+    x, y = parse_number(a.key), parse_number(b.key)
+    if x is None or y is None:
+        return False
+    x, y = (x / 100 if a.percent else x), (y / 100 if b.percent else y)
+    return x == y
+
+
 
 
 def _in_bold(start: int, end: int, bold: tuple[tuple[int, int], ...]) -> bool:
@@ -244,22 +279,56 @@ def _narrowed(sentence: str, offset: int, timeout: float, bold: tuple[tuple[int,
             clause_start = m.end()
     clause = sentence[clause_start:]
     offset += clause_start
+    verb = _single_is(clause, timeout)
+    if verb and (math := _plain_math(clause[verb:], offset + verb, timeout)):
+        return math  # "is 3\sqrt{2}", "is 2^{10}": one value, never its digits
     found = _sentence_values(clause, offset, timeout)
     if len({content for content, _s, _e in found}) > 1:
         stressed = [c for c in found if _in_bold(c[1], c[2], bold)]
         if len({content for content, _s, _e in stressed}) == 1:
             return stressed
-        verb = _single_is(clause, timeout)
         stated = _sentence_values(clause[verb:], offset + verb, timeout) if verb else []
         found = stated or found
     if len({content for content, _s, _e in found}) > 1:
         derived = _derived_label(clause, found, offset, timeout)
         if derived:
             return derived
-        named = _named_values(clause, offset)
+        named = _named_values(clause, offset) or _named_tail(clause, offset, timeout)
         if named:
             return named
     return found
+
+
+# math written without delimiters ("is 3\sqrt{2}", "is 3√2", "is 2^{10}"): digits, one-letter names, macros
+# and operators only, with a macro, a root, π or a power in it, no word, no list and no equation
+_PLAIN_MATH_RE = regex.compile(r"[-+]?(?:[0-9.]|(?<![A-Za-z])[A-Za-z](?![A-Za-z])|\\[A-Za-z]+|[{}()^_/*+\-√∛π·×\p{No}]|[ ])+")
+_PLAIN_MATH_SIGN_RE = regex.compile(r"\\[A-Za-z]+|[√∛π^\p{No}]")
+_UNIT_AFTER_RE = regex.compile(r"\s+(\p{L}{2,15})(?:\^\{?[23]\}?|[²³])?$")
+
+
+def _plain_math(rest: str, offset: int, timeout: float) -> list[Candidate]:
+    """The text after a sentence's one stating verb as one value, when it is nothing but math (and a unit:
+    "is 100π cm³")."""
+    from rlvr.verifiers.units import unit_words
+
+    text = rest.strip().rstrip(".。").rstrip()
+    math = text
+    if (unit := _UNIT_AFTER_RE.search(text, timeout=timeout)) and unit_words(unit[1]):
+        math = text[:unit.start()]
+    if not math or not _PLAIN_MATH_RE.fullmatch(math, timeout=timeout) or not _PLAIN_MATH_SIGN_RE.search(math, timeout=timeout):
+        return []
+    start = offset + rest.find(text)
+    return [(text, start, start + len(text))]
+
+
+# where a list of labelled values may begin: a name, then "="
+_LABEL_START_RE = regex.compile(r"(?<![A-Za-z0-9_\\])[A-Za-z](?:_\{?[A-Za-z0-9]{1,4}\}?)?\s*=")
+
+
+def _named_tail(clause: str, offset: int, timeout: float) -> list[Candidate]:
+    """"So the solution is x = 2, y = -1.", "方程组的解为 x=2,y=-1": labelled values that end the clause."""
+    first = _LABEL_START_RE.search(clause, timeout=timeout)
+    return _named_values(clause[first.start():], offset + first.start()) if first and first.start() > 0 else []
 
 
 def _named_values(clause: str, offset: int) -> list[Candidate]:

@@ -34,6 +34,7 @@ from rlvr.verifiers.rules import (
     TEXT_GROUP_RE, fast_decision, gold_info, is_list_gold, numbers_hidden_in_text, sandbox_texts, spelled_answer,
     tuple_size,
 )
+from rlvr.verifiers.brackets import split_top_level
 from rlvr.verifiers.statements import exact_part, labelled_values, labels_contradicted, quantity_rhs, renamed_definition
 from rlvr.verifiers.trace import Decision, rule
 
@@ -182,9 +183,9 @@ def decide(answer_text: str, gold: str, config: VerifierConfig, compare: Compare
     cached = _CACHE.get(key)
     if cached is not None:
         return cached
-    outcome, answer = _decide_locally(answer_text, gold, config)
+    outcome, answer, compared_gold = _decide_locally(answer_text, gold, config)
     if outcome is None:
-        a, g = sandbox_texts(answer, gold_info(gold, config), config)
+        a, g = sandbox_texts(answer, gold_info(compared_gold, config), config)
         result = compare([{"answer": a, "gold": g, "abs_tol": config.abs_tol, "rel_tol": config.rel_tol}])[0]
         status, reason = result.get("status", "error"), result.get("reason", "")
         symbolic = status in ("correct", "incorrect")
@@ -220,27 +221,47 @@ def _reconciled(ex: Extraction, config: VerifierConfig, compare: Compare) -> Ext
                       + ", ".join(repr(c) for c in ex.candidates) + ")", ex.source, rule=RESTATED, values=ex.values)
 
 
-def _decide_locally(answer_text: str, gold_text_: str, config: VerifierConfig) -> tuple[Decision | None, Any]:
-    """The decision the cheap rules make, or ``None``; and the answer as it is to be compared (the value an
-    equation states for the asked quantity, a labelled list's values, a definition in the gold's variable)."""
+def _decide_locally(answer_text: str, gold_text_: str, config: VerifierConfig) -> tuple[Decision | None, Any, str]:
+    """The decision the cheap rules make, or ``None``; the answer as it is to be compared (the value an
+    equation states for the asked quantity, a labelled list's values, a definition in the gold's variable);
+    and the gold as it is to be compared (a labelled gold's tuple)."""
     answer = exact_part(normalize_answer(answer_text))
     return _local_decision(answer_text, answer, gold_text_, config)
 
 
-def _local_decision(answer_text: str, answer: Any, gold_text_: str, config: VerifierConfig) -> tuple[Decision | None, Any]:
+def _local_decision(answer_text: str, answer: Any, gold_text_: str, config: VerifierConfig) -> tuple[Decision | None, Any, str]:
     gold = gold_info(gold_text_, config)
     if not gold.norm.key:
-        return Decision("unparseable_gold", "the gold answer is empty", "gold", EMPTY_GOLD), answer
+        return Decision("unparseable_gold", "the gold answer is empty", "gold", EMPTY_GOLD), answer, gold_text_
     if _states_no_value(gold_text_):
         return Decision("unparseable_gold", f"the gold {gold_text_[:80]!r} is a sentence that states no answer", "gold",
-                        PROSE_GOLD), answer
+                        PROSE_GOLD), answer, gold_text_
+    if (point := _NAMED_POINT_RE.fullmatch(answer.clean, timeout=REGEX_TIMEOUT_S)) and gold.norm.clean.startswith("("):
+        answer = normalize_answer(point[1])  # "P(6, 8)" against "(6, 8)": the point's name is no part of its value
+    elif (point := _NAMED_POINT_RE.fullmatch(gold.norm.clean, timeout=REGEX_TIMEOUT_S)) and answer.clean.startswith("("):
+        gold_text_ = point[1]
+        gold = gold_info(gold_text_, config)
+    if "=" in gold.norm.clean and (gold_named := labelled_values(gold.norm.clean)) is not None \
+            and not labels_contradicted(gold_named):
+        # a labelled gold ("x=2, y=5") is the tuple of its values; a labelled answer with the same labels is put in
+        # the gold's order ("y=5, x=2"), one with other labels is compared as written
+        answer_named = labelled_values(answer.clean) if "=" in answer.clean else None
+        if answer_named is None or {n for n, _v in answer_named} == {n for n, _v in gold_named}:
+            order = [n for n, _v in coordinate_order(gold_named)]
+            gold_text_ = "(" + ", ".join(v for _n, v in coordinate_order(gold_named)) + ")"
+            gold = gold_info(gold_text_, config)
+            if answer_named is not None:
+                values = dict(answer_named)
+                answer = normalize_answer("(" + ", ".join(values[n] for n in order) + ")")
+            elif len(split_top_level(answer.clean, ",")) == len(gold_named):
+                answer = normalize_answer("(" + answer.clean + ")")  # "2, 5": the values, in the gold's order
     if "=" in answer.clean and "=" not in gold.norm.clean and not _RELATION_CHARS_RE.search(answer.clean, timeout=REGEX_TIMEOUT_S):
         if (rhs := quantity_rhs(answer.clean)) is not None:
             answer = exact_part(normalize_answer(rhs))  # "m + n = 12", "E[X] = 3": the value stated for the asked quantity
         elif (named := labelled_values(answer.clean)) is not None:
             if labels_contradicted(named):
                 return Decision("incorrect", f"{answer.clean[:80]!r} gives the least value a label above the greatest",
-                                "extraction", LABELS_CONTRADICTED), answer
+                                "extraction", LABELS_CONTRADICTED), answer, gold_text_
             # "Maximum = 2, Minimum = 1" against "1, 2": the values the labels name, compared as the gold's list;
             # "y = 4, x = 3" against the tuple (3, 4): the coordinates in the order of their names
             if tuple_size(gold_text_) == len(named):
@@ -250,27 +271,27 @@ def _local_decision(answer_text: str, answer: Any, gold_text_: str, config: Veri
     elif (renamed := renamed_definition(answer.clean, gold.norm.clean)) is not None:
         answer = normalize_answer(renamed)  # "f(z) = z^2" against "f(x) = x^2": the same function
     if not answer.key:
-        return Decision("no_answer", "the final answer is empty after normalisation", "extraction", EMPTY_ANSWER), answer
+        return Decision("no_answer", "the final answer is empty after normalisation", "extraction", EMPTY_ANSWER), answer, gold_text_
     fast = fast_decision(answer, gold, config)
     if fast:
-        return fast, answer
+        return fast, answer, gold_text_
     unsafe = unsafe_reason(answer.clean, config) or malformed_reason(answer.clean)
     if unsafe:
-        return Decision("unparseable_answer", unsafe, "guard", GUARD), answer
+        return Decision("unparseable_answer", unsafe, "guard", GUARD), answer, gold_text_
     unread = unread_part(sandbox_texts(answer, gold, config)[0])  # what the parser would be given
     if unread:
-        return Decision("unparseable_answer", unread, "guard", UNREAD), answer
+        return Decision("unparseable_answer", unread, "guard", UNREAD), answer, gold_text_
     if gold.unsafe:
-        return Decision("unparseable_gold", f"gold answer is unsafe to parse: {gold.unsafe}", "guard", GOLD_GUARD), answer
+        return Decision("unparseable_gold", f"gold answer is unsafe to parse: {gold.unsafe}", "guard", GOLD_GUARD), answer, gold_text_
     # only now: a gold the parser refused can still equal an answer as a string or number, and which rows
     # this process read before must not decide that ("12:00" after a row that found "12:00" unparseable)
     bad_gold = _BAD_GOLDS.get((gold_text_, config))
     if bad_gold:
-        return bad_gold, answer
+        return bad_gold, answer, gold_text_
     if not config.symbolic:
         return Decision("incorrect", f"{answer.clean!r} does not match gold {gold_text_!r} as a string or number "
-                        "(symbolic comparison off)", "number", NO_SYMBOLIC), answer
-    return None, answer
+                        "(symbolic comparison off)", "number", NO_SYMBOLIC), answer, gold_text_
+    return None, answer, gold_text_
 
 
 def validate_gold(gold: str, config: VerifierConfig, compare: Compare) -> str | None:
@@ -295,6 +316,8 @@ def validate_gold(gold: str, config: VerifierConfig, compare: Compare) -> str | 
     return None
 
 
+# a point named by a capital letter: P(6, 8), A'(1, -2), Q_1(0, 3) (two coordinates or more)
+_NAMED_POINT_RE = regex.compile(r"[A-Z](?:_\{?[0-9A-Za-z]{1,3}\}?)?'*\s*(\([^()]*,[^()]*\))")
 _RELATION_CHARS_RE = regex.compile(r"[<>≤≥≠]|\\(?:[lg]eq?|neq?|[lg]t)(?![A-Za-z])")
 _PROSE_GOLD_RE = regex.compile(r"####|(?i:\banswer\b)|(?<![\\A-Za-z])[A-Za-z]{2,}\s+[A-Za-z]{2,}\s+\S")
 _GOLD_CONFIG = VerifierConfig(multiple_answers="last", detect_retraction=False)
@@ -313,6 +336,9 @@ def _states_no_value(gold: str) -> bool:
         "\\" not in bare and not spelled_answer(gold)
 
 
+_GOLD_APPROX_RE = regex.compile(r"\s*(?:\\approx|≈|\\simeq)(?![A-Za-z])\s*")
+
+
 @byte_cache(0.1)
 def gold_text(gold: str) -> str:
     """The answer a gold states: its box, or, for a sentence or worked solution, its stated value.
@@ -320,6 +346,9 @@ def gold_text(gold: str) -> str:
     A gold that states no value stays as it is (and is then reported ``unparseable_gold``).
     """
     text = gold_answer(gold)
+    inner = text.strip()[1:-1] if len(text.strip()) > 2 and text.strip()[0] == text.strip()[-1] == "$" else text
+    if (approx := _GOLD_APPROX_RE.match(inner, timeout=REGEX_TIMEOUT_S)) and approx.end() < len(inner):
+        return inner[approx.end():]  # "\\approx 3.46": the gold is the decimal, which says itself it is rounded
     if text != gold or len(gold) > 20_000:
         return text
     bare = TEXT_GROUP_RE.sub(" ", regex.sub(r"\$[^$]*\$", " ", gold, timeout=REGEX_TIMEOUT_S), timeout=REGEX_TIMEOUT_S)

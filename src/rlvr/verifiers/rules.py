@@ -23,7 +23,10 @@ from rlvr.verifiers.guards import unsafe_reason
 from rlvr.verifiers.lexicon import ALTERNATIVE_WORDS, HEDGE_WORDS, NEGATION_WORDS, OR_WORDS, REJECTION_WORDS, alternation
 from rlvr.verifiers.temperatures import MIXED_TEMPERATURES
 from rlvr.verifiers.normalize import NormalizedAnswer, assignment_rhs, normalize_answer, split_top_level, value_key
-from rlvr.verifiers.numbers import decimal_comma_value, matches_at_float_precision, numbers_match, parse_number, pi_multiple
+from rlvr.verifiers.numbers import (
+    decimal_comma_value, matches_at_float_precision, numbers_match, parse_number, pi_multiple, rounded_gold_places, rounds_to,
+    terminates,
+)
 from rlvr.verifiers.statements import APPROX, equation_problem, relations_as_intervals
 from rlvr.verifiers.trace import Decision, rule
 from rlvr.verifiers.conversions import same_quantity
@@ -36,6 +39,8 @@ PERCENT = rule("compare.percent", "the percent policy decides a percentage again
 STRING = rule("compare.string", "the normalised texts are equal")
 NUMBER = rule("compare.number", "both are exact numbers: equal, or within the tolerance, or not")
 FLOAT_PRECISION = rule("compare.float_precision", "a decimal of 15+ significant digits is the rational it rounds")
+ROUNDED_GOLD = rule("compare.rounded_gold", "a gold decimal of 3+ significant digits is an exact, non-terminating answer "
+                    "rounded to the gold's places (2/3 against 0.667)")
 INTEGER_ANSWERS = rule("compare.integer_answers", "an integer gold needs a plain number (integer_answers)")
 CHOICE = rule("compare.choice", "two choice letters")
 WORDS = rule("compare.words", "answers in words compare as words (case, articles and a final period aside), and the "
@@ -189,6 +194,11 @@ def fast_decision(answer: NormalizedAnswer, gold: Gold, config: VerifierConfig) 
         same = turns * 180 == gold.number  # "\frac{11\pi}{36}" against "55^\circ": the same angle in radians
         return Decision("correct" if same else "incorrect", f"{_shown(answer)!r} radians {'is' if same else 'is not'} "
                         f"gold {gold.raw!r} in degrees", "number", CONVERTED)
+    if answer.unit == "degree" and not g.unit and (turns := pi_multiple(g.key)) is not None \
+            and (degrees := parse_number(answer.key, config.max_digits)) is not None:
+        same = turns * 180 == degrees  # "60^\circ" against "\frac{\pi}{3}": the same angle in degrees
+        return Decision("correct" if same else "incorrect", f"{_shown(answer)!r} degrees {'is' if same else 'is not'} "
+                        f"gold {gold.raw!r} in radians", "number", CONVERTED)
     if answer.unit == MIXED_TEMPERATURES:
         return Decision("incorrect", f"{answer.clean!r} states temperatures on several scales that are not one temperature",
                         "number", UNITS)
@@ -213,6 +223,10 @@ def fast_decision(answer: NormalizedAnswer, gold: Gold, config: VerifierConfig) 
         return Decision("incorrect", f"{which} (percent policy 'strict')", "number", PERCENT)
     if answer.key == g.key and answer.percent == g.percent:
         return Decision("correct", f"{_shown(answer)!r} matches gold {gold.raw!r} after normalisation", "string", STRING)
+    if (g_letters := _choice_letters(g.key, gold_side=True)) is not None and (a_letters := _choice_letters(answer.key)) is not None:
+        same = a_letters == g_letters  # "A, C" against "AC": the options chosen, in any order or notation
+        return Decision("correct" if same else "incorrect", f"{_shown(answer)!r} {'chooses' if same else 'does not choose'} "
+                        f"the options of gold {gold.raw!r}", "string", CHOICE)
     a_word, g_word = word_answer(answer.clean), word_answer(g.clean)
     if a_word and g_word:
         same = a_word == g_word
@@ -234,6 +248,11 @@ def fast_decision(answer: NormalizedAnswer, gold: Gold, config: VerifierConfig) 
         if any(matches_at_float_precision(answer.key, gv) for gv in g_vals):
             return Decision("correct", (f"{_shown(answer)!r} is gold {gold.raw!r} written to floating-point precision "
                                         "(15 or more significant digits)"), "number", FLOAT_PRECISION)
+        places = rounded_gold_places(g.key) if not (answer.percent or g.percent or "." in answer.key) else None
+        if places is not None and not terminates(a_num) and rounds_to(a_num, gold.number, places):
+            # a repeating value has no exact decimal: a gold written as one is it rounded ("\\frac{2}{3}", "0.667")
+            return Decision("correct", f"{_shown(answer)!r} rounded to {places} decimal places is gold {gold.raw!r}",
+                            "number", ROUNDED_GOLD)
         return Decision("incorrect", f"{_shown(answer)!r} is not equal to gold {gold.raw!r}", "number", NUMBER)
     if gold.number is not None and gold.number.denominator == 1 and config.integer_answers:
         return Decision("incorrect", f"{_shown(answer)!r} is not a number and the gold {gold.raw!r} is an integer (integer_answers)", "number", INTEGER_ANSWERS)
@@ -295,6 +314,22 @@ def fast_decision(answer: NormalizedAnswer, gold: Gold, config: VerifierConfig) 
 _WORD_ANSWER_RE = regex.compile(r"[A-Za-z][A-Za-z '\-]{1,60}")
 _ARTICLES_RE = regex.compile(r"^(?:the|a|an)\s+")
 # Indian digit grouping: the last three digits, then pairs (12,34,567; 1,00,000)
+# the options of a multiple-select answer: "AC", "A,C", "A and C", "(A)(C)" (letters A-J, each once)
+_CHOICE_LETTERS_RE = regex.compile(r"\(?([A-J])\)?(?:(?:,|and|&|\\&)?\(?([A-J])\)?)+")
+_CHOICE_LETTER_RE = regex.compile(r"[A-J]")
+
+
+def _choice_letters(key: str, gold_side: bool = False) -> frozenset[str] | None:
+    """The set of option letters ``key`` chooses when it names two or more; a gold's letters must be written in
+    order ("AC", "A, C, D"), as a multiple-select gold is, so that a segment "CA" or a word is none."""
+    if len(key) > 40 or not _CHOICE_LETTERS_RE.fullmatch(key, timeout=REGEX_TIMEOUT_S):
+        return None
+    letters = _CHOICE_LETTER_RE.findall(key, timeout=REGEX_TIMEOUT_S)
+    if len(set(letters)) != len(letters) or (gold_side and letters != sorted(letters)):
+        return None
+    return frozenset(letters)
+
+
 _INDIAN_GROUPS_RE = regex.compile(r"[-+]?[0-9]{1,2}(?:,[0-9]{2})+,[0-9]{3}(?:\.[0-9]+)?")
 _LOWER_WORD_RE = regex.compile(r"[a-z']+")
 _SAME_AS = {  # spellings of one answer
