@@ -30,6 +30,7 @@ from rlvr.verifiers.lexicon import (
 )
 from rlvr.verifiers.approximations import says_approximately
 from rlvr.verifiers.conversions import same_dimension
+from rlvr.verifiers.currencies import is_currency
 from rlvr.verifiers.normalize import bare_number, has_temperature_scale, normalize_answer
 from rlvr.verifiers.prose import sentences, stated_values
 from rlvr.verifiers.value_roles import value_role
@@ -118,6 +119,10 @@ _ANSWER_LABEL_RE = regex.compile(r"(?i)\s*(?:(?:the|my|our)\s+)?(?:(?:final|corr
 _NO_OTHER_THAN_RE = regex.compile(r"(?i)\bno\s+other\s+than\s*\$?\s*$")
 _QUESTION_RE = regex.compile(r"[?？]\s*\)?\s*$")
 _MAX_TAIL = 6000  # a final answer followed by more than this is read for its first 6,000 characters
+
+
+# a currency sign right before a value ("\\$5", "$\\$5", "€ 5", "US$5")
+_CURRENCY_BEFORE_RE = regex.compile(r"(\\\$|[^\s\w$\\]{1,3}|[A-Z]{1,2}\$|[A-Z]{3})\s*\$?\s*$")
 
 
 class _Reader:
@@ -271,6 +276,10 @@ class _Reader:
         against a plain count, or metres against hours), so it is a circumstance, not the answer restated."""
         at = sentence.find(value)
         unit = unit_after(sentence, at + len(value), self.timeout) if at >= 0 else None
+        if unit is None and at >= 0 and self.unit is None and (
+                value.lstrip().startswith("\\$") or
+                ((sign := _CURRENCY_BEFORE_RE.search(sentence[:at], timeout=self.timeout)) and is_currency(sign[1]))):
+            return True  # "\\boxed{20\\%}, saving \\$5": an amount of money against a count or a share
         if unit is None or (other := canonical_unit(unit)) is None:
             return False
         return self.unit is None or same_dimension(self.unit, other) is False

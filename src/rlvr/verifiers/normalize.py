@@ -62,7 +62,7 @@ _TEX_OVER_RE = regex.compile(r"(?<!\\)\{([^{}]*?)\\over(?![A-Za-z])([^{}]*)\}")
 _BARE_OVER_RE = regex.compile(r"([^{}]*?)\\over(?![A-Za-z])([^{}]*)")
 # digit groups written as in MATH's golds: 10,\!080 and 14{,}916 (a comma that LaTeX must not space)
 _DIGIT_GROUP_RE = regex.compile(r"(?<=[0-9])[ ]?(?:\{[ ]?,[ ]?\}|,\\!)[ ]*(?=[0-9]{3}(?![0-9]))")
-_PERCENT_WORD_RE = regex.compile(r"(?<=[0-9}.])[ ]*(?:percent(?:age)?|pct)\.?$", regex.IGNORECASE)
+_PERCENT_WORD_RE = regex.compile(r"(?<=[0-9}.])[ ]*(?:percent(?:age)?|per[ -]cent|pct)\.?$", regex.IGNORECASE)
 # a unit after a value, at the end: 5\text{ cm}^2, 12 \mbox{ meters} (not a magnitude: 5\text{ million})
 # units written straight after a number (12ft, 5cm); any word may follow after a space
 _GLUED_UNITS = (r"(?:ft|feet|foot|in|inch(?:es)?|cm|mm|km|kg|mg|lbs?|oz|mph|kph|sec|secs|min|mins|hrs?|hours?|"

@@ -19,6 +19,7 @@ from rlvr.verifiers.lexicon import (
     UNSURE_PHRASES, WITHDRAWAL_CUES,
 )
 from rlvr.verifiers.conversions import unit_name
+from rlvr.verifiers.east_asian_units import unit_name_prefix
 from rlvr.verifiers.limits import REGEX_TIMEOUT_S
 from rlvr.verifiers.number_words import han_value, numeral_char, scale_values, scale_words, small_words, words_value
 
@@ -71,6 +72,8 @@ def _noun_word(word: str) -> bool:
     if _EAST_ASIAN_RE.fullmatch(word, timeout=REGEX_TIMEOUT_S):
         # a count opens with a classifier (个苹果, 個, 개, 명) and holds no numeral (万, 千, 만): "的平方" (squared),
         # "以上" (or more), "ではない" (is not) open with none
+        if (unit := unit_name_prefix(word)) and not any(numeral_char(c) for c in word[unit:] if c not in MEASURE_WORDS):
+            return True  # a measure: a unit's name as CLDR writes it ("小时", "千克", "キロメートル", "시간")
         opens = word[0] in MEASURE_WORDS or word[:2] in MEASURE_WORDS
         return opens and not any(numeral_char(c) for c in word if c not in MEASURE_WORDS)
     if word.isascii() and (len(word) < 3 or not any(c in "aeiouAEIOU" for c in word)):
