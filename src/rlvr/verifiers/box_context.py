@@ -145,7 +145,9 @@ def _prefix_problem(before: list[str], after: list[str], in_math: bool, view: st
         return f"the box is preceded by {last!r} but holds no set"  # "x \\in \\boxed{7}"
     if last in _CONNECTORS or (last in _CLOSERS and last not in ("$", "!")):
         return None
-    if (last == "\\$" or is_currency(last)) and not (len(before) > 1 and before[-2][-1:].isdigit()):
+    prev = next((t for t in reversed(before[:-1]) if not t.isspace() and t not in _SPACING), None)
+    if (last == "\\$" or is_currency(last)) and (prev is None or prev in _OPENERS or prev in _CONNECTORS or (
+            not in_math and _LETTERS_RE.fullmatch(prev, timeout=timeout) is not None)):
         return None  # "\\$\\boxed{18}", "₹\\boxed{150000}": the amount's currency, no part of another value
     if last == "+" and "=" in before[-4:-1]:
         return None  # "= +\boxed{10}": a sign that states the whole value

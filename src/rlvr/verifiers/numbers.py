@@ -16,8 +16,7 @@ import regex
 from rlvr.verifiers.limits import REGEX_TIMEOUT_S
 from rlvr.verifiers.repeating import fraction_of
 
-__all__ = ["parse_number", "numbers_match", "matches_at_float_precision", "decimal_comma_value", "simple_value",
-           "rounded_gold_places", "rounds_to", "terminates"]
+__all__ = ["parse_number", "numbers_match", "matches_at_float_precision", "decimal_comma_value", "simple_value"]
 
 _NUM = r"(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)"
 _PLAIN_RE = regex.compile(rf"([+-]?)({_NUM})")
@@ -99,33 +98,6 @@ def matches_at_float_precision(key: str, gold: Fraction) -> bool:
     except (ValueError, ZeroDivisionError):
         return False
     return abs(value - gold) <= Fraction(1, 10 ** len(m[2]))
-
-
-#: significant digits a decimal gold needs before an exact answer may round to it ("0.667" for 2/3, not "0.7")
-ROUNDED_GOLD_DIGITS = 3
-
-
-def rounded_gold_places(key: str) -> int | None:
-    """The decimal places of a gold written as a decimal of :data:`ROUNDED_GOLD_DIGITS`+ significant digits
-    (``0.667``: 3, ``17.3``: 1), or ``None``: such a gold can be an exact value rounded (to 2/3, to 10√3)."""
-    m = _LONG_DECIMAL_RE.fullmatch(key, timeout=REGEX_TIMEOUT_S)
-    if not m or len(key) > 40 or len((m[1] + m[2]).lstrip("0")) < ROUNDED_GOLD_DIGITS:
-        return None
-    return len(m[2])
-
-
-def terminates(value: Fraction) -> bool:
-    """Whether ``value`` has a finite decimal expansion (its denominator has no prime but 2 and 5)."""
-    d = value.denominator
-    for p in (2, 5):
-        while d % p == 0:
-            d //= p
-    return d == 1
-
-
-def rounds_to(value: Fraction, gold: Fraction, places: int) -> bool:
-    """Whether ``value`` rounded to ``places`` decimals is ``gold`` (half a unit of the last place either way)."""
-    return abs(value - gold) <= Fraction(1, 2 * 10 ** places)
 
 
 # "2,74" / "1000,99": a decimal comma (a group of three digits after it is a thousands separator)

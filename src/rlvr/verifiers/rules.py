@@ -23,10 +23,7 @@ from rlvr.verifiers.guards import unsafe_reason
 from rlvr.verifiers.lexicon import ALTERNATIVE_WORDS, HEDGE_WORDS, NEGATION_WORDS, OR_WORDS, REJECTION_WORDS, alternation
 from rlvr.verifiers.temperatures import MIXED_TEMPERATURES
 from rlvr.verifiers.normalize import NormalizedAnswer, assignment_rhs, normalize_answer, split_top_level, value_key
-from rlvr.verifiers.numbers import (
-    decimal_comma_value, matches_at_float_precision, numbers_match, parse_number, pi_multiple, rounded_gold_places, rounds_to,
-    terminates,
-)
+from rlvr.verifiers.numbers import decimal_comma_value, matches_at_float_precision, numbers_match, parse_number, pi_multiple
 from rlvr.verifiers.statements import APPROX, equation_problem, relations_as_intervals
 from rlvr.verifiers.trace import Decision, rule
 from rlvr.verifiers.conversions import same_quantity
@@ -39,8 +36,6 @@ PERCENT = rule("compare.percent", "the percent policy decides a percentage again
 STRING = rule("compare.string", "the normalised texts are equal")
 NUMBER = rule("compare.number", "both are exact numbers: equal, or within the tolerance, or not")
 FLOAT_PRECISION = rule("compare.float_precision", "a decimal of 15+ significant digits is the rational it rounds")
-ROUNDED_GOLD = rule("compare.rounded_gold", "a gold decimal of 3+ significant digits is an exact, non-terminating answer "
-                    "rounded to the gold's places (2/3 against 0.667)")
 INTEGER_ANSWERS = rule("compare.integer_answers", "an integer gold needs a plain number (integer_answers)")
 CHOICE = rule("compare.choice", "two choice letters")
 WORDS = rule("compare.words", "answers in words compare as words (case, articles and a final period aside), and the "
@@ -248,11 +243,6 @@ def fast_decision(answer: NormalizedAnswer, gold: Gold, config: VerifierConfig) 
         if any(matches_at_float_precision(answer.key, gv) for gv in g_vals):
             return Decision("correct", (f"{_shown(answer)!r} is gold {gold.raw!r} written to floating-point precision "
                                         "(15 or more significant digits)"), "number", FLOAT_PRECISION)
-        places = rounded_gold_places(g.key) if not (answer.percent or g.percent or "." in answer.key) else None
-        if places is not None and not terminates(a_num) and rounds_to(a_num, gold.number, places):
-            # a repeating value has no exact decimal: a gold written as one is it rounded ("\\frac{2}{3}", "0.667")
-            return Decision("correct", f"{_shown(answer)!r} rounded to {places} decimal places is gold {gold.raw!r}",
-                            "number", ROUNDED_GOLD)
         return Decision("incorrect", f"{_shown(answer)!r} is not equal to gold {gold.raw!r}", "number", NUMBER)
     if gold.number is not None and gold.number.denominator == 1 and config.integer_answers:
         return Decision("incorrect", f"{_shown(answer)!r} is not a number and the gold {gold.raw!r} is an integer (integer_answers)", "number", INTEGER_ANSWERS)

@@ -108,8 +108,6 @@ class Comparer:
             return "correct", f"{answer!r} is symbolically equivalent to gold {gold!r}"
         if numeric and (abs_tol or rel_tol) and _numerically_equal(g, a, abs_tol, rel_tol):
             return "correct", f"{answer!r} is within tolerance of gold {gold!r}"
-        if numeric and (places := _rounds_to_gold(a, gold)) is not None:
-            return "correct", f"{answer!r} rounded to {places} decimal places is gold {gold!r}"
         return "incorrect", f"{answer!r} is not equivalent to gold {gold!r}"
 
     def _false_side(self, answer: str, g: Any) -> str | None:
@@ -296,26 +294,6 @@ def _constant_in_disguise(expr: Any) -> bool:
         return all(abs(v - values[0]) <= 1e-9 * max(1.0, abs(values[0])) for v in values)
     except OverflowError:  # values too large to subtract as floats: cannot tell
         return True
-
-
-def _rounds_to_gold(a: Any, gold: str) -> int | None:
-    """The gold's decimal places when an exact irrational answer (``10\\sqrt{3}``, ``e``, ``4\\pi``) rounds to a
-    gold decimal of 3+ significant digits (17.3, 2.718, 12.57): such a decimal is the value rounded."""
-    from fractions import Fraction
-
-    import sympy
-
-    from rlvr.verifiers.numbers import rounded_gold_places, rounds_to
-
-    key = gold.replace(" ", "")
-    places = rounded_gold_places(key)
-    if places is None or a.atoms(sympy.Float) or a.is_rational is not False:
-        return None  # a decimal answer, or a rational one (exact numbers compare exactly, before sympy)
-    try:
-        value = Fraction(str(sympy.N(a, 50)))
-    except (TypeError, ValueError, ZeroDivisionError):
-        return None
-    return places if rounds_to(value, Fraction(key), places) else None
 
 
 def _is_real_number(x: Any) -> bool:
