@@ -19,6 +19,7 @@ import regex
 from rlvr.verifiers.limits import REGEX_TIMEOUT_S
 
 from rlvr.verifiers.chains import chain_operands
+from rlvr.verifiers.plain_math import one_number, plain_math
 from rlvr.verifiers.repeating import IN_PROSE as REPEATING_IN_PROSE
 from rlvr.verifiers.value_roles import CLAUSE_BREAK_RE, RoleIndex, value_role
 from rlvr.verifiers.lexicon import (
@@ -239,25 +240,9 @@ def _without_restatements(sentence: str, timeout: float) -> str:
         before = [v for v in values if v[2] <= m.start()]
         after = [v for v in values if v[1] >= m.end()]
         if before and after and not sentence[before[-1][2]:m.start()].strip(" ,") \
-                and not sentence[m.end():after[0][1]].strip() and _one_number(before[-1][0], after[0][0]):
+                and not sentence[m.end():after[0][1]].strip() and one_number(before[-1][0], after[0][0]):
             out = out[:before[-1][2]] + " " * (after[0][2] - before[-1][2]) + out[after[0][2]:]
     return out
-
-
-def _one_number(first: str, second: str) -> bool:
-    """"$\\frac{3}{8}$, or 37.5%", "0.5 or 1/2": one exact number written twice (a percentage as its fraction)
-    restates it; anything else after "or" is an alternative."""
-    from rlvr.verifiers.normalize import normalize_answer  # normalisation reads answers: a layer above
-    from rlvr.verifiers.numbers import parse_number
-
-    a, b = normalize_answer(first), normalize_answer(second)
-    if a.unit or b.unit or a.cut_off or b.cut_off:
-        return False
-    x, y = parse_number(a.key), parse_number(b.key)
-    if x is None or y is None:
-        return False
-    x, y = (x / 100 if a.percent else x), (y / 100 if b.percent else y)
-    return x == y
 
 
 
@@ -280,7 +265,7 @@ def _narrowed(sentence: str, offset: int, timeout: float, bold: tuple[tuple[int,
     clause = sentence[clause_start:]
     offset += clause_start
     verb = _single_is(clause, timeout)
-    if verb and (math := _plain_math(clause[verb:], offset + verb, timeout)):
+    if verb and (math := plain_math(clause[verb:], offset + verb, timeout)):
         return math  # "is 3\sqrt{2}", "is 2^{10}": one value, never its digits
     found = _sentence_values(clause, offset, timeout)
     if len({content for content, _s, _e in found}) > 1:
@@ -297,28 +282,6 @@ def _narrowed(sentence: str, offset: int, timeout: float, bold: tuple[tuple[int,
         if named:
             return named
     return found
-
-
-# math written without delimiters ("is 3\sqrt{2}", "is 3√2", "is 2^{10}"): digits, one-letter names, macros
-# and operators only, with a macro, a root, π or a power in it, no word, no list and no equation
-_PLAIN_MATH_RE = regex.compile(r"[-+]?(?:[0-9.]|(?<![A-Za-z])[A-Za-z](?![A-Za-z])|\\[A-Za-z]+|[{}()^_/*+\-√∛π·×\p{No}]|[ ])+")
-_PLAIN_MATH_SIGN_RE = regex.compile(r"\\[A-Za-z]+|[√∛π^\p{No}]")
-_UNIT_AFTER_RE = regex.compile(r"\s+(\p{L}{2,15})(?:\^\{?[23]\}?|[²³])?$")
-
-
-def _plain_math(rest: str, offset: int, timeout: float) -> list[Candidate]:
-    """The text after a sentence's one stating verb as one value, when it is nothing but math (and a unit:
-    "is 100π cm³")."""
-    from rlvr.verifiers.units import unit_words
-
-    text = rest.strip().rstrip(".。").rstrip()
-    math = text
-    if (unit := _UNIT_AFTER_RE.search(text, timeout=timeout)) and unit_words(unit[1]):
-        math = text[:unit.start()]
-    if not math or not _PLAIN_MATH_RE.fullmatch(math, timeout=timeout) or not _PLAIN_MATH_SIGN_RE.search(math, timeout=timeout):
-        return []
-    start = offset + rest.find(text)
-    return [(text, start, start + len(text))]
 
 
 # where a list of labelled values may begin: a name, then "="
