@@ -15,7 +15,7 @@ from rlvr.verifiers.vocabulary_cache import cached, installed_version
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["east_asian_unit_names", "unit_name_prefix"]
+__all__ = ["east_asian_unit_names", "unit_name_prefix", "measure_prefix", "measure_after_number"]
 
 _LOCALES = ("zh", "zh_Hant", "ja", "ko")
 
@@ -60,3 +60,18 @@ def unit_name_prefix(word: str) -> int:
         if word[:k] in names:
             return k
     return 0
+
+
+def measure_prefix(word: str) -> int:
+    """The length of the unit ``word`` opens with when written straight after a number, or 0: a CLDR name
+    ("千克", "公里", "시간"), or 千 before one, which is the kilo- of mainland textbooks ("5千米" is 5 km; CLDR
+    writes 公里). Either reading of 千 there gives the same quantity (5000 m), so it never changes the answer;
+    万 or 百 before a unit ("5万米") does."""
+    if k := unit_name_prefix(word):
+        return k
+    return 1 + k if word[:1] == "千" and (k := unit_name_prefix(word[1:])) else 0
+
+
+def measure_after_number(word: str) -> bool:
+    """Whether ``word``, written straight after a number, opens with a unit (see :func:`measure_prefix`)."""
+    return measure_prefix(word) > 0

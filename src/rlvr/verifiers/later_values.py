@@ -10,6 +10,7 @@ import regex
 
 from rlvr.verifiers.approximations import approximates
 from rlvr.verifiers.cache import byte_cache
+from rlvr.verifiers.east_asian_units import measure_after_number
 from rlvr.verifiers.limits import REGEX_TIMEOUT_S
 from rlvr.verifiers.normalize import value_key
 from rlvr.verifiers.numbers import simple_value
@@ -40,14 +41,19 @@ def _number_word(m: regex.Match) -> str:
 
 
 def _cjk_number(m: regex.Match) -> str:
+    run = m[0]
+    if run.endswith("千") and len(run) > 1 and measure_after_number(m.string[m.end() - 1:m.end() + 12]):
+        run = run[:-1]  # "三千克" is three kilograms: the 千 of a unit stays with it
+    elif measure_after_number(m.string[m.start():m.start() + 12]):
+        return run  # "千克" after a digit: a unit, not the number 1000
     total = current = 0
-    for c in m[0]:
+    for c in run:
         if c in _CJK_DIGITS:
             current = _CJK_DIGITS[c]
         else:
             total += max(current, 1) * _CJK_SCALES[c]
             current = 0
-    return f" {total + current} "
+    return f" {total + current} " + m[0][len(run):]
 
 
 def _roman_number(m: regex.Match) -> str:

@@ -168,9 +168,10 @@ REJECTION_WORDS: tuple[str, ...] = (
 #: "times", "more" and "less" alone are left out: "ran \\boxed{5} times", "\\boxed{3} more apples than Bob"
 MODIFIERS_AFTER: tuple[str, ...] = (
     "squared", "cubed", "factorial", "percent", "per cent", "hundred", "hundreds", "thousand", "thousands",
-    "million", "millions", "billion", "billions", "trillion", "dozen", "dozens", "at most", "at least",
+    "million", "millions", "billion", "billions", "trillion", "dozen", "dozens", "grand", "recurring", "repeating",
+    "at most", "at least",
     "or more", "or fewer", "or less", "or so", "or greater", "or higher", "or lower", "or above", "or below",
-    "tops", "max", "maximum", "minimum", "min", "minus", "plus", "negated", "ish", "approximately", "roughly",
+    "tops", "max", "maximum", "minimum", "minus", "plus", "negated", "ish", "approximately", "roughly",
     "give or take", "plus or minus", "to the power", "raised to", "halved", "doubled", "tripled", "over",
     "divided by", "multiplied by", "times ten", "times 10", "less than", "more than", "fewer than",
     "reciprocal", "inverse", "and a half", "point five", "and change", "or thereabouts", "more or less",

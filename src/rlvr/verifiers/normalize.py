@@ -277,6 +277,8 @@ def normalize_answer(text: str) -> NormalizedAnswer:
     m = _TRAILING_UNIT_RE.search(s, timeout=REGEX_TIMEOUT_S)
     if m and len(m[1]) == 1 and s[:m.start()].rstrip().endswith(("circ", "circ}", "°")):
         m = None  # "100^{\\circ}\\mathrm{C}": a temperature scale's letter, read with the degree sign below
+    if m and not _DIGIT_RE.search(s, 0, m.start(), timeout=REGEX_TIMEOUT_S) and "\\pi" not in s[:m.start()]:
+        m = None  # "\\mathrm{A}\\mathrm{C}": a unit measures a number; after letters the group is another letter
     if m and unit_words(m[1]):
         # "30 \text{ mm}^2": the power belongs to the unit (30 mm² is not 3 cm², nor 30 cm²)
         unit, s = m[1].lower() + (f"^{m['power']}" if m["power"] else ""), s[:m.start()]

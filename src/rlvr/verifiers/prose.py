@@ -50,6 +50,12 @@ _PROSE_NUMBER_RE = regex.compile(
     r"(?<![A-Za-z0-9])\([A-J]\)(?![A-Za-z0-9])|(?<![A-Za-z0-9.,/^_√∛∜])[-+−]?" + REPEATING_IN_PROSE + r"|"
     r"(?<![A-Za-z0-9.,/^_√∛∜])[-+−]?(?>[0-9]{1,2}(?:,[0-9]{2})+,[0-9]{3}(?![0-9])|[0-9]+,[0-9]{1,2}(?![0-9]|,[0-9])|[0-9]+(?:,[0-9]{3})*(?:\.[0-9]+)?)(?:/[0-9]+)?(?:[ ]?\\?%|[ ](?i:percent|per[ -]cent|pct)\b)?"
     r"(?![0-9^_" + _UNICODE_MATH + r"]|\.[0-9]|/[0-9]|[A-Za-z](?![A-Za-z²³]))")
+# a number glued to pi, a root, a power or a vulgar fraction is a value too, though not a plain number
+# ("though 9π also works", "also 2√2", "12½", "2^10"): _PROSE_NUMBER_RE leaves these whole, so they are read here
+_GLUED_PART = r"(?:π|\\pi(?![A-Za-z])|[√∛∜][0-9]+(?:\.[0-9]+)?|\\sqrt\{?[0-9]+\}?|[\p{No}]+|\^\{?[0-9]{1,3}\}?)"
+_GLUED_VALUE_RE = regex.compile(
+    r"(?<![A-Za-z0-9.,/^_\\√∛∜\p{Greek}\p{No})\]}])[-+−]?(?:[0-9]+(?:\.[0-9]+)?(?=[π√∛∜\p{No}^\\])|(?=[π√∛∜¼½¾⅐-⅞\\]))"
+    r"(?:" + _GLUED_PART + r"(?:/[0-9]+)?)+(?![A-Za-z0-9\p{No}^_(])")
 _PROSE_VALUE_HINT_RE = regex.compile(r"[0-9$]|\\\(|\\\[|\([A-J]\)")
 #: doubt ("maybe", "可能") and alternatives ("or", "oder", "或"): no single answer
 HEDGE_RE = words_pattern(HEDGE_WORDS)
@@ -451,8 +457,10 @@ def _sentence_values(sentence: str, offset: int, timeout: float, roles: bool = T
         for i, m in enumerate(numbers):
             if i not in steps:  # "3 + 10 = 13": 3 and 10 are worked steps, 13 is the stated value
                 found.append((m[0].replace("−", "-"), offset + m.start(), offset + m.end()))
-        if numbers_too:
-            found.sort(key=lambda v: v[1])
+        for m in _GLUED_VALUE_RE.finditer(sentence, timeout=timeout):
+            if not in_math(m.start()):
+                found.append((m[0].replace("−", "-"), offset + m.start(), offset + m.end()))
+        found.sort(key=lambda v: v[1])
     if not roles:
         return found
     index = RoleIndex(sentence, timeout) if len(found) > 1 else None

@@ -253,8 +253,9 @@ def _local_decision(answer_text: str, answer: Any, gold_text_: str, config: Veri
             if answer_named is not None:
                 values = dict(answer_named)
                 answer = normalize_answer("(" + ", ".join(values[n] for n in order) + ")")
-            elif len(split_top_level(answer.clean, ",")) == len(gold_named):
+            elif "=" not in answer.clean and len(split_top_level(answer.clean, ",")) == len(gold_named):
                 answer = normalize_answer("(" + answer.clean + ")")  # "2, 5": the values, in the gold's order
+            # ("x=2, x=5" and "x = 2, 5" label no tuple of the gold's: they stay as written)
     if "=" in answer.clean and "=" not in gold.norm.clean and not _RELATION_CHARS_RE.search(answer.clean, timeout=REGEX_TIMEOUT_S):
         if (rhs := quantity_rhs(answer.clean)) is not None:
             answer = exact_part(normalize_answer(rhs))  # "m + n = 12", "E[X] = 3": the value stated for the asked quantity

@@ -38,6 +38,7 @@ NUMBER = rule("compare.number", "both are exact numbers: equal, or within the to
 FLOAT_PRECISION = rule("compare.float_precision", "a decimal of 15+ significant digits is the rational it rounds")
 INTEGER_ANSWERS = rule("compare.integer_answers", "an integer gold needs a plain number (integer_answers)")
 CHOICE = rule("compare.choice", "two choice letters")
+RATIO = rule("compare.ratio", "a ratio of three or more parts: the same number of parts, in proportion")
 WORDS = rule("compare.words", "answers in words compare as words (case, articles and a final period aside), and the "
              "empty set, all reals and infinity in any of their spellings")
 RELATION = rule("compare.relation", "an answer that opens with a relation states a bound, not a value")
@@ -178,6 +179,30 @@ def _one_number_in_forms(clean: str, config: VerifierConfig) -> Fraction | None:
     return next(iter(values)) if len(values) == 1 and None not in values else None
 
 
+def _ratio_parts(key: str) -> list[Fraction] | None:
+    """``2:4:6`` -> [2, 4, 6]: a ratio of exact numbers; ``None`` for anything else (a clock time was read before)."""
+    if ":" not in key or "::" in key:
+        return None
+    parts = [parse_number(p) for p in key.split(":")]
+    return parts if len(parts) >= 2 and None not in parts else None
+
+
+def _ratio_decision(answer: NormalizedAnswer, gold: Gold) -> Decision | None:
+    """A ratio of three or more parts: math-verify reads ``5:7:1`` as 5/7/1, so it equalled 5:7 and 5/7. Its
+    parts are compared instead: as many as the gold's, in proportion (``2:4:6`` is ``1:2:3``). Two-part ratios
+    are left to the symbolic comparison (``10:14`` is ``5:7`` and ``5/7``)."""
+    a_parts, g_parts = _ratio_parts(answer.key), _ratio_parts(gold.norm.key)
+    if not ((a_parts and len(a_parts) >= 3) or (g_parts and len(g_parts) >= 3)):
+        return None
+    if not (a_parts and g_parts) or len(a_parts) != len(g_parts):
+        return Decision("incorrect", f"{_shown(answer)!r} and gold {gold.raw!r} are not ratios of as many parts",
+                        "number", RATIO)
+    pairs = list(zip(a_parts, g_parts))
+    same = any(a_parts) and any(g_parts) and all(a1 * g2 == a2 * g1 for a1, g1 in pairs for a2, g2 in pairs)
+    return Decision("correct" if same else "incorrect", f"{_shown(answer)!r} is {'' if same else 'not '}in the "
+                    f"proportion of gold {gold.raw!r}", "number", RATIO)
+
+
 def fast_decision(answer: NormalizedAnswer, gold: Gold, config: VerifierConfig) -> Decision | None:
     """Decide without sympy when possible: (status, reason, method) or ``None``."""
     g = gold.norm
@@ -185,6 +210,9 @@ def fast_decision(answer: NormalizedAnswer, gold: Gold, config: VerifierConfig) 
         return _base_decision(answer, gold)
     if answer.unit and g.unit and {answer.unit, g.unit} == {"degree", "radian"}:
         return Decision("incorrect", f"{_shown(answer)!r} is in {answer.unit}s but the gold {gold.raw!r} is in {g.unit}s", "number", UNITS)
+    if "\\pi" in answer.key and canonical_unit(answer.unit) == "degree" and canonical_unit(g.unit) != "degree":
+        # "4\\pi^\\circ", "4\\pi \\text{ degrees}": a multiple of pi counted in degrees is not that angle in radians
+        return Decision("incorrect", f"{_shown(answer)!r} is given in degrees but the gold {gold.raw!r} is not", "number", UNITS)
     if g.unit == "degree" and not answer.unit and gold.number is not None and (turns := pi_multiple(answer.key)) is not None:
         same = turns * 180 == gold.number  # "\frac{11\pi}{36}" against "55^\circ": the same angle in radians
         return Decision("correct" if same else "incorrect", f"{_shown(answer)!r} radians {'is' if same else 'is not'} "
@@ -218,6 +246,8 @@ def fast_decision(answer: NormalizedAnswer, gold: Gold, config: VerifierConfig) 
         return Decision("incorrect", f"{which} (percent policy 'strict')", "number", PERCENT)
     if answer.key == g.key and answer.percent == g.percent:
         return Decision("correct", f"{_shown(answer)!r} matches gold {gold.raw!r} after normalisation", "string", STRING)
+    if (ratio := _ratio_decision(answer, gold)) is not None:
+        return ratio
     if (g_letters := _choice_letters(g.key, gold_side=True)) is not None and (a_letters := _choice_letters(answer.key)) is not None:
         same = a_letters == g_letters  # "A, C" against "AC": the options chosen, in any order or notation
         return Decision("correct" if same else "incorrect", f"{_shown(answer)!r} {'chooses' if same else 'does not choose'} "

@@ -220,6 +220,8 @@ def _top_level_sides(text: str) -> list[str]:
     """``text`` split at ``=`` signs outside braces and brackets (``\\sum_{k=1}`` stays whole)."""
     from rlvr.verifiers.normalize import split_top_level
 
+    if "\\equiv" in text and "mod" not in text:
+        text = text.replace("\\equiv", "=")  # "41 \\equiv 43" with no modulus is read as math-verify reads it: 41 = 43
     if any(r in text for r in ("<", ">", "\\le", "\\ge", "\\ne", "\\approx", "\\equiv", ":=")):
         return [text]
     return split_top_level(text, "=")

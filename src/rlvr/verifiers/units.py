@@ -19,7 +19,7 @@ from rlvr.verifiers.lexicon import (
     UNSURE_PHRASES, WITHDRAWAL_CUES,
 )
 from rlvr.verifiers.conversions import unit_name
-from rlvr.verifiers.east_asian_units import unit_name_prefix
+from rlvr.verifiers.east_asian_units import measure_after_number, measure_prefix
 from rlvr.verifiers.limits import REGEX_TIMEOUT_S
 from rlvr.verifiers.number_words import han_value, numeral_char, scale_values, scale_words, small_words, words_value
 
@@ -72,7 +72,7 @@ def _noun_word(word: str) -> bool:
     if _EAST_ASIAN_RE.fullmatch(word, timeout=REGEX_TIMEOUT_S):
         # a count opens with a classifier (个苹果, 個, 개, 명) and holds no numeral (万, 千, 만): "的平方" (squared),
         # "以上" (or more), "ではない" (is not) open with none
-        if (unit := unit_name_prefix(word)) and not any(numeral_char(c) for c in word[unit:] if c not in MEASURE_WORDS):
+        if (unit := measure_prefix(word)) and not any(numeral_char(c) for c in word[unit:] if c not in MEASURE_WORDS):
             return True  # a measure: a unit's name as CLDR writes it ("小时", "千克", "キロメートル", "시간")
         opens = word[0] in MEASURE_WORDS or word[:2] in MEASURE_WORDS
         return opens and not any(numeral_char(c) for c in word if c not in MEASURE_WORDS)
@@ -180,9 +180,12 @@ def scaled_value(text: str) -> tuple[str, str] | None:
             return value, rest.lower()
         return None
     if m := _HAN_NUMBER_RE.fullmatch(s, timeout=REGEX_TIMEOUT_S):
-        value = han_value(m[1])
-        if value is not None and (not m[2] or count_noun(m[2])):
-            return str(value), m[2]
+        numeral, noun = m[1], m[2]
+        if len(numeral) > 1 and numeral.endswith("千") and measure_after_number("千" + noun):
+            numeral, noun = numeral[:-1], "千" + noun  # "三千克" is three kilograms, "三千米" three kilometres
+        value = han_value(numeral)
+        if value is not None and (not noun or count_noun(noun)):
+            return str(value), noun
         return None
     words = s.replace("-", " ").split()
     if not words or any(any(c.isdigit() for c in w) for w in words):
