@@ -58,8 +58,10 @@ _TRIG_RE = regex.compile(r"\\(?:sin|cos|tan|cot|sec|csc)(?![A-Za-z])")
 _DEGREE_VALUE_RE = regex.compile(r"([0-9]+(?:\.[0-9]+)?)\s*(?:\^\s*\{?\s*\\circ\s*\}?|\\degree(?![A-Za-z]))")
 _FRAC_ALIAS_RE = regex.compile(r"\\[dt]frac(?![A-Za-z])")
 # plain TeX's fraction: {5 \over 7} (a group with one \over and no braces inside) is \frac{5}{7}
-_TEX_OVER_RE = regex.compile(r"(?<!\\)\{([^{}]*?)\\over(?![A-Za-z])([^{}]*)\}")
-_BARE_OVER_RE = regex.compile(r"([^{}]*?)\\over(?![A-Za-z])([^{}]*)")
+# (its sides may hold groups of their own: {{5} \over {7}}, {\sqrt{3} \over 2})
+_OVER_SIDE = r"((?:[^{}]|\{[^{}]*\})*?)"
+_TEX_OVER_RE = regex.compile(r"(?<!\\)\{" + _OVER_SIDE + r"\\over(?![A-Za-z])" + _OVER_SIDE + r"\}")
+_BARE_OVER_RE = regex.compile(_OVER_SIDE + r"\\over(?![A-Za-z])((?:[^{}]|\{[^{}]*\})*)")
 # digit groups written as in MATH's golds: 10,\!080 and 14{,}916 (a comma that LaTeX must not space)
 _DIGIT_GROUP_RE = regex.compile(r"(?<=[0-9])[ ]?(?:\{[ ]?,[ ]?\}|,\\!)[ ]*(?=[0-9]{3}(?![0-9]))")
 _PERCENT_WORD_RE = regex.compile(r"(?<=[0-9}.])[ ]*(?:percent(?:age)?|per[ -]cent|pct)\.?$", regex.IGNORECASE)

@@ -258,7 +258,10 @@ def _local_decision(answer_text: str, answer: Any, gold_text_: str, config: Veri
             # ("x=2, x=5" and "x = 2, 5" label no tuple of the gold's: they stay as written)
     if "=" in answer.clean and "=" not in gold.norm.clean and not _RELATION_CHARS_RE.search(answer.clean, timeout=REGEX_TIMEOUT_S):
         if (rhs := quantity_rhs(answer.clean)) is not None:
-            answer = exact_part(normalize_answer(rhs))  # "m + n = 12", "E[X] = 3": the value stated for the asked quantity
+            stated = exact_part(normalize_answer(rhs))  # "m + n = 12", "E[X] = 3": the value stated for the asked quantity
+            if answer.unit and not stated.unit and answer.unit in ("degree", "radian"):
+                stated = dataclasses.replace(stated, unit=answer.unit)  # "x = 60^\\circ": the angle keeps its unit
+            answer = stated
         elif (named := labelled_values(answer.clean)) is not None:
             if labels_contradicted(named):
                 return Decision("incorrect", f"{answer.clean[:80]!r} gives the least value a label above the greatest",

@@ -18,6 +18,7 @@ from rlvr.verifiers.limits import REGEX_TIMEOUT_S
 from rlvr.verifiers.cache import byte_cache
 
 from rlvr.verifiers.choices import UPPER
+from rlvr.verifiers.approximations import APPROX_SIGNS_RE, APPROXIMATING, approximates
 from rlvr.verifiers.config import VerifierConfig
 from rlvr.verifiers.guards import unsafe_reason
 from rlvr.verifiers.lexicon import ALTERNATIVE_WORDS, HEDGE_WORDS, NEGATION_WORDS, OR_WORDS, REJECTION_WORDS, alternation
@@ -164,19 +165,34 @@ _PLAIN_NUMBER_TEXT_RE = regex.compile(r"[-+]?(?:[0-9]+(?:\.[0-9]+)?|\.[0-9]+|\\[
 
 
 def _one_number_in_forms(clean: str, config: VerifierConfig) -> Fraction | None:
-    """The number every part of ``a or b`` is, when all parts are one exact number ("0.666... or 2/3")."""
+    """The number every part of ``a or b`` is, when all parts are one exact number ("0.666... or 2/3", "50%, or
+    0.5"), or approximate it at their own precision with an approximation word ("1/3, or about 0.333")."""
     parts = [p.strip(" ,;") for p in _OR_RE.split(clean, timeout=REGEX_TIMEOUT_S)]
     if len(parts) < 2 or not all(parts):
         return None
-    values = set()
+    exact: set[Fraction | None] = set()
+    approximate: list[tuple[str, Fraction]] = []
     for part in parts:
-        norm = normalize_answer(part)
-        # a unit, a percent, a base or a cut-off ("2 hours or 2 minutes", "25% or 25", "11_2 or 11", "0.33... or 0.33")
-        # makes the same digits another value: only plain numbers are compared here
-        if norm.unit or norm.percent or norm.cut_off or not _PLAIN_NUMBER_TEXT_RE.fullmatch(norm.key, timeout=REGEX_TIMEOUT_S):
+        cue = APPROXIMATING.starts(part, timeout=REGEX_TIMEOUT_S) or APPROX_SIGNS_RE.match(part.lstrip(),
+                                                                                            timeout=REGEX_TIMEOUT_S)
+        text = (part.lstrip()[cue.end():] if isinstance(cue, regex.Match) else part[cue.end():]).strip() if cue else part
+        norm = normalize_answer(text)
+        # a unit, a base or a cut-off ("2 hours or 2 minutes", "11_2 or 11", "0.33... or 0.33") makes the same
+        # digits another value: only plain numbers and percentages (as fractions of 100) are compared here
+        if norm.unit or norm.cut_off or not _PLAIN_NUMBER_TEXT_RE.fullmatch(norm.key, timeout=REGEX_TIMEOUT_S):
             return None
-        values.add(parse_number(norm.key, config.max_digits))
-    return next(iter(values)) if len(values) == 1 and None not in values else None
+        value = parse_number(norm.key, config.max_digits)
+        if value is None:
+            return None
+        value = value / 100 if norm.percent else value
+        if cue:
+            approximate.append((text, value))
+        else:
+            exact.add(value)
+    if len(exact) != 1:
+        return None
+    (number,) = exact
+    return number if all(approximates(text, value, number) for text, value in approximate) else None
 
 
 def _ratio_parts(key: str) -> list[Fraction] | None:
@@ -208,16 +224,17 @@ def fast_decision(answer: NormalizedAnswer, gold: Gold, config: VerifierConfig) 
     g = gold.norm
     if answer.unit.startswith("base ") or g.unit.startswith("base "):
         return _base_decision(answer, gold)
-    if answer.unit and g.unit and {answer.unit, g.unit} == {"degree", "radian"}:
+    a_angle, g_angle = canonical_unit(answer.unit) or answer.unit, canonical_unit(g.unit) or g.unit  # "degrees" is "degree"
+    if a_angle and g_angle and {a_angle, g_angle} == {"degree", "radian"}:
         return Decision("incorrect", f"{_shown(answer)!r} is in {answer.unit}s but the gold {gold.raw!r} is in {g.unit}s", "number", UNITS)
     if "\\pi" in answer.key and canonical_unit(answer.unit) == "degree" and canonical_unit(g.unit) != "degree":
         # "4\\pi^\\circ", "4\\pi \\text{ degrees}": a multiple of pi counted in degrees is not that angle in radians
         return Decision("incorrect", f"{_shown(answer)!r} is given in degrees but the gold {gold.raw!r} is not", "number", UNITS)
-    if g.unit == "degree" and not answer.unit and gold.number is not None and (turns := pi_multiple(answer.key)) is not None:
+    if g_angle == "degree" and not answer.unit and gold.number is not None and (turns := pi_multiple(answer.key)) is not None:
         same = turns * 180 == gold.number  # "\frac{11\pi}{36}" against "55^\circ": the same angle in radians
         return Decision("correct" if same else "incorrect", f"{_shown(answer)!r} radians {'is' if same else 'is not'} "
                         f"gold {gold.raw!r} in degrees", "number", CONVERTED)
-    if answer.unit == "degree" and not g.unit and (turns := pi_multiple(g.key)) is not None \
+    if a_angle == "degree" and not g.unit and (turns := pi_multiple(g.key)) is not None \
             and (degrees := parse_number(answer.key, config.max_digits)) is not None:
         same = turns * 180 == degrees  # "60^\circ" against "\frac{\pi}{3}": the same angle in degrees
         return Decision("correct" if same else "incorrect", f"{_shown(answer)!r} degrees {'is' if same else 'is not'} "
@@ -291,8 +308,10 @@ def fast_decision(answer: NormalizedAnswer, gold: Gold, config: VerifierConfig) 
             and not is_list_gold(gold.raw) and not (_SET_GOLD_RE.search(g.clean, timeout=REGEX_TIMEOUT_S)
                                                     and relations_as_intervals(answer.clean)):
         # what normalisation took off the whole (a unit, a percent, a cut-off) may belong to one part only
-        plain = not (answer.unit or answer.percent or answer.cut_off)
-        same = _one_number_in_forms(answer.clean, config) if gold.number is not None and plain else None
+        plain = not (answer.unit or answer.cut_off)  # each part's percent sign is read with the part
+        # the percent sign normalisation took off the end belongs to the last part ("0.5, or 50%")
+        same = (_one_number_in_forms(answer.clean + ("%" if answer.percent else ""), config)
+                if gold.number is not None and plain else None)
         if same is not None:  # "0.666... or 2/3": one value written twice offers no second candidate
             ok = any(numbers_match(same, gv, config.abs_tol, config.rel_tol)
                      for gv in _percent_values(gold.number, g.percent, config.percent))
@@ -341,7 +360,10 @@ _CHOICE_LETTER_RE = regex.compile(r"[A-J]")
 
 def _choice_letters(key: str, gold_side: bool = False) -> frozenset[str] | None:
     """The set of option letters ``key`` chooses when it names two or more; a gold's letters must be written in
-    order ("AC", "A, C, D"), as a multiple-select gold is, so that a segment "CA" or a word is none."""
+    order ("AC", "A, C, D"), as a multiple-select gold is, so that a segment "CA" or a word is none. An answer may
+    write its letters as a set (``\\{A, C\\}``)."""
+    if not gold_side and key.startswith("\\{") and key.endswith("\\}"):
+        key = key[2:-2]
     if len(key) > 40 or not _CHOICE_LETTERS_RE.fullmatch(key, timeout=REGEX_TIMEOUT_S):
         return None
     letters = _CHOICE_LETTER_RE.findall(key, timeout=REGEX_TIMEOUT_S)

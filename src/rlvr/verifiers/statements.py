@@ -41,8 +41,29 @@ def is_constant_side(side: str) -> bool:
     """No variables: only numbers, operators and commands (\\pi, \\sqrt, \\sum_{k=1}^{10} k is not)."""
     if _BOUND_VARIABLES_RE.search(side, timeout=REGEX_TIMEOUT_S):
         return True  # its variables are bound; the sandbox evaluates the side
+    if any(_greek_variable(m[1]) for m in _COMMAND_NAME_RE.finditer(side, timeout=REGEX_TIMEOUT_S)):
+        return False  # "\\theta = 60^\\circ": a Greek letter other than pi names a quantity
     bare = _COMMAND_OR_TEXT_RE.sub(" ", side, timeout=REGEX_TIMEOUT_S)
     return not _VARIABLE_LETTER_RE.search(bare, timeout=REGEX_TIMEOUT_S)  # e and i are constants
+
+
+_COMMAND_NAME_RE = regex.compile(r"\\([A-Za-z]+)")
+
+
+def _greek_variable(name: str) -> bool:
+    """Whether a TeX command is a Greek letter (``theta``, ``varphi``, ``Omega``) other than pi, as the Unicode
+    character names say: TeX's Greek commands are the letters' Unicode names."""
+    import unicodedata
+
+    letter = name[3:] if name.startswith("var") else name
+    if letter.lower() == "pi" or not letter.isalpha():
+        return False
+    case = "CAPITAL" if letter[0].isupper() else "SMALL"
+    try:
+        unicodedata.lookup(f"GREEK {case} LETTER {letter.upper().replace('LAMBDA', 'LAMDA')}")  # Unicode's spelling
+    except KeyError:
+        return False
+    return True
 
 
 _BRACKETED_RE = regex.compile(r"_\{[^{}]*\}|_[A-Za-z0-9]|\^\{[^{}]*\}|\([^()]*\)|\[[^\[\]]*\]|\{[^{}]*\}")
