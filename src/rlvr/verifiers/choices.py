@@ -19,7 +19,7 @@ from rlvr.verifiers.lexicon import (
 )
 from rlvr.verifiers.limits import REGEX_TIMEOUT_S
 
-__all__ = ["answer_choice", "opens_with_option", "choice_letter", "choice_with_text", "option_text", "other_choices", "option_review", "offered_in_review", "CHOICE_LETTERS", "UPPER", "LOWER"]
+__all__ = ["answer_choice", "opens_with_option", "choice_letter", "choice_with_text", "option_text", "other_choices", "option_review", "offered_in_review", "CHOICE_LETTERS", "UPPER", "LOWER", "choice_letters"]
 
 #: the option letters a choice answer may be: A-J in capitals, a-e in lower case (the one place that says so)
 CHOICE_LETTERS = "ABCDEFGHIJ"
@@ -189,3 +189,22 @@ def offered_in_review(sentence: str, timeout: float) -> bool:
     if _RULED_OUT.search(sentence, timeout=timeout):
         return False
     return _OFFERS_AGAIN.search(sentence, timeout=timeout) is not None
+
+
+# the options of a multiple-select answer: "AC", "A,C", "A and C", "(A)(C)" (letters A-J, each once)
+_CHOICE_LETTERS_RE = regex.compile(r"\(?([A-J])\)?(?:(?:,|and|&|\\&)?\(?([A-J])\)?)+")
+_ONE_LETTER_RE = regex.compile(r"[A-J]")
+
+
+def choice_letters(key: str, gold_side: bool = False) -> frozenset[str] | None:
+    """The set of option letters ``key`` chooses when it names two or more; a gold's letters must be written in
+    order ("AC", "A, C, D"), as a multiple-select gold is, so that a segment "CA" or a word is none. An answer may
+    write its letters as a set (``\\{A, C\\}``)."""
+    if not gold_side and key.startswith("\\{") and key.endswith("\\}"):
+        key = key[2:-2]
+    if len(key) > 40 or not _CHOICE_LETTERS_RE.fullmatch(key, timeout=REGEX_TIMEOUT_S):
+        return None
+    letters = _ONE_LETTER_RE.findall(key, timeout=REGEX_TIMEOUT_S)
+    if len(set(letters)) != len(letters) or (gold_side and letters != sorted(letters)):
+        return None
+    return frozenset(letters)

@@ -17,7 +17,8 @@ from rlvr.verifiers.limits import REGEX_TIMEOUT_S
 
 from rlvr.verifiers.cache import byte_cache
 
-from rlvr.verifiers.choices import UPPER
+from rlvr.verifiers.choices import UPPER, choice_letters
+from rlvr.verifiers.ratios import in_proportion, ratio_parts
 from rlvr.verifiers.approximations import APPROX_SIGNS_RE, APPROXIMATING, approximates
 from rlvr.verifiers.config import VerifierConfig
 from rlvr.verifiers.guards import unsafe_reason
@@ -195,26 +196,17 @@ def _one_number_in_forms(clean: str, config: VerifierConfig) -> Fraction | None:
     return number if all(approximates(text, value, number) for text, value in approximate) else None
 
 
-def _ratio_parts(key: str) -> list[Fraction] | None:
-    """``2:4:6`` -> [2, 4, 6]: a ratio of exact numbers; ``None`` for anything else (a clock time was read before)."""
-    if ":" not in key or "::" in key:
-        return None
-    parts = [parse_number(p) for p in key.split(":")]
-    return parts if len(parts) >= 2 and None not in parts else None
-
-
 def _ratio_decision(answer: NormalizedAnswer, gold: Gold) -> Decision | None:
     """A ratio of three or more parts: math-verify reads ``5:7:1`` as 5/7/1, so it equalled 5:7 and 5/7. Its
     parts are compared instead: as many as the gold's, in proportion (``2:4:6`` is ``1:2:3``). Two-part ratios
     are left to the symbolic comparison (``10:14`` is ``5:7`` and ``5/7``)."""
-    a_parts, g_parts = _ratio_parts(answer.key), _ratio_parts(gold.norm.key)
+    a_parts, g_parts = ratio_parts(answer.key), ratio_parts(gold.norm.key)
     if not ((a_parts and len(a_parts) >= 3) or (g_parts and len(g_parts) >= 3)):
         return None
     if not (a_parts and g_parts) or len(a_parts) != len(g_parts):
         return Decision("incorrect", f"{_shown(answer)!r} and gold {gold.raw!r} are not ratios of as many parts",
                         "number", RATIO)
-    pairs = list(zip(a_parts, g_parts))
-    same = any(a_parts) and any(g_parts) and all(a1 * g2 == a2 * g1 for a1, g1 in pairs for a2, g2 in pairs)
+    same = in_proportion(a_parts, g_parts)
     return Decision("correct" if same else "incorrect", f"{_shown(answer)!r} is {'' if same else 'not '}in the "
                     f"proportion of gold {gold.raw!r}", "number", RATIO)
 
@@ -265,7 +257,7 @@ def fast_decision(answer: NormalizedAnswer, gold: Gold, config: VerifierConfig) 
         return Decision("correct", f"{_shown(answer)!r} matches gold {gold.raw!r} after normalisation", "string", STRING)
     if (ratio := _ratio_decision(answer, gold)) is not None:
         return ratio
-    if (g_letters := _choice_letters(g.key, gold_side=True)) is not None and (a_letters := _choice_letters(answer.key)) is not None:
+    if (g_letters := choice_letters(g.key, gold_side=True)) is not None and (a_letters := choice_letters(answer.key)) is not None:
         same = a_letters == g_letters  # "A, C" against "AC": the options chosen, in any order or notation
         return Decision("correct" if same else "incorrect", f"{_shown(answer)!r} {'chooses' if same else 'does not choose'} "
                         f"the options of gold {gold.raw!r}", "string", CHOICE)
@@ -353,25 +345,6 @@ def fast_decision(answer: NormalizedAnswer, gold: Gold, config: VerifierConfig) 
 _WORD_ANSWER_RE = regex.compile(r"[A-Za-z][A-Za-z '\-]{1,60}")
 _ARTICLES_RE = regex.compile(r"^(?:the|a|an)\s+")
 # Indian digit grouping: the last three digits, then pairs (12,34,567; 1,00,000)
-# the options of a multiple-select answer: "AC", "A,C", "A and C", "(A)(C)" (letters A-J, each once)
-_CHOICE_LETTERS_RE = regex.compile(r"\(?([A-J])\)?(?:(?:,|and|&|\\&)?\(?([A-J])\)?)+")
-_CHOICE_LETTER_RE = regex.compile(r"[A-J]")
-
-
-def _choice_letters(key: str, gold_side: bool = False) -> frozenset[str] | None:
-    """The set of option letters ``key`` chooses when it names two or more; a gold's letters must be written in
-    order ("AC", "A, C, D"), as a multiple-select gold is, so that a segment "CA" or a word is none. An answer may
-    write its letters as a set (``\\{A, C\\}``)."""
-    if not gold_side and key.startswith("\\{") and key.endswith("\\}"):
-        key = key[2:-2]
-    if len(key) > 40 or not _CHOICE_LETTERS_RE.fullmatch(key, timeout=REGEX_TIMEOUT_S):
-        return None
-    letters = _CHOICE_LETTER_RE.findall(key, timeout=REGEX_TIMEOUT_S)
-    if len(set(letters)) != len(letters) or (gold_side and letters != sorted(letters)):
-        return None
-    return frozenset(letters)
-
-
 _INDIAN_GROUPS_RE = regex.compile(r"[-+]?[0-9]{1,2}(?:,[0-9]{2})+,[0-9]{3}(?:\.[0-9]+)?")
 _LOWER_WORD_RE = regex.compile(r"[a-z']+")
 _SAME_AS = {  # spellings of one answer
