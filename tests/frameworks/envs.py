@@ -26,11 +26,13 @@ DRIVERS = Path(__file__).resolve().parent
 # name: (packages installed without their dependencies, packages installed with them)
 SPECS: dict[str, tuple[list[str], list[str]]] = {
     # verl's reward loop: tensordict (DataProto), omegaconf/hydra (config), aiohttp (reward_loop imports it)
+    # kernels: the release this transformers was written against (rlvr's own transformers brings a newer one
+    # whose LayerRepository this transformers' hub_kernels cannot build)
     "verl": (["verl==0.9.1", "tensordict==0.10.0", "pyvers<0.2", "cloudpickle", "orjson", "importlib_metadata",
-              "zipp", "omegaconf", "hydra-core", "codetiming"],
+              "zipp", "omegaconf", "hydra-core", "codetiming", "kernels>=0.12,<0.13"],
              ["transformers>=5.5.3,<5.11,!=5.6.0", "huggingface-hub>=1.5,<2", "aiohttp"]),
     # OpenRLHF's rollout executor (openrlhf.utils.agent) and the transformers it pins
-    "openrlhf": (["openrlhf==0.11.2"], ["transformers==5.15.0", "aiohttp", "pylatexenc"]),
+    "openrlhf": (["openrlhf==0.11.2", "kernels>=0.16,<0.17"], ["transformers==5.15.0", "aiohttp", "pylatexenc"]),
     "verifiers": ([], ["verifiers==0.4.0"]),
     "verifiers-legacy": ([], ["verifiers==0.3.1"]),
 }
