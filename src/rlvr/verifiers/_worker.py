@@ -62,9 +62,11 @@ class _Server:
 
         self.comparer = Comparer()
         self.comparer.parse("1")  # warm up the parser and the vocabularies before announcing readiness
-        from rlvr.verifiers import conversions, number_words
+        from rlvr.verifiers import calendar_names, conversions, number_words, spelled_numbers
 
         number_words.warm()
+        calendar_names.warm()
+        spelled_numbers.warm()
         conversions.warm()  # pint's registry takes ~0.5 CPU-s: never inside a row's budget
         from rlvr.verifiers.config import VerifierConfig
         from rlvr.verifiers.rows import clear_row_caches

@@ -212,6 +212,9 @@ def restated_after_box(doc: Document, box_end: int, timeout: float) -> tuple[tup
         tail = doc.view[box_end:line_end if line_end >= 0 else len(doc.view)]
     else:
         tail = _MATH_CLOSE_RE.sub("", doc.view[box_end:span[1]], count=1, timeout=timeout)
+        if not tail.strip():  # "$\\boxed{\\frac38}$ = 0.375.": the math closes and its line goes on to restate it
+            line_end = doc.view.find("\n", span[1])
+            tail = doc.view[span[1]:line_end if line_end >= 0 else len(doc.view)]
     parts, approximate, pos = [], [], 0
     while pos < len(tail.rstrip()):
         m = _RESTATED_RE.match(tail, pos, timeout=timeout)

@@ -32,7 +32,7 @@ from rlvr.verifiers.lexicon import (
     words_pattern,
 )
 from rlvr.verifiers.normalize import value_key
-from rlvr.verifiers.number_words import numeral_char, scale_values
+from rlvr.verifiers.number_words import numeral_char, scale_value
 from rlvr.verifiers.conversions import unit_name
 from rlvr.verifiers.east_asian_units import measure_after_number
 from rlvr.verifiers.prose import (
@@ -186,7 +186,7 @@ class _Statement:
             clause_ends = [m.end() for m in _CLAUSE_BREAK_RE.finditer(sentence, timeout=timeout)]
             found = list(_SUPPOSING.finditer(sentence, timeout=timeout)) if self.strict else []
             self._facts = (clause_ends, [(m.start(), m.end(), m[0]) for m in found], RoleIndex(sentence, timeout),
-                           _TENTATIVE.search(sentence, timeout=timeout) if self.strict else None)
+                           unresolved_doubt(sentence, timeout) if self.strict else None)
         return self._facts
 
     def stance(self, start: int, end: int, approximated: bool = False, indexed: bool = True) -> str | None:
@@ -210,7 +210,7 @@ class _Statement:
                 clause = m.end()
             if (m := _SUPPOSING.search(sentence, clause, start, timeout=timeout)) and _opens(sentence, clause, m.start()):
                 return f"it is only supposed ({m[0]!r})"  # "would" is no supposition: the problem's own wording
-            tentative = _TENTATIVE.search(sentence, timeout=timeout)
+            tentative = unresolved_doubt(sentence, timeout)
         else:
             clause_ends, supposing, _roles, tentative = facts
             i = bisect.bisect_right(clause_ends, start) - 1
@@ -296,7 +296,7 @@ def check_final(doc: Document, all_slots: list[Slot], final: Slot, answer: str, 
                                     f"{approximation!r}", (approximation,), approximate=(approximation,)))
     stance = _stance(doc.view[s_start:s_end], first.start - s_start, last.end - s_start, strict, timeout,
                      approximated=approximation is not None)
-    if stance is None and strict and (m := _TENTATIVE.search(_lead(doc.view, s_start), timeout=timeout)):
+    if stance is None and strict and (m := unresolved_doubt(_lead(doc.view, s_start), timeout)):
         stance = f"the sentence before it calls it {m[0]!r}"  # "I give up. \\boxed{42}", "IDK. \\boxed{42}"
     if stance:
         return Finding(STANCE, f"the final answer {clean(answer)!r} is not asserted: {stance}")
@@ -341,6 +341,13 @@ def _lead(view: str, start: int) -> str:
     return view[(blank + 2 if blank >= 0 else lo):start]
 
 
+def doubted_before(view: str, start: int, timeout: float) -> str | None:
+    """The doubt word of the short preface before a final statement at ``start`` ("I'm not sure. The solutions are
+    2 and 3."), or ``None``."""
+    m = unresolved_doubt(_lead(view, start), timeout)
+    return m[0] if m else None
+
+
 def _stance(sentence: str, start: int, end: int, strict: bool, timeout: float, approximated: bool = False) -> str | None:
     """How the final statement holds its answer at ``[start, end)``, when it is not a claim.
 
@@ -350,6 +357,20 @@ def _stance(sentence: str, start: int, end: int, strict: bool, timeout: float, a
     ("Placeholder:", "(tentative)", "though I could not verify it").
     """
     return _Statement(sentence, strict, timeout).stance(start, end, approximated, indexed=False)
+
+
+# "I was unsure", "we were not certain", "Initially I was not sure": the writer's doubt told in the past tense, right
+# before the doubt word ("as computed earlier, I'm not sure" and "the answer was tentative" still hold)
+_PAST_COPULA_RE = regex.compile(r"(?i)\b(?:I|we)\s+(?:was|were|had\s+been)\s+(?:(?:a\s+bit|a\s+little|quite|initially|first)\s+)?$")
+
+
+def unresolved_doubt(text: str, timeout: float) -> regex.Match | None:
+    """The first tentative word of ``text`` that still holds: a doubt told in the past tense ("I was unsure at
+    first whether the corner counts, but …", "Initially I was not sure") was resolved before the answer."""
+    for m in _TENTATIVE.finditer(text, timeout=timeout):
+        if not _PAST_COPULA_RE.search(text, max(0, m.start() - 24), m.start(), timeout=timeout):
+            return m
+    return None
 
 
 def _opens(sentence: str, clause: int, at: int) -> bool:
@@ -379,7 +400,7 @@ def _scale_after(after: str, timeout: float) -> str | None:
     word = m[1]
     if _EAST_ASIAN_WORD_RE.match(word, timeout=timeout):
         return word[0] if numeral_char(word[0]) and not measure_after_number(word) else None
-    value = scale_values().get(word.lower())
+    value = scale_value(word)
     if value is None or value < 1000 or (word.isascii() and len(word) < 4) or unit_name(word):
         return None
     return word

@@ -24,7 +24,7 @@ from rlvr.chat import completion_text
 from rlvr.verifiers.characters import cut_at_turn_end, fold_confusables, fold_fullwidth, remove_invisible
 from rlvr.verifiers.box_context import unit_after_box
 from rlvr.verifiers.brackets import top_level_rows
-from rlvr.verifiers.commitment import ALTERNATIVES, check_final, grader_note, later_groups, occurrences
+from rlvr.verifiers.commitment import ALTERNATIVES, STANCE, check_final, doubted_before, grader_note, later_groups, occurrences
 from rlvr.verifiers.later import check_later
 from rlvr.verifiers.document import Document, read_document
 from rlvr.verifiers.lexicon import BOX_MACROS
@@ -254,9 +254,7 @@ def _locate(doc: Document, config: Any, timeout: float) -> Extraction:
                           "not an answer", rule=BROKEN)
     mine = found[final_kind]
     if final_kind == "prose_answer" and len({value_key(clean(s.content)) for s in mine}) > 1:
-        shown = ", ".join(repr(clean(s.content)) for s in mine[:4])
-        return Extraction("multiple", clean(mine[-1].content), f"several different final answers (prose_answer): {shown}",
-                          final_kind, rule=PROSE_VALUES)
+        return _prose_values(doc, mine, config, timeout)
     final = mine[0] if config.multiple_answers == "first" else mine[-1]
     answer = _unboxed(final, doc)
     values = tuple(dict.fromkeys(_unboxed(s, doc) for s in mine))
@@ -301,6 +299,27 @@ def _locate(doc: Document, config: Any, timeout: float) -> Extraction:
     if finding is not None:
         return _refused(finding, answer, final_kind, values)
     return Extraction("ok", answer, f"{final_kind} answer", final_kind, rule=FINAL, values=values)
+
+
+def _prose_values(doc: Document, mine: list[Slot], config: Any, timeout: float) -> Extraction:
+    """A concluding sentence that states several values: several answers, which a list gold may read as one
+    (``rows._stated_together``) only when the strict checks find nothing else: no doubt before or in the
+    statement, nothing after it that withdraws, doubts or changes it."""
+    shown = ", ".join(repr(clean(s.content)) for s in mine[:4])
+    reason = f"several different final answers (prose_answer): {shown}"
+    answer = clean(mine[-1].content)
+    candidates = tuple(dict.fromkeys(clean(s.content) for s in mine))
+    if getattr(config, "policy", "strict") == "strict" and config.multiple_answers == "reject":
+        finding = check_final(doc, mine, mine[-1], answer, True, timeout)
+        if finding is None or finding.rule == ALTERNATIVES:  # the values themselves are what is read as a list
+            finding = check_later(doc, later_groups(doc, mine, mine[-1], timeout), mine[-1], answer, timeout)
+        if finding is not None and finding.rule != ALTERNATIVES:
+            return Extraction("multiple", answer, f"{reason}; and {finding.reason}", "prose_answer", rule=finding.rule)
+        start = doc.view.rfind("\n", 0, mine[0].start) + 1  # the statement's line: what comes before it prefaces it
+        if doubt := doubted_before(doc.view, start, timeout) or doubted_before(doc.view, mine[0].start, timeout):
+            return Extraction("multiple", answer, f"{reason}; and the sentence before them calls them {doubt!r}",
+                              "prose_answer", rule=STANCE)
+    return Extraction("multiple", answer, reason, "prose_answer", candidates, rule=PROSE_VALUES)
 
 
 # a bar, not one sized as a delimiter or an evaluation bar ("\\Big|_{0}^{1}", "\\right|")

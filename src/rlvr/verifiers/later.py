@@ -104,6 +104,7 @@ _SUBJECT_BEFORE_RE = regex.compile(r"(?i)\b(?:the|its|their|our|his|her)\s+((?:\
                                 r"\s*\$?\s*(?:[^.;:]{0,30}?(?:,|\band\b)\s*\$?\s*)?$")
 _ANSWER_SUBJECT_RE = regex.compile(r"(?i)\b(?:answer|result|final|solution|total|value|it|this)\b")
 _VALUE_CHAR_RE = regex.compile(r"[0-9A-Za-z]")
+_OPERAND_RE = regex.compile(r"[0-9]+(?:\.[0-9]+)?")  # the numbers of a worked identity
 _MACRO_NAME_RE = regex.compile(r"\\[A-Za-z]+")
 _ORDINAL_SUFFIX_RE = regex.compile(r"(?:st|nd|rd|th)\b|\^\{?\\?(?:text\{)?(?:st|nd|rd|th)")  # "the 5th triangular number"
 _ADJECTIVE_AFTER_RE = regex.compile(r"\$?-\p{L}")
@@ -149,7 +150,7 @@ class _Reader:
 
     def values(self, text: str, roles: bool = True) -> list[str]:
         """Stated values of ``text`` (all its values without ``roles``), labelled ones ("x = 2") left out."""
-        out = []
+        out, operands = [], set()
         for v in stated_values(fold_digits(text), self.timeout, roles, numbers_too=True):
             at = text.find(v)
             if at > 0 and _LABELLED_VALUE_RE.search(text[max(0, at - 20):at], timeout=self.timeout) \
@@ -161,6 +162,8 @@ class _Reader:
                     or names_a_quantity(lhs)):
                 continue  # "$x = 2$", "$n+1 = 43$", "$2n = 84$": another quantity's value, not a claim about this one
             if "=" in v and all(side.strip() and is_constant_side(side) for side in v.split("=")[:-1]):
+                if self.owns(v.rsplit("=", 1)[1]):  # "giving $6 \\times 7 = 42$": the answer worked out again, so
+                    operands |= {key(n) for n in _OPERAND_RE.findall(v.rsplit("=", 1)[0], timeout=self.timeout)}
                 continue  # "$4_5 \\times 2_5 = 8_{10} = 13_5$": a worked identity, a step, not a claim about the answer
             if _RELATION_IN_VALUE_RE.search(v, timeout=self.timeout):
                 continue  # "$41 < 42 < 43$": a relation that places the answer, no value of its own
@@ -173,7 +176,9 @@ class _Reader:
                             or _ORDINAL_LABEL_RE.search(text[max(0, at - 16):at], timeout=self.timeout)):
                 continue  # "6-digit codes", "Step 3", "(mod 1000)": a label or an adjective, no value
             out.append(with_temperature_scale(text, v, at, self.timeout))  # "or 25 °F": keyed on its scale
-        return out
+        # ... the numbers it is worked out from are the work's, not other answers ("we counted 6 choices and 7, giving
+        # $6 \\times 7 = 42$"); a value the identity does not name is still read ("$6 \\times 7 = 42$, final: 41")
+        return [v for v in out if key(v) not in operands] if operands else out
 
     def sentence(self, sentence: str, first: bool) -> Finding | None:
         t = self.timeout

@@ -35,7 +35,7 @@ __all__ = [
     "ANSWER_WORDS", "APPROVAL_MARKS", "META_LABEL_WORDS", "CONCLUSION_WORDS", "RETRACTION_CUES", "HEDGE_WORDS", "NEGATION_WORDS", "UNSURE_PHRASES",
     "APPROXIMATION_WORDS", "BOUND_WORDS", "REJECTION_WORDS", "HYPOTHETICAL_WORDS", "ALTERNATIVE_WORDS", "LIST_WORDS", "GRADER_WORDS",
     "BOX_MACROS", "HIDING_MACROS", "TEX_CONDITIONALS", "STRIKING_MACROS", "COLOUR_MACROS", "REDEFINING_MACROS", "TRANSPARENT_MACROS", "FUNCTION_WORDS", "OPERATION_WORDS", "RESULT_VERBS",
-    "NEGATIVE_EVALUATIONS", "ANSWER_REFERENCES", "WITHDRAWAL_CUES", "PROSE_DOUBT_WORDS", "TENTATIVE_WORDS", "EXCLUDING_WORDS", "MODIFIERS_AFTER",
+    "NEGATIVE_EVALUATIONS", "ANSWER_REFERENCES", "WITHDRAWAL_CUES", "PROSE_DOUBT_WORDS", "TENTATIVE_WORDS", "YES_WORDS", "NO_WORDS", "EXCLUDING_WORDS", "MODIFIERS_AFTER",
     "UNIT_WORDS", "UNIT_SYMBOLS", "ORDINAL_SUFFIXES", "OR_WORDS", "TOTAL_WORDS", "BINARY_MODIFIERS", "MEASURE_WORDS", "words_pattern", "any_in", "PhraseMatcher", "alternation",
 ]
 
@@ -333,6 +333,20 @@ PROSE_DOUBT_WORDS: tuple[str, ...] = (
 )
 #: words in the final statement that present its answer as something other than a claim: a sample of
 #: the format, a placeholder, a guess, something unverified ("Placeholder: \\boxed{42}")
+#: "yes" and "no" (and "true", "false") as whole answers, in the languages the answer phrases are read in: no library
+#: holds them (CLDR dropped its yes/no strings), so they are listed here
+YES_WORDS: tuple[str, ...] = (
+    "yes", "true", "oui", "vrai", "sí", "si", "verdadero", "cierto", "ja", "wahr", "richtig", "sim", "verdadeiro",
+    "vero", "tak", "prawda", "evet", "doğru", "ya", "benar", "có", "đúng", "да", "верно", "правда", "так", "是", "是的",
+    "对", "對", "正确", "正確", "成立", "可以", "能", "存在", "はい", "正しい", "예", "네", "참", "맞다", "نعم", "صحيح",
+    "हाँ", "हां", "सही", "ναι", "σωστό", "kyllä", "igen", "ano", "da", "waar", "sant", "ano",
+)
+NO_WORDS: tuple[str, ...] = (
+    "no", "false", "non", "faux", "falso", "nein", "falsch", "não", "nie", "fałsz", "hayır", "yanlış", "tidak",
+    "salah", "không", "sai", "нет", "неверно", "ні", "否", "不是", "不对", "不對", "错误", "錯誤", "不成立", "不可以",
+    "不能", "不存在", "いいえ", "誤り", "아니오", "아니요", "거짓", "لا", "خطأ", "नहीं", "गलत", "όχι", "λάθος", "ei",
+    "nem", "ne", "nee", "onwaar", "nej", "usant",
+)
 TENTATIVE_WORDS: tuple[str, ...] = (
     "placeholder", "tentative", "tentatively", "an example", "for example", "for instance", "e.g.", "a sample",
     "sample answer", "example answer", "dummy", "template", "valid format", "example format", "such as", "if i had to", "i'd pick", "i would pick",

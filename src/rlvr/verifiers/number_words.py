@@ -21,7 +21,7 @@ from rlvr.verifiers.vocabulary_cache import cached, installed_version
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["scale_words", "small_words", "scale_values", "numeral_char", "words_value", "han_value", "warm"]
+__all__ = ["scale_words", "small_words", "scale_values", "scale_value", "numeral_char", "words_value", "han_value", "warm"]
 
 # what is spelled out: the scales and a few multiples of each (so inflected forms appear: "два миллиона",
 # "пять миллионов"), and the hundreds (a number word after a number: "18 hundred" is 1800)
@@ -37,10 +37,11 @@ def _vocabulary() -> dict[str, Any]:
         import unicode_rbnf
     except ImportError:  # a dependency of rlvr; without it only the lexicon's English words are known
         logger.warning("unicode-rbnf is not installed: number words of other languages are not recognised")
-        return {"scale_words": [], "small_words": [], "unspaced": "", "scale_values": dict(_ENGLISH_SCALES)}
+        return {"scale_words": [], "small_words": [], "unspaced": "",
+                "scale_values": {w: {"en": v} for w, v in _ENGLISH_SCALES.items()}}
     release = getattr(unicode_rbnf, "__version__", None) or installed_version("unicode-rbnf")
     folder = os.path.join(os.path.dirname(unicode_rbnf.__file__), "rbnf")
-    return cached("number-words-2", release, lambda: _read_spellouts(folder))
+    return cached("number-words-3", release, lambda: _read_spellouts(folder))
 
 
 def _read_spellouts(folder: str) -> dict[str, Any]:
@@ -49,7 +50,7 @@ def _read_spellouts(folder: str) -> dict[str, Any]:
     words: set[str] = set()
     small: set[str] = set()
     unspaced: set[str] = set()
-    values: dict[str, int] = {}
+    values: dict[str, dict[str, int]] = {}  # word -> {language: the scale it names there}
     for name in sorted(os.listdir(folder)):
         if not name.endswith(".xml") or name == "root.xml":
             continue
@@ -77,13 +78,13 @@ def _read_spellouts(folder: str) -> dict[str, Any]:
                     tokens = text.replace("-", " ").split()
                     head = spelled.get(m, {}).get(ruleset, spelled.get(m, {}).get("", "")).replace("-", " ").split()
                     if m == 1 and len(tokens) == 1:  # "mille", "hundred" in languages that drop the "one"
-                        values.setdefault(tokens[0].lower(), scale)
+                        values.setdefault(tokens[0].lower(), {}).setdefault(name[:-4], scale)
                     elif len(tokens) == len(head) + 1 and tokens[:-1] == head:
-                        values.setdefault(tokens[-1].lower(), scale)
+                        values.setdefault(tokens[-1].lower(), {}).setdefault(name[:-4], scale)
                     elif m > 1 and len(tokens) == 1 and len(head) == 1 and tokens[0].startswith(head[0]) \
                             and len(tokens[0]) > len(head[0]) + 2:  # "zweitausend", "duemila": written as one word
                         suffix = tokens[0][len(head[0]):].lower()
-                        values.setdefault(suffix, scale)
+                        values.setdefault(suffix, {}).setdefault(name[:-4], scale)
                         words.add(suffix)
     return {"scale_words": sorted(words - small), "small_words": sorted(small), "unspaced": "".join(sorted(unspaced)),
             "scale_values": values}
@@ -128,11 +129,25 @@ def warm() -> None:
 _SCALES = (10**2, 10**3, 10**4, 10**5, 10**6, 10**7, 10**8, 10**9, 10**12, 10**15, 10**18)
 
 
-def scale_values() -> dict[str, int]:
-    """What each scale word multiplies by, in every language and case CLDR spells: "thousand" 1000,
-    "Millionen" 10**6, "миллиона" 10**6, "lakh" 10**5, "mille" 1000. Read from the spell-outs: a scale's
-    word is what the spell-out of 1, 2 or 5 times the scale adds to the spell-out of 1, 2 or 5."""
+def scale_values() -> dict[str, dict[str, int]]:
+    """What each scale word multiplies by, in every language and case CLDR spells, by language: "thousand"
+    {"en": 1000}, "millionen" {"de": 10**6}, "миллиона" {"ru": 10**6}, "lakh" 10**5, "billion" {"en": 10**9,
+    "fr": 10**12, …}. Read from the spell-outs: a scale's word is what the spell-out of 1, 2 or 5 times the scale
+    adds to the spell-out of 1, 2 or 5."""
     return _vocabulary()["scale_values"]
+
+
+def scale_value(word: str) -> int | None:
+    """What the scale word ``word`` multiplies by, or ``None`` when it is none or its languages disagree. A word
+    of two scales ("billion": 10**9 in English, 10**12 in French and German) takes its English value when it is
+    written in lower case (a German noun is capitalised: "1 Billion" may be either, and is read as neither)."""
+    by_language = scale_values().get(word.lower())
+    if not by_language:
+        return None
+    found = set(by_language.values())
+    if len(found) == 1:
+        return found.pop()
+    return by_language.get("en") if word.islower() else None
 
 
 _TEXT2NUM_LANGUAGES = ("en", "fr", "es", "pt", "de", "nl", "da", "it")

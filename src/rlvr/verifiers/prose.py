@@ -21,6 +21,7 @@ from rlvr.verifiers.limits import REGEX_TIMEOUT_S
 from rlvr.verifiers.chains import chain_operands
 from rlvr.verifiers.plain_math import one_number, plain_math
 from rlvr.verifiers.repeating import IN_PROSE as REPEATING_IN_PROSE
+from rlvr.verifiers.solution_sets import joined_solutions
 from rlvr.verifiers.value_roles import CLAUSE_BREAK_RE, RoleIndex, value_role
 from rlvr.verifiers.lexicon import (
     ADDING_WORDS, ALTERNATIVE_WORDS, ANSWER_WORDS, BOUND_WORDS, CONCLUSION_WORDS, HEDGE_WORDS, HYPOTHETICAL_WORDS, NEGATION_WORDS,
@@ -45,11 +46,13 @@ _MATH_SPAN_RE = regex.compile(r"\$\$((?:(?!\$\$).)+?)\$\$|(?<!\\)\$((?:\\.|[^$\\
 # a number in prose: sign, digits with thousands (or lakh: 25,00,000) groups, decimals (also "2,74") or a fraction,
 # percent; a number
 # glued to letters (2x, 3rd, x2) is not a value, nor one glued to Unicode maths (100π, 5√2, 12½, 3², √2)
+# "!" after a number followed by an operator is a factorial ("(5! = 120)", "4! \\times 3"), no sentence's end
+_FACTORIAL_AHEAD = r"\s*(?:[=×*·+/<>≈]|\\(?:times|cdot|approx|div)(?![A-Za-z]))"
 _UNICODE_MATH = r"\p{Greek}√∛∜\p{No}"
 _PROSE_NUMBER_RE = regex.compile(
     r"(?<![A-Za-z0-9])\([A-J]\)(?![A-Za-z0-9])|(?<![A-Za-z0-9.,/^_√∛∜])[-+−]?" + REPEATING_IN_PROSE + r"|"
     r"(?<![A-Za-z0-9.,/^_√∛∜])[-+−]?(?>[0-9]{1,2}(?:,[0-9]{2})+,[0-9]{3}(?![0-9])|[0-9]+,[0-9]{1,2}(?![0-9]|,[0-9])|[0-9]+(?:,[0-9]{3})*(?:\.[0-9]+)?)(?:/[0-9]+)?(?:[ ]?\\?%|[ ](?i:percent|per[ -]cent|pct)\b)?"
-    r"(?![0-9^_" + _UNICODE_MATH + r"]|\.[0-9]|/[0-9]|[A-Za-z](?![A-Za-z²³]))")
+    r"(?![0-9^_" + _UNICODE_MATH + r"]|\.[0-9]|/[0-9]|[A-Za-z](?![A-Za-z²³])|!(?=" + _FACTORIAL_AHEAD + r"))")
 # a number glued to pi, a root, a power or a vulgar fraction is a value too, though not a plain number
 # ("though 9π also works", "also 2√2", "12½", "2^10"): _PROSE_NUMBER_RE leaves these whole, so they are read here
 _GLUED_PART = r"(?:π|\\pi(?![A-Za-z])|[√∛∜][0-9]+(?:\.[0-9]+)?|\\sqrt\{?[0-9]+\}?|[\p{No}]+|\^\{?[0-9]{1,3}\}?)"
@@ -78,6 +81,11 @@ _VERB_RE = regex.compile(r"(?i)\b(?:is|are|was|were|costs?|makes?|earns?|gets?|n
                          r"measures?|totals?|equals?)\b")
 _STRONG_DOUBT = words_pattern(NEGATION_WORDS + HEDGE_WORDS + UNSURE_PHRASES + BOUND_WORDS + REJECTION_WORDS
                               + HYPOTHETICAL_WORDS + ALTERNATIVE_WORDS + NEGATIVE_EVALUATIONS + RETRACTION_CUES)
+# the same but the alternatives' "or", which joins the parts of a solution set; and words that make values candidates
+# (a single Han character is left out: "不" of "不等式", inequality, negates nothing)
+_SET_DOUBT = words_pattern(tuple(w for w in NEGATION_WORDS + HEDGE_WORDS + UNSURE_PHRASES + BOUND_WORDS + REJECTION_WORDS
+                                 + HYPOTHETICAL_WORDS + NEGATIVE_EVALUATIONS + RETRACTION_CUES + TENTATIVE_WORDS
+                                 + PROSE_DOUBT_WORDS if not (len(w) == 1 and "\u4e00" <= w <= "\u9fff")))
 # of the words that keep a prose value from being the answer, those that attribute it to someone else or make
 # it a trial govern their clause; the rest qualify the value they stand beside
 _ATTRIBUTION = ("given", "state", "states", "stated", "says", "said", "test", "testing", "tested", "try", "trying",
@@ -91,7 +99,8 @@ _DOUBTS_RESULT = words_pattern(HEDGE_WORDS + UNSURE_PHRASES + TENTATIVE_WORDS + 
 _NEAR_DOUBT = words_pattern(tuple(w for w in PROSE_DOUBT_WORDS if w not in _ATTRIBUTION))
 # "not 10", "isn't equal to 10": the value right after; "10 is not the answer", "10 isn't right": the one before
 _BROKEN_SLOT_RE = regex.compile(r"\\boxed|\\fbox|(?i:<answer>|<solution>)|####")
-_SENTENCE_BREAK_RE = regex.compile(r"(?<=[.!?])\s+|(?<=[。！？।])\s*|\n+")
+_SENTENCE_BREAK_RE = regex.compile(r"(?<=[.?])\s+|(?<=!)(?<![0-9)]!)\s+|(?<=[0-9)]!)(?!" + _FACTORIAL_AHEAD + r")\s+"
+                                   r"|(?<=[。！？।])\s*|\n+")
 _LATIN_LETTER_RE = regex.compile(r"[A-Za-z]")
 _LEADING_VALUE_RE = regex.compile(r"\s*(?:\$((?:\\.|[^$\\])+)\$|\\\((.+?)\\\)|([-+]?[0-9][0-9,]*(?:\.[0-9]+)?(?:/[0-9]+)?))")
 _LONG_WORD_RE = regex.compile(r"\p{L}{2,}")
@@ -138,6 +147,8 @@ def prose_answer(text: str, timeout: float, bold: tuple[tuple[int, int], ...] = 
     for start, end in reversed(sentences(tail, timeout)[-4:]):
         sentence = _without_restatements(tail[start:end], timeout)
         if not _PROSE_VALUE_HINT_RE.search(sentence, timeout=timeout):
+            if _DOUBTS_RESULT.search(sentence, timeout=timeout):
+                return []  # "So the solution is 2. Hmm, maybe.": the sentence after the answer doubts it
             continue  # no value here ("I hope it is correct."): look one sentence back
         if sentence.rstrip().endswith(("?", "？")):
             return []  # a question states no answer ("12?")
@@ -146,6 +157,8 @@ def prose_answer(text: str, timeout: float, bold: tuple[tuple[int, int], ...] = 
         # working before the conclusion word may try, solve and suppose without taking the result back
         scope = sentence[_conclusion_start(sentence, timeout):]
         premises_out = _without_premises(scope, timeout)
+        if (joined := _solution_set(sentence, scope, timeout)) is not None:
+            return [(joined[0], base + start + joined[1], base + start + joined[2])]
         if _doubtful(premises_out, timeout) or not _asserts(scope, timeout, stressed or len(scope) < len(sentence)):
             return []
         if len(scope) < len(sentence) and _DOUBTS_RESULT.search(_without_premises(sentence, timeout), timeout=timeout):
@@ -156,6 +169,22 @@ def prose_answer(text: str, timeout: float, bold: tuple[tuple[int, int], ...] = 
         if _sentence_values(sentence, 0, timeout, roles=False):
             return []  # it has values, but none is stated (a bound, a rejected one): no answer here
     return []
+
+
+def _solution_set(sentence: str, scope: str, timeout: float) -> Candidate | None:
+    """"So $x = 3$ or $x = -2$.": roots or intervals joined by "or" (:mod:`solution_sets`), stated with a cue or
+    alone on their line, with no hedge; positions in ``sentence``."""
+    if _SET_DOUBT.search(_without_premises(sentence, timeout), timeout=timeout):
+        return None  # "We cannot have …", "The extraneous roots are …", "The candidates are …", "Wrong answer: …"
+    joined = joined_solutions(scope, _sentence_values(scope, 0, timeout, roles=False), timeout)
+    if joined is None:
+        return None
+    shift = len(sentence) - len(scope)
+    alone = not _LONG_WORD_RE.search(sentence[:shift + joined[1]], timeout=timeout)
+    if not (alone or _STATEMENT_CUE.search(sentence, timeout=timeout) or _SUBJECT_VERB_RE.search(sentence, timeout=timeout)
+            or _LABEL_COLON_RE.search(sentence, timeout=timeout)):
+        return None
+    return joined[0], shift + joined[1], shift + joined[2]
 
 
 def _asserts(sentence: str, timeout: float, stressed: bool = False) -> bool:
@@ -280,6 +309,9 @@ def _narrowed(sentence: str, offset: int, timeout: float, bold: tuple[tuple[int,
             return stressed
         stated = _sentence_values(clause[verb:], offset + verb, timeout) if verb else []
         found = stated or found
+    if len({content for content, _s, _e in found}) > 1 and (point := _TUPLE_RE.search(clause, timeout=timeout)) \
+            and all(point.start() <= s - offset and e - offset <= point.end() for _c, s, e in found):
+        return [(point[0].replace("−", "-"), offset + point.start(), offset + point.end())]  # "The point is (4, −1)."
     if len({content for content, _s, _e in found}) > 1:
         derived = _derived_label(clause, found, offset, timeout)
         if derived:
@@ -290,6 +322,8 @@ def _narrowed(sentence: str, offset: int, timeout: float, bold: tuple[tuple[int,
     return found
 
 
+# a tuple of numbers in prose, "(4, −1)", "(2, 3, 5)": one value (not a function's arguments, "f(2, 3)")
+_TUPLE_RE = regex.compile(r"(?<![\p{L}\p{N}_\\])\(\s*[-+−]?[0-9]+(?:\.[0-9]+)?(?:\s*[,;]\s*[-+−]?[0-9]+(?:\.[0-9]+)?)+\s*\)")
 # where a list of labelled values may begin: a name, then "="
 _LABEL_START_RE = regex.compile(r"(?<![A-Za-z0-9_\\])[A-Za-z](?:_\{?[A-Za-z0-9]{1,4}\}?)?\s*=")
 

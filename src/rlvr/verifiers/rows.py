@@ -25,13 +25,13 @@ from rlvr.verifiers.cache import TOTAL_BYTES, ByteLRU, byte_cache
 from rlvr.verifiers.choices import CHOICE_LETTERS
 from rlvr.verifiers.commitment import ALTERNATIVES
 from rlvr.verifiers.config import VerifierConfig
-from rlvr.verifiers.extraction import Extraction, extract_answer
+from rlvr.verifiers.extraction import PROSE_VALUES, Extraction, extract_answer
 from rlvr.verifiers.guards import malformed_reason, unsafe_reason
 from rlvr.verifiers.limits import REGEX_TIMEOUT_S
 from rlvr.verifiers.lossless import unread_part
 from rlvr.verifiers.normalize import choice_option_text, gold_answer, normalize_answer, value_key
 from rlvr.verifiers.rules import (
-    TEXT_GROUP_RE, fast_decision, gold_info, is_list_gold, numbers_hidden_in_text, sandbox_texts, spelled_answer,
+    TEXT_GROUP_RE, calendar_decision, fast_decision, spelled_decision, yes_no_decision, gold_info, is_list_gold, numbers_hidden_in_text, sandbox_texts, spelled_answer,
     tuple_size,
 )
 from rlvr.verifiers.brackets import split_top_level
@@ -102,7 +102,8 @@ def verify_row(completion: Any, gold: Any, config: VerifierConfig, compare: Comp
             gold = "" if gold is None else str(gold)
         gold_shown = gold_text(gold)
         ex = extract_answer(completion, config)
-        if ex.source == "boxed" and ex.status == "multiple" and ex.rule == ALTERNATIVES and len(ex.candidates) > 1:
+        if ex.status == "multiple" and len(ex.candidates) > 1 and (
+                (ex.source == "boxed" and ex.rule == ALTERNATIVES) or ex.rule == PROSE_VALUES):
             ex = _stated_together(ex, gold_shown)
     except TypeError as exc:
         return _verdict("error", None, str(exc), None, "extraction", READ_ERROR)
@@ -179,6 +180,10 @@ def decide(answer_text: str, gold: str, config: VerifierConfig, compare: Compare
     """Whether ``answer_text`` equals ``gold``: the cache, the cheap rules, else one symbolic comparison."""
     # the whole normalised answer keys the cache, never its value key alone: "42_7" (unit base 7) and "42"
     # share the key "42" and must not share a verdict; "1,22" may be a decimal comma, "1, 22" is a list
+    # read from the text as written, before normalisation ("十一月" is no number 11) and its cache
+    if (written := calendar_decision(answer_text, gold) or yes_no_decision(answer_text, gold)
+            or spelled_decision(answer_text, gold, config)) is not None:
+        return written
     key = (normalize_answer(answer_text), gold, config)
     cached = _CACHE.get(key)
     if cached is not None:

@@ -21,7 +21,7 @@ from rlvr.verifiers.lexicon import (
 from rlvr.verifiers.conversions import unit_name
 from rlvr.verifiers.east_asian_units import measure_after_number, measure_prefix
 from rlvr.verifiers.limits import REGEX_TIMEOUT_S
-from rlvr.verifiers.number_words import han_value, numeral_char, scale_values, scale_words, small_words, words_value
+from rlvr.verifiers.number_words import han_value, numeral_char, scale_value, scale_words, small_words, words_value
 
 __all__ = ["split_unit", "number_from_words", "clock_time", "unit_word", "unit_words", "canonical_unit", "unit_after", "count_noun",
            "scaled_value"]
@@ -170,7 +170,7 @@ def scaled_value(text: str) -> tuple[str, str] | None:
     if m := _SCALED_VALUE_RE.fullmatch(s, timeout=REGEX_TIMEOUT_S):
         # a unit of the lexicon is that unit, even where another language has a scale word of the same letters
         # ("5.4 cents" are cents, not French hundreds)
-        factor = None if m[2].lower() in _WORD_UNITS or m[2] in _SYMBOLS else scale_values().get(m[2].lower())
+        factor = None if m[2].lower() in _WORD_UNITS or m[2] in _SYMBOLS else scale_value(m[2])
         rest = m[3].strip()
         if factor is not None and (not rest or count_noun(rest)):
             number = m[1].replace(",", ".") if regex.fullmatch(r"[-+]?[0-9]+,[0-9]{1,2}", m[1], timeout=REGEX_TIMEOUT_S) \
