@@ -27,6 +27,7 @@ from rlvr.verifiers.lexicon import (
 )
 from rlvr.verifiers.brackets import split_top_level
 from rlvr.verifiers.repeating import DOTS, as_fractions
+from rlvr.verifiers.notations import degrees_minutes_seconds, nested_list_matrix, unit_vector_tuple
 from rlvr.verifiers.numbers import parse_number
 from rlvr.verifiers.sympy_text import sympy_text
 from rlvr.verifiers.temperatures import DEGREE_RE, TEMPERATURE_UNITS, celsius, one_temperature, scale_words_to_signs
@@ -78,10 +79,11 @@ _TRAILING_UNIT_RE = regex.compile(
     regex.IGNORECASE)  # "42 \\text{ ways}", "42 \\text{ (ways)}"
 # a unit written as plain words after a number: 2 dollars, 30 inches, 12 pommes (only after a number)
 _TRAILING_WORD_UNIT_RE = regex.compile(
-    r"(?:(?<=[0-9])|(?<=\\pi))(?:\s+(?!" + _MAGNITUDE + r")([\p{L}\p{M}]{2,15}(?:\s+[\p{L}\p{M}]{2,15})?)|(" + _GLUED_UNITS + r"))"
+    r"(?:(?<=[0-9])|(?<=\\pi)|(?<=\}))(?:\s+(?!" + _MAGNITUDE + r")([\p{L}\p{M}]{2,15}(?:\s+[\p{L}\p{M}]{2,15})?)|(" + _GLUED_UNITS + r"))"
     r"\.?(?:\^\{?[23]\}?)?\s*$", regex.IGNORECASE)
 _RADIAN_RE = regex.compile(r"(?i)rad(?:ian)?s?")
-_PI_MULTIPLE_RE = regex.compile(r"\s*[-+]?[0-9]*(?:\.[0-9]+)?\s*\\pi\s*")  # "100\pi cm^3": a unit after a multiple of pi
+# "100\pi cm^3", "\frac{5\pi}{12} rad", "\pi/4 rad", "\frac{3}{4} cups": a unit after a multiple of pi or a fraction
+_PI_MULTIPLE_RE = regex.compile(r"\s*[-+]?(?:[0-9]*(?:\.[0-9]+)?\s*\\pi(?:\s*/\s*[0-9]+)?|\\[dt]?frac\{[0-9]*\s*(?:\\pi)?\}\{[0-9]+\})\s*")
 _ORDINAL_RE = regex.compile(r"(?<=[0-9])\s*(?:\^\s*\{?\s*(?:\\(?:text|mathrm|textrm)\s*\{\s*)?(?:st|nd|rd|th)\s*\}?\s*\}?"
                            r"|(?:st|nd|rd|th)(?![A-Za-z]))$")
 # a measure word, and the noun it counts, glued to a number: 12个, 3米, 42个苹果, 42個, 42개 (units.count_noun
@@ -254,6 +256,7 @@ def normalize_answer(text: str) -> NormalizedAnswer:
     s = _strip_math_delimiters(s)
     s = strip_outer_box(s)
     s = _strip_marks_and_label(s)
+    s = unit_vector_tuple(s) or nested_list_matrix(s) or degrees_minutes_seconds(s) or s  # other notations of one value
     s = _DIGIT_GROUP_RE.sub("", s, timeout=REGEX_TIMEOUT_S)
     s = _column_vector(s)
     s = _system_of_values(s)
@@ -409,7 +412,8 @@ def _modular(s: str) -> str:
     return _MOD_RE.sub(lambda m: str(int(m[1]) % int(m[2])) if int(m[2]) else m[0], s, timeout=REGEX_TIMEOUT_S)
 
 
-_FRENCH_INTERVAL_RE = regex.compile(r"\s*([\[\]])([^\[\](),]+),([^\[\](),]+)([\[\]])\s*")
+# "]0, 1[", "[1 ; 3[" (a semicolon where the decimal comma is used), "x \in [1 ; 3[": the interval
+_FRENCH_INTERVAL_RE = regex.compile(r"\s*(?:[A-Za-z]\s*\\in\s*)?([\[\]])([^\[\](),;]+)[,;]([^\[\](),;]+)([\[\]])\s*")
 
 
 def _french_interval(s: str) -> str:

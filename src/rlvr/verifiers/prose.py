@@ -21,6 +21,7 @@ from rlvr.verifiers.limits import REGEX_TIMEOUT_S
 from rlvr.verifiers.chains import chain_operands
 from rlvr.verifiers.plain_math import one_number, plain_math
 from rlvr.verifiers.repeating import IN_PROSE as REPEATING_IN_PROSE
+from rlvr.verifiers.numbers import parse_number
 from rlvr.verifiers.solution_sets import joined_solutions
 from rlvr.verifiers.value_roles import CLAUSE_BREAK_RE, RoleIndex, value_role
 from rlvr.verifiers.lexicon import (
@@ -309,9 +310,12 @@ def _narrowed(sentence: str, offset: int, timeout: float, bold: tuple[tuple[int,
             return stressed
         stated = _sentence_values(clause[verb:], offset + verb, timeout) if verb else []
         found = stated or found
-    if len({content for content, _s, _e in found}) > 1 and (point := _TUPLE_RE.search(clause, timeout=timeout)) \
+    if found and (point := _TUPLE_RE.search(clause, timeout=timeout)) \
             and all(point.start() <= s - offset and e - offset <= point.end() for _c, s, e in found):
         return [(point[0].replace("−", "-"), offset + point.start(), offset + point.end())]  # "The point is (4, −1)."
+    if len(found) == 2 and _MIXED_RE.fullmatch(clause, found[0][1] - offset, found[1][2] - offset, timeout=timeout) \
+            and (f := parse_number(found[1][0])) is not None and 0 < f < 1:
+        return [(clause[found[0][1] - offset:found[1][2] - offset], found[0][1], found[1][2])]  # "2 3/4 cups"
     if len({content for content, _s, _e in found}) > 1:
         derived = _derived_label(clause, found, offset, timeout)
         if derived:
@@ -322,8 +326,12 @@ def _narrowed(sentence: str, offset: int, timeout: float, bold: tuple[tuple[int,
     return found
 
 
-# a tuple of numbers in prose, "(4, −1)", "(2, 3, 5)": one value (not a function's arguments, "f(2, 3)")
-_TUPLE_RE = regex.compile(r"(?<![\p{L}\p{N}_\\])\(\s*[-+−]?[0-9]+(?:\.[0-9]+)?(?:\s*[,;]\s*[-+−]?[0-9]+(?:\.[0-9]+)?)+\s*\)")
+# a tuple of numbers or an interval in prose, "(4, −1)", "(2, 3, 5)", "(0, ∞)", "[0, 1]": one value (not a function's
+# arguments, "f(2, 3)")
+_ENDPOINT = r"[-+−]?(?:[0-9]+(?:\.[0-9]+)?|∞|\\infty(?![A-Za-z]))"
+_TUPLE_RE = regex.compile(r"(?<![\p{L}\p{N}_\\])[(\[]\s*" + _ENDPOINT + r"(?:\s*[,;]\s*" + _ENDPOINT + r")+\s*[)\]]")
+# a mixed number in prose, "2 3/4 cups": a whole number, one space, a proper fraction
+_MIXED_RE = regex.compile(r"[0-9]+ [0-9]+/[0-9]+")
 # where a list of labelled values may begin: a name, then "="
 _LABEL_START_RE = regex.compile(r"(?<![A-Za-z0-9_\\])[A-Za-z](?:_\{?[A-Za-z0-9]{1,4}\}?)?\s*=")
 

@@ -29,6 +29,7 @@ from rlvr.verifiers.extraction import PROSE_VALUES, Extraction, extract_answer
 from rlvr.verifiers.guards import malformed_reason, unsafe_reason
 from rlvr.verifiers.limits import REGEX_TIMEOUT_S
 from rlvr.verifiers.lossless import unread_part
+from rlvr.verifiers.notations import unit_vector_tuple
 from rlvr.verifiers.normalize import choice_option_text, gold_answer, normalize_answer, value_key
 from rlvr.verifiers.rules import (
     TEXT_GROUP_RE, calendar_decision, fast_decision, spelled_decision, yes_no_decision, gold_info, is_list_gold, numbers_hidden_in_text, sandbox_texts, spelled_answer,
@@ -126,6 +127,10 @@ def verify_row(completion: Any, gold: Any, config: VerifierConfig, compare: Comp
 
 
 # names whose order a tuple follows by convention: (x, y, z), (a, b, c, d), (p, q, r), (u, v, w), (m, n)
+# a gold that is a vector of two or three components; the imaginary unit standing alone ("3-4i", "2i", not "\\pi", "sin")
+_VECTOR_GOLD_RE = regex.compile(r"\(\s*[^(),]+,\s*[^(),]+(?:,\s*[^(),]+)?\s*\)")
+_IMAGINARY_I_RE = regex.compile(r"(?<![A-Za-z\\])i(?![A-Za-z])")
+_IMAGINARY_J_RE = regex.compile(r"(?<![A-Za-z\\])j(?![A-Za-z])")
 _COORDINATE_NAMES = ("xyz", "abcd", "pqr", "uvw", "mn")
 
 
@@ -279,6 +284,15 @@ def _local_decision(answer_text: str, answer: Any, gold_text_: str, config: Veri
                 answer = normalize_answer(", ".join(value for _label, value in named))
     elif (renamed := renamed_definition(answer.clean, gold.norm.clean)) is not None:
         answer = normalize_answer(renamed)  # "f(z) = z^2" against "f(x) = x^2": the same function
+    elif _VECTOR_GOLD_RE.fullmatch(gold.norm.clean, timeout=REGEX_TIMEOUT_S) \
+            and (vector := unit_vector_tuple(answer.clean, plain=True)) is not None:
+        answer = normalize_answer(vector)  # "i - 2j + 3k" against the vector (1, -2, 3)
+    elif _IMAGINARY_I_RE.search(gold.norm.clean, timeout=REGEX_TIMEOUT_S) and "j" not in gold.norm.clean \
+            and _IMAGINARY_J_RE.search(answer.clean, timeout=REGEX_TIMEOUT_S) \
+            and not _IMAGINARY_I_RE.search(answer.clean, timeout=REGEX_TIMEOUT_S) and answer.clean.count("j") == 1 \
+            and any(c.isdigit() for c in answer.clean):
+        # "3 - 4j" against "3 - 4i": the engineers' imaginary unit, where the gold is a complex number
+        answer = normalize_answer(_IMAGINARY_J_RE.sub("i", answer.clean, timeout=REGEX_TIMEOUT_S))
     if not answer.key:
         return Decision("no_answer", "the final answer is empty after normalisation", "extraction", EMPTY_ANSWER), answer, gold_text_
     fast = fast_decision(answer, gold, config)

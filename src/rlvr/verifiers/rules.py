@@ -224,6 +224,12 @@ def fast_decision(answer: NormalizedAnswer, gold: Gold, config: VerifierConfig) 
         return _base_decision(answer, gold)
     a_angle, g_angle = canonical_unit(answer.unit) or answer.unit, canonical_unit(g.unit) or g.unit  # "degrees" is "degree"
     if a_angle and g_angle and {a_angle, g_angle} == {"degree", "radian"}:
+        turns, degrees = (pi_multiple(answer.key), gold.number) if a_angle == "radian" else (
+            pi_multiple(g.key), parse_number(answer.key, config.max_digits))
+        if turns is not None and degrees is not None:  # "\frac{5\pi}{12} rad" against "75^\circ": one angle
+            same = turns * 180 == degrees
+            return Decision("correct" if same else "incorrect", f"{_shown(answer)!r} in {answer.unit}s {'is' if same else 'is not'} "
+                            f"gold {gold.raw!r} in {g.unit}s", "number", CONVERTED)
         return Decision("incorrect", f"{_shown(answer)!r} is in {answer.unit}s but the gold {gold.raw!r} is in {g.unit}s", "number", UNITS)
     if "\\pi" in answer.key and canonical_unit(answer.unit) == "degree" and canonical_unit(g.unit) != "degree":
         # "4\\pi^\\circ", "4\\pi \\text{ degrees}": a multiple of pi counted in degrees is not that angle in radians
@@ -510,6 +516,9 @@ def sandbox_texts(answer: NormalizedAnswer, gold: Gold, config: VerifierConfig) 
     if _OR_RE.search(a, timeout=REGEX_TIMEOUT_S) and _SET_GOLD_RE.search(g, timeout=REGEX_TIMEOUT_S) \
             and (intervals := relations_as_intervals(a)):
         a = intervals  # "x \le -1 or x \ge 3" answers the set (-\infty, -1] \cup [3, \infty)
+    elif ("\\ne" in a or "≠" in a) and _SET_GOLD_RE.search(g, timeout=REGEX_TIMEOUT_S) \
+            and (intervals := relations_as_intervals(a, minimum=1)):
+        a = intervals  # "x \neq 0" answers the set (-\infty, 0) \cup (0, \infty)
     elif _OR_RE.search(a, timeout=REGEX_TIMEOUT_S) and not _OR_RE.search(g, timeout=REGEX_TIMEOUT_S) and is_list_gold(gold.raw):
         a = _OR_SEPARATOR_RE.sub(", ", a, timeout=REGEX_TIMEOUT_S)  # "x = 3 or x = 5" answers the list gold "3, 5" as a list
     if config.percent == "fraction":

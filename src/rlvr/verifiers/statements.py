@@ -144,6 +144,7 @@ def exact_part(answer: NormalizedAnswer) -> NormalizedAnswer:
 
 
 _REL = r"(<|>|≤|≥|\\(?:le|leq|ge|geq|lt|gt|leqslant|geqslant)(?![A-Za-z]))"
+_EXCLUDED_RE = regex.compile(r"\s*([A-Za-z])\s*(?:\\neq?(?![A-Za-z])|≠|!=)\s*([^<>=≤≥≠]+?)\s*")  # "x \neq 1"
 _ONE_SIDED_RE = regex.compile(
     r"\s*([A-Za-z])\s*" + _REL + r"\s*([^<>=≤≥]+?)\s*"
     r"|\s*([^<>=≤≥]+?)\s*" + _REL + r"\s*([A-Za-z])\s*" + _REL + r"\s*([^<>=≤≥]+?)\s*")
@@ -153,10 +154,13 @@ _GREATER = {">": True, "\\gt": True, "\\ge": False, "\\geq": False, "\\geqslant"
 
 
 def _relation_interval(part: str) -> tuple[str, str] | None:
-    """``x \\le -1`` -> ``("(-\\infty, -1]", "x")``, ``-1 < x < 1`` -> ``("(-1, 1)", "x")``; ``None`` for anything
-    but a one-variable inequality."""
+    """``x \\le -1`` -> ``("(-\\infty, -1]", "x")``, ``-1 < x < 1`` -> ``("(-1, 1)", "x")``, ``x \\neq 1`` -> ``("(-\\infty, 1)
+    \\cup (1, \\infty)", "x")``; ``None`` for anything but a one-variable inequality."""
     m = _ONE_SIDED_RE.fullmatch(part, timeout=REGEX_TIMEOUT_S)
     if not m:
+        if excluded := _EXCLUDED_RE.fullmatch(part, timeout=REGEX_TIMEOUT_S):  # every real number but one
+            point = excluded[2]
+            return f"(-\\infty, {point}) \\cup ({point}, \\infty)", excluded[1]
         return None
     if m[1]:
         name, op, bound = m[1], m[2], m[3]

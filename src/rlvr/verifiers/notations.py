@@ -1,0 +1,104 @@
+"""Other notations of one value, written as the form the comparison reads.
+
+- A vector in unit vectors, ``\\mathbf{i} - 2\\mathbf{j} + 3\\mathbf{k}`` (also ``\\hat``, ``\\vec``; plain ``i - 2j + 3k``
+  only against a gold that is a vector): the tuple ``(1, -2, 3)``.
+- A matrix as nested lists, ``[[0, -1], [1, 0]]`` (Python's, NumPy's, Mathematica's braces): the ``pmatrix``.
+- An angle in degrees, minutes and seconds, ``45^\\circ 30'``, ``22°30′``, ``10°15'36"``: its degrees,
+  ``45.5^\\circ``.
+
+Each rewrite reads the whole answer or nothing: a notation inside a longer expression is left as written.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import regex
+
+from rlvr.verifiers.limits import REGEX_TIMEOUT_S
+
+__all__ = ["unit_vector_tuple", "nested_list_matrix", "degrees_minutes_seconds"]
+
+_NUMBER = r"[-+]?\s*(?:[0-9]+(?:\.[0-9]+)?|\\frac\{-?[0-9]+\}\{[0-9]+\}|[0-9]+/[0-9]+)?"
+# one unit vector, decorated or plain: \mathbf{i}, \mathbf i, \hat{j}, \vec{k}, \boldsymbol{i}, i
+_UNIT = r"(?:\\(?:mathbf|hat|vec|boldsymbol|bm)\s*\{\s*(?P<d>[ijk])\s*\}|\\(?:mathbf|hat|vec)\s+(?P<e>[ijk])|(?P<p>[ijk]))"
+_TERM_RE = regex.compile(r"\s*(?P<c>" + _NUMBER + r")\s*(?:\\cdot\s*)?" + _UNIT + r"(?![A-Za-z])\s*")
+_DECORATED_RE = regex.compile(r"\\(?:mathbf|hat|vec|boldsymbol|bm)\s*\{?\s*[ijk]\b")
+
+
+def unit_vector_tuple(text: str, plain: bool = False) -> str | None:
+    """``a\\mathbf{i} + b\\mathbf{j} + c\\mathbf{k}`` as ``(a, b, c)`` (``(a, b)`` without a ``k``); ``None`` unless the
+    whole text is such a sum, each unit vector once, and decorated. ``plain``: letters without decoration count too
+    when two of them stand ("i - 2j + 3k"; the caller knows the gold is a vector: elsewhere they are variables)."""
+    if len(text) > 200 or not any(c in text for c in "ijk"):
+        return None
+    coefficients: dict[str, str] = {}
+    pos, decorated = 0, _DECORATED_RE.search(text, timeout=REGEX_TIMEOUT_S) is not None
+    while pos < len(text):
+        m = _TERM_RE.match(text, pos, timeout=REGEX_TIMEOUT_S)
+        if m is None or m.end() == pos:
+            return None
+        name = m["d"] or m["e"] or m["p"]
+        if name in coefficients:
+            return None
+        c = m["c"].replace(" ", "")
+        if pos > 0 and not c.startswith(("+", "-")):
+            return None  # terms are joined by signs
+        coefficients[name] = {"": "1", "+": "1", "-": "-1"}.get(c, c.lstrip("+"))
+        pos = m.end()
+    if not decorated and not (plain and len(coefficients) >= 2 and {"j", "k"} & coefficients.keys()):
+        return None  # "3 + 4i" is a complex number, "i + j - k" variables unless the gold is a vector
+    names = "ijk" if "k" in coefficients else "ij"
+    return "(" + ", ".join(coefficients.get(n, "0") for n in names) + ")"
+
+
+_ROW_RE = regex.compile(r"\s*[\[{]\s*([^\[\]{}]*?)\s*[\]}]\s*")
+_OUTER_RE = regex.compile(r"\s*[\[{]\s*((?:[\[{][^\[\]{}]*[\]}]\s*,\s*)+[\[{][^\[\]{}]*[\]}])\s*[\]}]\s*")
+
+
+def nested_list_matrix(text: str) -> str | None:
+    """``[[0, -1], [1, 0]]`` (or ``{{0, -1}, {1, 0}}``) as ``\\begin{pmatrix} 0 & -1 \\\\ 1 & 0 \\end{pmatrix}``; ``None``
+    unless every row has as many entries (two rows at least)."""
+    if len(text) > 400 or "[" not in text and "\\{" not in text and "{" not in text:
+        return None
+    m = _OUTER_RE.fullmatch(text, timeout=REGEX_TIMEOUT_S)
+    if m is None:
+        return None
+    rows = [[cell.strip() for cell in r[1].split(",")] for r in _ROW_RE.finditer(m[1], timeout=REGEX_TIMEOUT_S)]
+    if len(rows) < 2 or len({len(r) for r in rows}) != 1 or any(not cell for r in rows for cell in r):
+        return None
+    return "\\begin{pmatrix} " + " \\\\ ".join(" & ".join(r) for r in rows) + " \\end{pmatrix}"
+
+
+_DEGREE = r"(?:\^\s*\{?\s*\\circ\s*\}?|°)"
+_MINUTE = r"(?:'|′|\^\s*\{?\s*\\prime\s*\}?)"
+_SECOND = r"(?:''|″|\"|\^\s*\{?\s*\\prime\s*\\prime\s*\}?|\^\s*\{?\s*\\dprime\s*\}?)"
+_DMS_RE = regex.compile(r"\s*(?P<sign>-)?\s*(?P<d>[0-9]+)\s*" + _DEGREE + r"\s*(?P<m>[0-9]+(?:\.[0-9]+)?)\s*" + _MINUTE
+                        + r"(?:\s*(?P<s>[0-9]+(?:\.[0-9]+)?)\s*" + _SECOND + r")?\s*")
+
+
+def degrees_minutes_seconds(text: str) -> str | None:
+    """``45^\\circ 30'`` as ``45.5^\\circ`` (``10^\\circ 20'`` as ``\\frac{31}{3}^\\circ``): minutes and seconds are
+    sixtieths; ``None`` unless the whole text is such an angle with minutes (and seconds) under 60."""
+    m = _DMS_RE.fullmatch(text, timeout=REGEX_TIMEOUT_S) if len(text) < 80 else None
+    if m is None:
+        return None
+    minutes, seconds = Fraction(m["m"]), Fraction(m["s"] or 0)
+    if minutes >= 60 or seconds >= 60:
+        return None
+    value = Fraction(int(m["d"])) + minutes / 60 + seconds / 3600
+    if m["sign"]:
+        value = -value
+    shown = _decimal(value)
+    return (shown if shown is not None else f"\\frac{{{value.numerator}}}{{{value.denominator}}}") + "^\\circ"
+
+
+def _decimal(value: Fraction) -> str | None:
+    """The exact decimal of ``value`` when it terminates within twelve places (45.5), else ``None``."""
+    for places in range(13):
+        scaled = value * 10**places
+        if scaled.denominator == 1:
+            digits = str(abs(scaled.numerator)).rjust(places + 1, "0")
+            whole, frac = digits[:len(digits) - places], digits[len(digits) - places:]
+            return ("-" if value < 0 else "") + whole + ("." + frac if frac else "")
+    return None
