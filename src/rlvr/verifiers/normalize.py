@@ -31,6 +31,7 @@ from rlvr.verifiers.notations import degrees_minutes_seconds, nested_list_matrix
 from rlvr.verifiers.numbers import parse_number
 from rlvr.verifiers.sympy_text import sympy_text
 from rlvr.verifiers.temperatures import DEGREE_RE, TEMPERATURE_UNITS, celsius, one_temperature, scale_words_to_signs
+from rlvr.verifiers.number_words import numeral_char
 from rlvr.verifiers.units import clock_time, count_noun, scaled_value, split_unit, unit_words
 
 
@@ -84,6 +85,7 @@ _TRAILING_WORD_UNIT_RE = regex.compile(
 _RADIAN_RE = regex.compile(r"(?i)rad(?:ian)?s?")
 # "100\pi cm^3", "\frac{5\pi}{12} rad", "\pi/4 rad", "\frac{3}{4} cups": a unit after a multiple of pi or a fraction
 _PI_MULTIPLE_RE = regex.compile(r"\s*[-+]?(?:[0-9]*(?:\.[0-9]+)?\s*\\pi(?:\s*/\s*[0-9]+)?|\\[dt]?frac\{[0-9]*\s*(?:\\pi)?\}\{[0-9]+\})\s*")
+_CJK_ORDINAL_RE = regex.compile(r"\s*第\s*([0-9]+)\s*([\p{Han}]{0,4})\s*")  # 第 7 项: an ordinal, then what it counts
 _ORDINAL_RE = regex.compile(r"(?<=[0-9])\s*(?:\^\s*\{?\s*(?:\\(?:text|mathrm|textrm)\s*\{\s*)?(?:st|nd|rd|th)\s*\}?\s*\}?"
                            r"|(?:st|nd|rd|th)(?![A-Za-z]))$")
 # a measure word, and the noun it counts, glued to a number: 12个, 3米, 42个苹果, 42個, 42개 (units.count_noun
@@ -322,6 +324,9 @@ def normalize_answer(text: str) -> NormalizedAnswer:
         s = s[:-1].strip()
     if not percent and not unit and (m := _ORDINAL_RE.search(s, timeout=REGEX_TIMEOUT_S)):
         unit, s = "ordinal", s[:m.start()].strip()  # 12^{\text{th}}, 12th: the twelfth is 12
+    elif not percent and not unit and (m := _CJK_ORDINAL_RE.fullmatch(s, timeout=REGEX_TIMEOUT_S)) \
+            and not any(numeral_char(c) for c in m[2]):
+        unit, s = "ordinal", m[1]  # 第 7 项, 第7名: the seventh is 7
     if not percent and not unit and (m := _CJK_UNIT_RE.search(s, timeout=REGEX_TIMEOUT_S)) and count_noun(m[1]):
         unit, s = m[1], s[:m.start()].strip()
     if not percent and unit in ("", "degree"):  # "25^\\circ Celsius" reads its scale below

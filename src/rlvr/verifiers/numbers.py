@@ -100,6 +100,26 @@ def matches_at_float_precision(key: str, gold: Fraction) -> bool:
     return abs(value - gold) <= Fraction(1, 10 ** len(m[2]))
 
 
+_DECIMAL_RE = regex.compile(r"-?[0-9]+\.([0-9]+)")
+#: the fewest decimal places a gold must give for a more precise decimal that rounds to it to be paid (0.667 for 0.67;
+#: a gold of one place, 7.1, says too little: 7.07 and 7.14 both round to it)
+ROUNDED_GOLD_PLACES = 2
+
+
+def rounds_to_gold(key: str, gold_key: str) -> bool:
+    """``0.667`` for a gold ``0.67``, ``2.236`` for ``2.24``: a decimal written with more places than a gold of
+    :data:`ROUNDED_GOLD_PLACES` or more that rounds to it (half away from zero; the gold gives no more
+    precision than its places, so an answer it cannot tell from the value is the value). Decimals only: an exact
+    value (22/7, a root) is never rounded here."""
+    a, g = _DECIMAL_RE.fullmatch(key, timeout=REGEX_TIMEOUT_S), _DECIMAL_RE.fullmatch(gold_key, timeout=REGEX_TIMEOUT_S)
+    if a is None or g is None or len(key) > 40 or len(g[1]) < ROUNDED_GOLD_PLACES or len(a[1]) <= len(g[1]):
+        return False
+    from decimal import ROUND_HALF_UP, Decimal
+
+    # one convention (half away from zero, as taught), so that one answer rounds to one gold at each precision
+    return Decimal(key).quantize(Decimal(1).scaleb(-len(g[1])), ROUND_HALF_UP) == Decimal(gold_key)
+
+
 # "2,74" / "1000,99": a decimal comma (a group of three digits after it is a thousands separator)
 # (or any digits after a leading 0: "0,111" has no thousands to separate)
 _DECIMAL_COMMA_RE = regex.compile(r"(-?0),([0-9]{1,30})|(-?[0-9]{1,30}),([0-9]{1,2}|[0-9]{4,30})")

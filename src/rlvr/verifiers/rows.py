@@ -32,11 +32,14 @@ from rlvr.verifiers.lossless import unread_part
 from rlvr.verifiers.notations import unit_vector_tuple
 from rlvr.verifiers.normalize import choice_option_text, gold_answer, normalize_answer, value_key
 from rlvr.verifiers.rules import (
-    TEXT_GROUP_RE, calendar_decision, fast_decision, spelled_decision, yes_no_decision, gold_info, is_list_gold, numbers_hidden_in_text, sandbox_texts, spelled_answer,
+    ROUNDED, TEXT_GROUP_RE, calendar_decision, fast_decision, spelled_decision, yes_no_decision, gold_info, is_list_gold, numbers_hidden_in_text, sandbox_texts, spelled_answer,
     tuple_size,
 )
 from rlvr.verifiers.brackets import split_top_level
-from rlvr.verifiers.statements import exact_part, labelled_values, labels_contradicted, quantity_rhs, renamed_definition
+from rlvr.verifiers.statements import (
+    approximation_part, exact_part, labelled_values, labels_contradicted, quantity_rhs, renamed_definition,
+)
+from rlvr.verifiers.numbers import ROUNDED_GOLD_PLACES, rounds_to_gold
 from rlvr.verifiers.trace import Decision, rule
 
 logger = logging.getLogger(__name__)
@@ -235,7 +238,16 @@ def _decide_locally(answer_text: str, gold_text_: str, config: VerifierConfig) -
     """The decision the cheap rules make, or ``None``; the answer as it is to be compared (the value an
     equation states for the asked quantity, a labelled list's values, a definition in the gold's variable);
     and the gold as it is to be compared (a labelled gold's tuple)."""
-    answer = exact_part(normalize_answer(answer_text))
+    full = normalize_answer(answer_text)
+    answer = exact_part(full)
+    if answer is not full and (approx := approximation_part(full)) is not None:
+        # "4\\pi \\approx 12.57" against the gold 12.57: a gold of decimal places is met by the decimal given beside
+        # the exact value (they agree, or exact_part would have kept both as two answers)
+        g = gold_info(gold_text_, config).norm
+        if not g.percent and (approx.key == g.key and "." in g.key and len(g.key.split(".")[1]) >= ROUNDED_GOLD_PLACES
+                              or rounds_to_gold(approx.key, g.key)):
+            return Decision("correct", f"{approx.clean!r}, given beside {answer.clean!r}, is gold {gold_text_!r} at its "
+                            "decimal places", "number", ROUNDED), answer, gold_text_
     return _local_decision(answer_text, answer, gold_text_, config)
 
 

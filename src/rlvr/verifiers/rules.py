@@ -29,7 +29,7 @@ from rlvr.verifiers.lexicon import (
 )
 from rlvr.verifiers.temperatures import MIXED_TEMPERATURES
 from rlvr.verifiers.normalize import NormalizedAnswer, assignment_rhs, normalize_answer, split_top_level, value_key
-from rlvr.verifiers.numbers import decimal_comma_value, matches_at_float_precision, numbers_match, parse_number, pi_multiple
+from rlvr.verifiers.numbers import decimal_comma_value, matches_at_float_precision, numbers_match, parse_number, pi_multiple, rounds_to_gold
 from rlvr.verifiers.statements import APPROX, equation_problem, relations_as_intervals
 from rlvr.verifiers.trace import Decision, rule
 from rlvr.verifiers.conversions import same_quantity
@@ -41,6 +41,7 @@ BASE = rule("compare.base", "a numeral with its base (2516_8) is read in that ba
 PERCENT = rule("compare.percent", "the percent policy decides a percentage against a plain number")
 STRING = rule("compare.string", "the normalised texts are equal")
 NUMBER = rule("compare.number", "both are exact numbers: equal, or within the tolerance, or not")
+ROUNDED = rule("compare.rounded", "a decimal with more places than a gold of two or more that rounds to it; the decimal an answer gives beside its exact value counts so too")
 FLOAT_PRECISION = rule("compare.float_precision", "a decimal of 15+ significant digits is the rational it rounds")
 INTEGER_ANSWERS = rule("compare.integer_answers", "an integer gold needs a plain number (integer_answers)")
 CHOICE = rule("compare.choice", "two choice letters")
@@ -291,6 +292,9 @@ def fast_decision(answer: NormalizedAnswer, gold: Gold, config: VerifierConfig) 
         if any(numbers_match(a, gv, config.abs_tol, config.rel_tol) for a in a_vals for gv in g_vals):
             how = "equals" if config.abs_tol == 0 and config.rel_tol == 0 else "is within tolerance of"
             return Decision("correct", f"{_shown(answer)!r} {how} gold {gold.raw!r} as an exact number", "number", NUMBER)
+        if rounds_to_gold(answer.key, g.key) and not answer.percent and not g.percent:
+            return Decision("correct", f"{_shown(answer)!r} rounds to gold {gold.raw!r} at the gold's {len(g.key.split('.')[1])} "
+                            "decimal places", "number", ROUNDED)
         if any(matches_at_float_precision(answer.key, gv) for gv in g_vals):
             return Decision("correct", (f"{_shown(answer)!r} is gold {gold.raw!r} written to floating-point precision "
                                         "(15 or more significant digits)"), "number", FLOAT_PRECISION)
@@ -364,7 +368,8 @@ _SAME_AS = {  # spellings of one answer
           "no real solutions", "none", "empty set", "the empty set", "there is no solution", "no such number"),
     "ℝ": ("\\mathbb{R}", "\\mathbb R", "(-\\infty,\\infty)", "(-\\infty, \\infty)", "all real numbers", "all reals",
           "every real number"),
-    "∞": ("\\infty", "+\\infty", "infinity", "infinite", "oo"),
+    "∞": ("\\infty", "+\\infty", "infinity", "infinite", "oo", "infinitely many", "infinitely many solutions",
+          "an infinite number", "infinitely many values"),
     "DNE": ("dne", "does not exist", "doesn't exist", "it does not exist", "the limit does not exist"),
     "yes": ("yes", "true"),
     "no": ("no", "false"),

@@ -18,7 +18,7 @@ from rlvr.verifiers.normalize import NormalizedAnswer, normalize_answer, split_t
 from rlvr.verifiers.lexicon import LIST_WORDS, OR_WORDS, alternation
 from rlvr.verifiers.numbers import parse_number, simple_value
 
-__all__ = ["APPROX", "NAME_RE", "is_constant_side", "equation_problem", "exact_part", "relations_as_intervals",
+__all__ = ["approximation_part", "APPROX", "NAME_RE", "is_constant_side", "equation_problem", "exact_part", "relations_as_intervals",
            "labelled_values", "set_builder_interval", "renamed_definition"]
 
 # what may stand on the left of "= value" and still state the value: a name, never an expression
@@ -141,6 +141,19 @@ def exact_part(answer: NormalizedAnswer) -> NormalizedAnswer:
             and not approximates(approx.clean + ("%" if approx.percent else ""), a / 100 if approx.percent else a, x):
         return answer  # "\\pi \\approx 4": a simple exact form (a root, pi) held to the approximation's precision
     return exact
+
+
+def approximation_part(answer: NormalizedAnswer) -> NormalizedAnswer | None:
+    """``4\\pi \\approx 12.57`` -> 12.57: the decimal an answer gives beside its exact value, when the two agree at
+    the decimal's precision (:func:`exact_part` keeps the exact one); ``None`` for any other answer."""
+    m = _EXACT_THEN_APPROX_RE.fullmatch(answer.clean, timeout=REGEX_TIMEOUT_S)
+    if not m or NAME_RE.fullmatch(m[1], timeout=REGEX_TIMEOUT_S) or not m[1].strip():
+        return None
+    exact, approx = normalize_answer(m[1]), normalize_answer(m[2])
+    a, x = parse_number(approx.key), simple_value(exact.clean)
+    if a is None or x is None or approx.percent or exact.key == approx.key or not approximates(approx.clean, a, x):
+        return None
+    return approx
 
 
 _REL = r"(<|>|≤|≥|\\(?:le|leq|ge|geq|lt|gt|leqslant|geqslant)(?![A-Za-z]))"
