@@ -23,6 +23,7 @@ import regex
 
 from rlvr.verifiers.approximations import APPROX_SIGNS_RE, APPROXIMATING, says_approximately
 from rlvr.verifiers.box_context import box_context, restated_after_box
+from rlvr.verifiers.doubts import doubt_before, unresolved_doubt
 from rlvr.verifiers.cache import byte_cache
 from rlvr.verifiers.document import Document
 from rlvr.verifiers.limits import REGEX_TIMEOUT_S
@@ -296,7 +297,7 @@ def check_final(doc: Document, all_slots: list[Slot], final: Slot, answer: str, 
                                     f"{approximation!r}", (approximation,), approximate=(approximation,)))
     stance = _stance(doc.view[s_start:s_end], first.start - s_start, last.end - s_start, strict, timeout,
                      approximated=approximation is not None)
-    if stance is None and strict and (m := unresolved_doubt(_lead(doc.view, s_start), timeout)):
+    if stance is None and strict and (m := doubt_before(doc.view, s_start, timeout)):
         stance = f"the sentence before it calls it {m[0]!r}"  # "I give up. \\boxed{42}", "IDK. \\boxed{42}"
     if stance:
         return Finding(STANCE, f"the final answer {clean(answer)!r} is not asserted: {stance}")
@@ -331,23 +332,6 @@ def _labels(doc: Document, together: list[list[Slot]], timeout: float) -> tuple[
     return tuple(names) if len(set(names)) == len(names) else ()
 
 
-_LEAD_CHARS = 160  # how far before the final statement a short preface still speaks of its answer
-
-
-def _lead(view: str, start: int) -> str:
-    """The text just before the final statement within its paragraph (a preface such as "I give up.")."""
-    lo = max(0, start - _LEAD_CHARS)
-    blank = max(view.rfind("\n\n", lo, start), view.rfind("</think>", lo, start))
-    return view[(blank + 2 if blank >= 0 else lo):start]
-
-
-def doubted_before(view: str, start: int, timeout: float) -> str | None:
-    """The doubt word of the short preface before a final statement at ``start`` ("I'm not sure. The solutions are
-    2 and 3."), or ``None``."""
-    m = unresolved_doubt(_lead(view, start), timeout)
-    return m[0] if m else None
-
-
 def _stance(sentence: str, start: int, end: int, strict: bool, timeout: float, approximated: bool = False) -> str | None:
     """How the final statement holds its answer at ``[start, end)``, when it is not a claim.
 
@@ -357,20 +341,6 @@ def _stance(sentence: str, start: int, end: int, strict: bool, timeout: float, a
     ("Placeholder:", "(tentative)", "though I could not verify it").
     """
     return _Statement(sentence, strict, timeout).stance(start, end, approximated, indexed=False)
-
-
-# "I was unsure", "we were not certain", "Initially I was not sure": the writer's doubt told in the past tense, right
-# before the doubt word ("as computed earlier, I'm not sure" and "the answer was tentative" still hold)
-_PAST_COPULA_RE = regex.compile(r"(?i)\b(?:I|we)\s+(?:was|were|had\s+been)\s+(?:(?:a\s+bit|a\s+little|quite|initially|first)\s+)?$")
-
-
-def unresolved_doubt(text: str, timeout: float) -> regex.Match | None:
-    """The first tentative word of ``text`` that still holds: a doubt told in the past tense ("I was unsure at
-    first whether the corner counts, but …", "Initially I was not sure") was resolved before the answer."""
-    for m in _TENTATIVE.finditer(text, timeout=timeout):
-        if not _PAST_COPULA_RE.search(text, max(0, m.start() - 24), m.start(), timeout=timeout):
-            return m
-    return None
 
 
 def _opens(sentence: str, clause: int, at: int) -> bool:

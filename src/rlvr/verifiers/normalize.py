@@ -27,7 +27,9 @@ from rlvr.verifiers.lexicon import (
 )
 from rlvr.verifiers.brackets import split_top_level
 from rlvr.verifiers.repeating import DOTS, as_fractions
-from rlvr.verifiers.notations import degrees_minutes_seconds, nested_list_matrix, unit_vector_tuple
+from rlvr.verifiers.notations import (
+    degrees_minutes_seconds, french_interval, modular, nested_list_matrix, plain_tex_fractions, python_syntax, unit_vector_tuple,
+)
 from rlvr.verifiers.numbers import parse_number
 from rlvr.verifiers.sympy_text import sympy_text
 from rlvr.verifiers.temperatures import DEGREE_RE, TEMPERATURE_UNITS, celsius, one_temperature, scale_words_to_signs
@@ -59,11 +61,6 @@ _INVISIBLE_DELIMITER_RE = regex.compile(r"\\(?:left|right)\s*\.")
 _TRIG_RE = regex.compile(r"\\(?:sin|cos|tan|cot|sec|csc)(?![A-Za-z])")
 _DEGREE_VALUE_RE = regex.compile(r"([0-9]+(?:\.[0-9]+)?)\s*(?:\^\s*\{?\s*\\circ\s*\}?|\\degree(?![A-Za-z]))")
 _FRAC_ALIAS_RE = regex.compile(r"\\[dt]frac(?![A-Za-z])")
-# plain TeX's fraction: {5 \over 7} (a group with one \over and no braces inside) is \frac{5}{7}
-# (its sides may hold groups of their own: {{5} \over {7}}, {\sqrt{3} \over 2})
-_OVER_SIDE = r"((?:[^{}]|\{[^{}]*\})*?)"
-_TEX_OVER_RE = regex.compile(r"(?<!\\)\{" + _OVER_SIDE + r"\\over(?![A-Za-z])" + _OVER_SIDE + r"\}")
-_BARE_OVER_RE = regex.compile(_OVER_SIDE + r"\\over(?![A-Za-z])((?:[^{}]|\{[^{}]*\})*)")
 # digit groups written as in MATH's golds: 10,\!080 and 14{,}916 (a comma that LaTeX must not space)
 _DIGIT_GROUP_RE = regex.compile(r"(?<=[0-9])[ ]?(?:\{[ ]?,[ ]?\}|,\\!)[ ]*(?=[0-9]{3}(?![0-9]))")
 _PERCENT_WORD_RE = regex.compile(r"(?<=[0-9}.])[ ]*(?:percent(?:age)?|per[ -]cent|pct)\.?$", regex.IGNORECASE)
@@ -118,14 +115,7 @@ _SPACED_DIGITS_RE = regex.compile(r"(?<![_^][0-9]*)(?<=[0-9])\s+(?=[0-9])")  # n
 _BRACE_TOKEN_RE = regex.compile(r"\\.|[{}]", regex.DOTALL)
 _BOX_RE = regex.compile(r"\\(?:boxed|fbox)(?![A-Za-z])[ \t]*")
 _BARE_TOKEN_RE = regex.compile(r"[^\s$.,;]+")
-# sympy/Python spellings that models print: x**2 is x^2; Eq(a, b) is a = b
-_PY_POWER_RE = regex.compile(r"\*\*")
-_PY_NOT_EQUAL_RE = regex.compile(r"!=|=/=|<>")  # x != 5, x =/= 5, x <> 5: x \neq 5
-_PY_EQ_RE = regex.compile(r"Eq\((.*)\)")
-# 23 \bmod 7 and 23 \mod 7 of plain integers are evaluated here (math-verify misreads them)
-_MOD_RE = regex.compile(r"(?<![0-9.])([0-9]{1,30})\s*\\(?:bmod|mod)(?![A-Za-z])\s*\{?([0-9]{1,30})\}?(?![0-9.])")
-# "a \equiv b \pmod{n}" states the residue b
-_CONGRUENCE_RE = regex.compile(r"^(.*?)\\equiv\s*(.+?)\s*\\?\(?\s*\\?(?:pmod|bmod|mod)\s*\{?\s*([^{}()]+?)\s*\}?\s*\)?$")
+
 
 
 # a numeral with its base as a subscript: 2516_8, 101_{2}, A3_{(16)} (a digit first or upper-case digits)
@@ -263,7 +253,7 @@ def normalize_answer(text: str) -> NormalizedAnswer:
     s = _column_vector(s)
     s = _system_of_values(s)
     s = _ANGLE_VECTOR_RE.sub(r"(\1)", s, timeout=REGEX_TIMEOUT_S)  # \langle 1, 2 \rangle is the vector (1, 2)
-    s = _french_interval(s)
+    s = french_interval(s)
     if s.lstrip().startswith("\\{") and (interval := set_builder_interval(s)) is not None:
         s = interval  # \{x \mid -1 < x < 1\} is the interval (-1, 1)
     s = as_fractions(s)  # 0.333\ldots, 0.\overline{3}, 0.(3) are \frac{1}{3}, alone, in an equation or before a unit
@@ -305,11 +295,11 @@ def normalize_answer(text: str) -> NormalizedAnswer:
             s = DEGREE_RE.sub("", s, timeout=REGEX_TIMEOUT_S)
     s = _FRAC_ALIAS_RE.sub(r"\\frac", s, timeout=REGEX_TIMEOUT_S)
     if "\\over" in s:
-        s = _plain_tex_fractions(s)
+        s = plain_tex_fractions(s)
     if "\\lg" in s:
         s = _LG_RE.sub(r"\\log_{10}", s, timeout=REGEX_TIMEOUT_S)  # \lg is the common logarithm (ISO 80000-2)
-    s = _python_syntax(s)
-    s = _modular(s)
+    s = python_syntax(s)
+    s = modular(s)
     s = _unwrap(s)
     if "\\pm" in s or "\\mp" in s:  # a sign inside a group: two values
         s = _nested_plus_minus(s)
@@ -386,47 +376,6 @@ def _nested_plus_minus(s: str) -> str:
         return s
     plus, minus = (" + ", " - ") if signs[0][0] == "\\pm" else (" - ", " + ")
     return f"{s[:at]}{plus}{s[end:]}, {s[:at]}{minus}{s[end:]}"
-
-
-def _plain_tex_fractions(s: str) -> str:
-    """``{5 \\over 7}`` and a whole ``5 \\over 7`` as ``\\frac{5}{7}`` (``\\overline`` is another macro)."""
-    s = _TEX_OVER_RE.sub(lambda m: f"\\frac{{{m[1].strip()}}}{{{m[2].strip()}}}", s, timeout=REGEX_TIMEOUT_S)
-    if m := _BARE_OVER_RE.fullmatch(s, timeout=REGEX_TIMEOUT_S):
-        s = f"\\frac{{{m[1].strip()}}}{{{m[2].strip()}}}"
-    return s
-
-
-def _python_syntax(s: str) -> str:
-    s = _PY_POWER_RE.sub("^", s, timeout=REGEX_TIMEOUT_S)
-    s = _PY_NOT_EQUAL_RE.sub(r" \\neq ", s, timeout=REGEX_TIMEOUT_S)
-    m = _PY_EQ_RE.fullmatch(s.strip(), timeout=REGEX_TIMEOUT_S)
-    if m:
-        depth = 0
-        for i, c in enumerate(m[1]):
-            depth += c in "([{"
-            depth -= c in ")]}"
-            if c == "," and depth == 0:
-                return f"{m[1][:i].strip()} = {m[1][i + 1:].strip()}"
-    return s
-
-
-def _modular(s: str) -> str:
-    m = _CONGRUENCE_RE.fullmatch(s.strip(), timeout=REGEX_TIMEOUT_S)
-    if m:
-        s = m[2].strip()
-    return _MOD_RE.sub(lambda m: str(int(m[1]) % int(m[2])) if int(m[2]) else m[0], s, timeout=REGEX_TIMEOUT_S)
-
-
-# "]0, 1[", "[1 ; 3[" (a semicolon where the decimal comma is used), "x \in [1 ; 3[": the interval
-_FRENCH_INTERVAL_RE = regex.compile(r"\s*(?:[A-Za-z]\s*\\in\s*)?([\[\]])([^\[\](),;]+)[,;]([^\[\](),;]+)([\[\]])\s*")
-
-
-def _french_interval(s: str) -> str:
-    """``]0, 1[`` and ``[0, 1[`` (French notation: an outward bracket is open) as ``(0, 1)`` and ``[0, 1)``."""
-    m = _FRENCH_INTERVAL_RE.fullmatch(s, timeout=REGEX_TIMEOUT_S)
-    if not m or (m[1] == "[" and m[4] == "]"):
-        return s
-    return ("(" if m[1] == "]" else "[") + f"{m[2]},{m[3]}" + (")" if m[4] == "[" else "]")
 
 
 _ANGLE_VECTOR_RE = regex.compile(r"^\s*\\(?:left)?\\?langle\s*(.*?)\s*\\(?:right)?\\?rangle\s*$|^\s*⟨\s*(.*?)\s*⟩\s*$")

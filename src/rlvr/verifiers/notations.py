@@ -5,6 +5,8 @@
 - A matrix as nested lists, ``[[0, -1], [1, 0]]`` (Python's, NumPy's, Mathematica's braces): the ``pmatrix``.
 - An angle in degrees, minutes and seconds, ``45^\\circ 30'``, ``22°30′``, ``10°15'36"``: its degrees,
   ``45.5^\\circ``.
+- Plain TeX's ``{5 \\over 7}``, sympy's and Python's ``x**2``, ``!=`` and ``Eq(a, b)``, a congruence's residue and
+  ``23 \\bmod 7``, and French intervals (``]0, 1[``, ``[1 ; 3[``).
 
 Each rewrite reads the whole answer or nothing: a notation inside a longer expression is left as written.
 """
@@ -17,7 +19,8 @@ import regex
 
 from rlvr.verifiers.limits import REGEX_TIMEOUT_S
 
-__all__ = ["unit_vector_tuple", "nested_list_matrix", "degrees_minutes_seconds"]
+__all__ = ["unit_vector_tuple", "nested_list_matrix", "degrees_minutes_seconds", "plain_tex_fractions", "python_syntax",
+           "modular", "french_interval"]
 
 _NUMBER = r"[-+]?\s*(?:[0-9]+(?:\.[0-9]+)?|\\frac\{-?[0-9]+\}\{[0-9]+\}|[0-9]+/[0-9]+)?"
 # one unit vector, decorated or plain: \mathbf{i}, \mathbf i, \hat{j}, \vec{k}, \boldsymbol{i}, i
@@ -102,3 +105,61 @@ def _decimal(value: Fraction) -> str | None:
             whole, frac = digits[:len(digits) - places], digits[len(digits) - places:]
             return ("-" if value < 0 else "") + whole + ("." + frac if frac else "")
     return None
+
+
+# plain TeX's fraction: {5 \over 7} (a group with one \over and no braces inside) is \frac{5}{7}
+# (its sides may hold groups of their own: {{5} \over {7}}, {\sqrt{3} \over 2})
+_OVER_SIDE = r"((?:[^{}]|\{[^{}]*\})*?)"
+_TEX_OVER_RE = regex.compile(r"(?<!\\)\{" + _OVER_SIDE + r"\\over(?![A-Za-z])" + _OVER_SIDE + r"\}")
+_BARE_OVER_RE = regex.compile(_OVER_SIDE + r"\\over(?![A-Za-z])((?:[^{}]|\{[^{}]*\})*)")
+# sympy/Python spellings that models print: x**2 is x^2; Eq(a, b) is a = b
+_PY_POWER_RE = regex.compile(r"\*\*")
+_PY_NOT_EQUAL_RE = regex.compile(r"!=|=/=|<>")  # x != 5, x =/= 5, x <> 5: x \neq 5
+_PY_EQ_RE = regex.compile(r"Eq\((.*)\)")
+# 23 \bmod 7 and 23 \mod 7 of plain integers are evaluated here (math-verify misreads them)
+_MOD_RE = regex.compile(r"(?<![0-9.])([0-9]{1,30})\s*\\(?:bmod|mod)(?![A-Za-z])\s*\{?([0-9]{1,30})\}?(?![0-9.])")
+# "a \equiv b \pmod{n}" states the residue b
+_CONGRUENCE_RE = regex.compile(r"^(.*?)\\equiv\s*(.+?)\s*\\?\(?\s*\\?(?:pmod|bmod|mod)\s*\{?\s*([^{}()]+?)\s*\}?\s*\)?$")
+
+
+def plain_tex_fractions(s: str) -> str:
+    """``{5 \\over 7}`` and a whole ``5 \\over 7`` as ``\\frac{5}{7}`` (``\\overline`` is another macro)."""
+    s = _TEX_OVER_RE.sub(lambda m: f"\\frac{{{m[1].strip()}}}{{{m[2].strip()}}}", s, timeout=REGEX_TIMEOUT_S)
+    if m := _BARE_OVER_RE.fullmatch(s, timeout=REGEX_TIMEOUT_S):
+        s = f"\\frac{{{m[1].strip()}}}{{{m[2].strip()}}}"
+    return s
+
+
+def python_syntax(s: str) -> str:
+    """sympy's and Python's spellings: ``x**2`` is ``x^2``, ``x != 5`` is ``x \\neq 5``, ``Eq(a, b)`` is ``a = b``."""
+    s = _PY_POWER_RE.sub("^", s, timeout=REGEX_TIMEOUT_S)
+    s = _PY_NOT_EQUAL_RE.sub(r" \\neq ", s, timeout=REGEX_TIMEOUT_S)
+    m = _PY_EQ_RE.fullmatch(s.strip(), timeout=REGEX_TIMEOUT_S)
+    if m:
+        depth = 0
+        for i, c in enumerate(m[1]):
+            depth += c in "([{"
+            depth -= c in ")]}"
+            if c == "," and depth == 0:
+                return f"{m[1][:i].strip()} = {m[1][i + 1:].strip()}"
+    return s
+
+
+def modular(s: str) -> str:
+    """``a \\equiv 3 \\pmod{7}`` states the residue 3; ``23 \\bmod 7`` of plain integers is 2."""
+    m = _CONGRUENCE_RE.fullmatch(s.strip(), timeout=REGEX_TIMEOUT_S)
+    if m:
+        s = m[2].strip()
+    return _MOD_RE.sub(lambda m: str(int(m[1]) % int(m[2])) if int(m[2]) else m[0], s, timeout=REGEX_TIMEOUT_S)
+
+
+# "]0, 1[", "[1 ; 3[" (a semicolon where the decimal comma is used), "x \in [1 ; 3[": the interval
+_FRENCH_INTERVAL_RE = regex.compile(r"\s*(?:[A-Za-z]\s*\\in\s*)?([\[\]])([^\[\](),;]+)[,;]([^\[\](),;]+)([\[\]])\s*")
+
+
+def french_interval(s: str) -> str:
+    """``]0, 1[`` and ``[0, 1[`` (French notation: an outward bracket is open) as ``(0, 1)`` and ``[0, 1)``."""
+    m = _FRENCH_INTERVAL_RE.fullmatch(s, timeout=REGEX_TIMEOUT_S)
+    if not m or (m[1] == "[" and m[4] == "]"):
+        return s
+    return ("(" if m[1] == "]" else "[") + f"{m[2]},{m[3]}" + (")" if m[4] == "[" else "]")

@@ -21,7 +21,7 @@ from rlvr.verifiers.limits import REGEX_TIMEOUT_S
 from rlvr.verifiers.chains import chain_operands
 from rlvr.verifiers.plain_math import one_number, plain_math
 from rlvr.verifiers.repeating import IN_PROSE as REPEATING_IN_PROSE
-from rlvr.verifiers.numbers import parse_number
+from rlvr.verifiers.prose_groups import derived_label, named_tail, named_values, one_value
 from rlvr.verifiers.solution_sets import joined_solutions
 from rlvr.verifiers.value_roles import CLAUSE_BREAK_RE, RoleIndex, value_role
 from rlvr.verifiers.lexicon import (
@@ -102,7 +102,6 @@ _NEAR_DOUBT = words_pattern(tuple(w for w in PROSE_DOUBT_WORDS if w not in _ATTR
 _BROKEN_SLOT_RE = regex.compile(r"\\boxed|\\fbox|(?i:<answer>|<solution>)|####")
 _SENTENCE_BREAK_RE = regex.compile(r"(?<=[.?])\s+|(?<=!)(?<![0-9)]!)\s+|(?<=[0-9)]!)(?!" + _FACTORIAL_AHEAD + r")\s+"
                                    r"|(?<=[。！？।])\s*|\n+")
-_LATIN_LETTER_RE = regex.compile(r"[A-Za-z]")
 _LEADING_VALUE_RE = regex.compile(r"\s*(?:\$((?:\\.|[^$\\])+)\$|\\\((.+?)\\\)|([-+]?[0-9][0-9,]*(?:\.[0-9]+)?(?:/[0-9]+)?))")
 _LONG_WORD_RE = regex.compile(r"\p{L}{2,}")
 
@@ -310,72 +309,16 @@ def _narrowed(sentence: str, offset: int, timeout: float, bold: tuple[tuple[int,
             return stressed
         stated = _sentence_values(clause[verb:], offset + verb, timeout) if verb else []
         found = stated or found
-    if found and (point := _TUPLE_RE.search(clause, timeout=timeout)) \
-            and all(point.start() <= s - offset and e - offset <= point.end() for _c, s, e in found):
-        return [(point[0].replace("−", "-"), offset + point.start(), offset + point.end())]  # "The point is (4, −1)."
-    if len(found) == 2 and _MIXED_RE.fullmatch(clause, found[0][1] - offset, found[1][2] - offset, timeout=timeout) \
-            and (f := parse_number(found[1][0])) is not None and 0 < f < 1:
-        return [(clause[found[0][1] - offset:found[1][2] - offset], found[0][1], found[1][2])]  # "2 3/4 cups"
+    if found and (one := one_value(clause, found, offset, timeout)):
+        return one  # "The point is (4, −1).", "(0, ∞)", "2 3/4 cups"
     if len({content for content, _s, _e in found}) > 1:
-        derived = _derived_label(clause, found, offset, timeout)
+        derived = derived_label(clause, found, offset, timeout)
         if derived:
             return derived
-        named = _named_values(clause, offset) or _named_tail(clause, offset, timeout)
+        named = named_values(clause, offset) or named_tail(clause, offset, timeout)
         if named:
             return named
     return found
-
-
-# a tuple of numbers or an interval in prose, "(4, −1)", "(2, 3, 5)", "(0, ∞)", "[0, 1]": one value (not a function's
-# arguments, "f(2, 3)")
-_ENDPOINT = r"[-+−]?(?:[0-9]+(?:\.[0-9]+)?|∞|\\infty(?![A-Za-z]))"
-_TUPLE_RE = regex.compile(r"(?<![\p{L}\p{N}_\\])[(\[]\s*" + _ENDPOINT + r"(?:\s*[,;]\s*" + _ENDPOINT + r")+\s*[)\]]")
-# a mixed number in prose, "2 3/4 cups": a whole number, one space, a proper fraction
-_MIXED_RE = regex.compile(r"[0-9]+ [0-9]+/[0-9]+")
-# where a list of labelled values may begin: a name, then "="
-_LABEL_START_RE = regex.compile(r"(?<![A-Za-z0-9_\\])[A-Za-z](?:_\{?[A-Za-z0-9]{1,4}\}?)?\s*=")
-
-
-def _named_tail(clause: str, offset: int, timeout: float) -> list[Candidate]:
-    """"So the solution is x = 2, y = -1.", "方程组的解为 x=2,y=-1": labelled values that end the clause."""
-    first = _LABEL_START_RE.search(clause, timeout=timeout)
-    return _named_values(clause[first.start():], offset + first.start()) if first and first.start() > 0 else []
-
-
-def _named_values(clause: str, offset: int) -> list[Candidate]:
-    """"Maximum = 2, Minimum = 1", "x = 3, y = 4": a clause that is nothing but values each given its own name
-    states them as one answer (the names stay: against a single value it is several answers)."""
-    from rlvr.verifiers.statements import labelled_values  # statements reads normalised answers: a layer above
-
-    text = clause.strip().rstrip(".。").strip()
-    bare = _MATH_DELIMITERS_RE.sub("", text, timeout=REGEX_TIMEOUT_S)
-    if labelled_values(bare) is None:
-        return []
-    start = offset + clause.find(text)
-    return [(bare, start, start + len(text))]
-
-
-_MATH_DELIMITERS_RE = regex.compile(r"\$|\\\(|\\\)")
-
-
-_LABELLED_RE = regex.compile(r"([A-Za-z](?:\s*[-+*/]\s*[A-Za-z])*)\s*=\s*$")
-
-
-def _derived_label(clause: str, found: list[Candidate], offset: int, timeout: float) -> list[Candidate]:
-    """``m = 25 and n = 169, and m + n = 194`` states 194: the last value is labelled by an
-    expression of the earlier labels, the way a final "compute m + n" step is written."""
-    labels = []
-    for content, start, _end in found:
-        m = _LABELLED_RE.search(clause[:start - offset], timeout=timeout)
-        if not m:
-            return []
-        labels.append(set(_LATIN_LETTER_RE.findall(m[1], timeout=timeout)))
-    last, earlier = labels[-1], set().union(*labels[:-1])
-    if len(last) >= 2 and last <= earlier:
-        return [found[-1]]
-    return []
-
-
 
 
 def sentence_value(sentence: str, timeout: float) -> tuple[str, int] | None:

@@ -16,6 +16,7 @@ import dataclasses
 import logging
 import time
 from collections.abc import Callable
+from fractions import Fraction
 from typing import Any
 
 import regex
@@ -32,7 +33,7 @@ from rlvr.verifiers.lossless import unread_part
 from rlvr.verifiers.notations import unit_vector_tuple
 from rlvr.verifiers.normalize import choice_option_text, gold_answer, normalize_answer, value_key
 from rlvr.verifiers.rules import (
-    ROUNDED, TEXT_GROUP_RE, calendar_decision, fast_decision, spelled_decision, yes_no_decision, gold_info, is_list_gold, numbers_hidden_in_text, sandbox_texts, spelled_answer,
+    ROUNDED, TEXT_GROUP_RE, fast_decision, gold_info, is_list_gold, numbers_hidden_in_text, sandbox_texts,
     tuple_size,
 )
 from rlvr.verifiers.brackets import split_top_level
@@ -41,6 +42,7 @@ from rlvr.verifiers.statements import (
 )
 from rlvr.verifiers.numbers import ROUNDED_GOLD_PLACES, rounds_to_gold
 from rlvr.verifiers.trace import Decision, rule
+from rlvr.verifiers.word_answers import calendar_decision, spelled_answer, spelled_decision, yes_no_decision
 
 logger = logging.getLogger(__name__)
 
@@ -190,7 +192,7 @@ def decide(answer_text: str, gold: str, config: VerifierConfig, compare: Compare
     # share the key "42" and must not share a verdict; "1,22" may be a decimal comma, "1, 22" is a list
     # read from the text as written, before normalisation ("十一月" is no number 11) and its cache
     if (written := calendar_decision(answer_text, gold) or yes_no_decision(answer_text, gold)
-            or spelled_decision(answer_text, gold, config)) is not None:
+            or spelled_decision(answer_text, gold, _plain_number(gold, config))) is not None:
         return written
     key = (normalize_answer(answer_text), gold, config)
     cached = _CACHE.get(key)
@@ -209,6 +211,12 @@ def decide(answer_text: str, gold: str, config: VerifierConfig, compare: Compare
             return outcome  # transient failures are retried next time
     _CACHE.put(key, outcome)
     return outcome
+
+
+def _plain_number(gold: str, config: VerifierConfig) -> Fraction | None:
+    """The gold's exact number when it has no unit and no percent sign (what a number spelled in words may equal)."""
+    info = gold_info(gold, config)
+    return None if info.norm.unit or info.norm.percent else info.number
 
 
 def _restatement(candidate: str, approximations: tuple[str, ...]) -> tuple[str, float]:

@@ -17,21 +17,20 @@ from rlvr.verifiers.limits import REGEX_TIMEOUT_S
 
 from rlvr.verifiers.cache import byte_cache
 
-from rlvr.verifiers.calendar_names import calendar_key, gold_calendar_key
-from rlvr.verifiers.spelled_numbers import spells_gold
 from rlvr.verifiers.choices import UPPER, choice_letters
 from rlvr.verifiers.ratios import in_proportion, ratio_parts
 from rlvr.verifiers.approximations import APPROX_SIGNS_RE, APPROXIMATING, approximates
 from rlvr.verifiers.config import VerifierConfig
 from rlvr.verifiers.guards import unsafe_reason
 from rlvr.verifiers.lexicon import (
-    ALTERNATIVE_WORDS, HEDGE_WORDS, NEGATION_WORDS, NO_WORDS, OR_WORDS, REJECTION_WORDS, YES_WORDS, alternation,
+    OR_WORDS, alternation,
 )
 from rlvr.verifiers.temperatures import MIXED_TEMPERATURES
 from rlvr.verifiers.normalize import NormalizedAnswer, assignment_rhs, normalize_answer, split_top_level, value_key
 from rlvr.verifiers.numbers import decimal_comma_value, matches_at_float_precision, numbers_match, parse_number, pi_multiple, rounds_to_gold
 from rlvr.verifiers.statements import APPROX, equation_problem, relations_as_intervals
 from rlvr.verifiers.trace import Decision, rule
+from rlvr.verifiers.word_answers import WORDS, word_answer
 from rlvr.verifiers.conversions import same_quantity
 from rlvr.verifiers.units import TEMPERATURES, canonical_unit
 
@@ -46,10 +45,6 @@ FLOAT_PRECISION = rule("compare.float_precision", "a decimal of 15+ significant 
 INTEGER_ANSWERS = rule("compare.integer_answers", "an integer gold needs a plain number (integer_answers)")
 CHOICE = rule("compare.choice", "two choice letters")
 RATIO = rule("compare.ratio", "a ratio of three or more parts: the same number of parts, in proportion")
-CALENDAR = rule("compare.calendar", "a weekday or month compares by the day it names, in any language or abbreviation CLDR has")
-SPELLED = rule("compare.spelled", "an answer in words that spells the gold's integer in one of the languages CLDR spells numbers in")
-WORDS = rule("compare.words", "answers in words compare as words (case, articles and a final period aside), and the "
-             "empty set, all reals and infinity in any of their spellings")
 RELATION = rule("compare.relation", "an answer that opens with a relation states a bound, not a value")
 APPROXIMATION = rule("compare.approximation", "an exact value and an approximation that disagree are two answers")
 EQUATION_SIDE = rule("compare.equation_side", "only a name on the left of '=' states the value (3y = 7 does not state 7)")
@@ -358,118 +353,8 @@ def fast_decision(answer: NormalizedAnswer, gold: Gold, config: VerifierConfig) 
     return None
 
 
-_WORD_ANSWER_RE = regex.compile(r"[A-Za-z][A-Za-z '\-]{1,60}")
-_ARTICLES_RE = regex.compile(r"^(?:the|a|an)\s+")
 # Indian digit grouping: the last three digits, then pairs (12,34,567; 1,00,000)
 _INDIAN_GROUPS_RE = regex.compile(r"[-+]?[0-9]{1,2}(?:,[0-9]{2})+,[0-9]{3}(?:\.[0-9]+)?")
-_LOWER_WORD_RE = regex.compile(r"[a-z']+")
-_SAME_AS = {  # spellings of one answer
-    "∅": ("\\emptyset", "\\varnothing", "\\{\\}", "{}", "no solution", "no solutions", "no real solution",
-          "no real solutions", "none", "empty set", "the empty set", "there is no solution", "no such number"),
-    "ℝ": ("\\mathbb{R}", "\\mathbb R", "(-\\infty,\\infty)", "(-\\infty, \\infty)", "all real numbers", "all reals",
-          "every real number"),
-    "∞": ("\\infty", "+\\infty", "infinity", "infinite", "oo", "infinitely many", "infinitely many solutions",
-          "an infinite number", "infinitely many values"),
-    "DNE": ("dne", "does not exist", "doesn't exist", "it does not exist", "the limit does not exist"),
-    "yes": ("yes", "true"),
-    "no": ("no", "false"),
-}
-_SPELLINGS = {spelling.replace(" ", "").lower(): key for key, spellings in _SAME_AS.items() for spelling in spellings}
-
-
-_YES_NO_LEAD_RE = regex.compile(r"(?i)\s*(yes|no)\s*[,;:.!\u2014-]\s*([A-Za-z][A-Za-z ',\-]{0,80}?)[.!]?\s*")
-_TEXT_WRAPPER_RE = regex.compile(r"\\(?:text|mathrm|textbf|mbox)\s*\{([^{}]*)\}")
-# words that take back or qualify a leading yes/no: hedges, alternatives, exceptions, the other answer
-_QUALIFYING_WORDS = frozenset(w for group in (HEDGE_WORDS, ALTERNATIVE_WORDS) for w in group if " " not in w) | frozenset(
-    "but however except unless only sometimes nah nope kidding jk".split())
-_CONTRARY_TO_YES = _QUALIFYING_WORDS | frozenset(w for group in (NEGATION_WORDS, REJECTION_WORDS) for w in group
-                                                 if " " not in w) | frozenset("no impossible false wrong".split())
-_CONTRARY_TO_NO = _QUALIFYING_WORDS | frozenset("yes true".split())
-
-
-@byte_cache(0.02)
-def spelled_answer(text: str) -> bool:
-    """Whether ``text`` is one of the known spellings of a word answer ("does not exist", "no solution", "all real
-    numbers"): an answer, never a sentence that states none."""
-    return _TEXT_WRAPPER_RE.sub(r"\1", text, timeout=REGEX_TIMEOUT_S).strip(" $.").replace(" ", "").lower() in _SPELLINGS
-
-
-def calendar_decision(answer_text: str, gold_text: str) -> Decision | None:
-    """A weekday or month against a gold that names one, read from the texts as written (normalisation would
-    read "十一月" as the number 11): "Mittwoch", "Wed", "星期三" against "Wednesday", in any language CLDR has."""
-    if (g_day := gold_calendar_key(gold_text)) is None or (a_day := calendar_key(answer_text)) is None:
-        return None
-    same = a_day == g_day
-    return Decision("correct" if same else "incorrect", f"{answer_text[:80]!r} {'names' if same else 'does not name'} "
-                    f"the {'day' if g_day[0] == 'd' else 'month'} of gold {gold_text[:80]!r}", "string", CALENDAR)
-
-
-_YES_NO = {**{w: "yes" for w in YES_WORDS}, **{w: "no" for w in NO_WORDS}}
-# a yes or no opening the answer, alone or before a clause that explains it ("Nein, das ist nicht möglich.", "是的，可以。")
-_YES_NO_RE = regex.compile(r"(?is)[\s*_$]*(?P<word>" + alternation(tuple(_YES_NO)) + r")[\s*_$]*"
-                           r"(?:[,;:.!，。、：；！\u2014-][\s*_]*(?P<rest>[^\n]{0,160}?))?[\s*_$]*[.!。！]?[\s*_$]*")
-_UNSPACED_RE = regex.compile(r"[\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}]")
-_WORD_RE = regex.compile(r"[\p{L}']+")
-
-
-def yes_no(text: str) -> str | None:
-    """"yes" or "no" when ``text`` answers with one in any language read (``YES_WORDS``, ``NO_WORDS``), alone or
-    before a clause that does not qualify or contradict it; ``None`` otherwise."""
-    if len(text) > 200:
-        return None
-    m = _YES_NO_RE.fullmatch(_TEXT_WRAPPER_RE.sub(r"\1", text, timeout=REGEX_TIMEOUT_S), timeout=REGEX_TIMEOUT_S)
-    if m is None:
-        return None
-    said = _YES_NO[m["word"].lower()] if m["word"].lower() in _YES_NO else _YES_NO.get(m["word"])
-    rest = (m["rest"] or "").lower()
-    contrary = _CONTRARY_TO_YES | frozenset(NO_WORDS) if said == "yes" else _CONTRARY_TO_NO | frozenset(
-        w for w in YES_WORDS if not _UNSPACED_RE.search(w, timeout=REGEX_TIMEOUT_S))
-    if set(_WORD_RE.findall(rest, timeout=REGEX_TIMEOUT_S)) & contrary:
-        return None  # "Yes, but not always", "Ja, oder nein": it says something else
-    if _UNSPACED_RE.search(rest, timeout=REGEX_TIMEOUT_S) and any(
-            w in rest for w in contrary if _UNSPACED_RE.search(w, timeout=REGEX_TIMEOUT_S) and (said == "yes" or len(w) > 1 or w in ALTERNATIVE_WORDS)):
-        return None  # "是的，不可以": the clause takes it back
-    return said
-
-
-def yes_no_decision(answer_text: str, gold_text: str) -> Decision | None:
-    """A yes or no (true or false) against a gold that is one, in any language read: "Nein, das ist nicht möglich."
-    against "No", "答案：否", "Ответ: да."; ``None`` when either is no such answer."""
-    if (gold := yes_no(gold_text)) is None or (said := yes_no(answer_text)) is None:
-        return None
-    same = said == gold
-    return Decision("correct" if same else "incorrect", f"{answer_text[:80]!r} {'says' if same else 'does not say'} "
-                    f"{gold!r} as gold {gold_text[:80]!r} does", "string", WORDS)
-
-
-def spelled_decision(answer_text: str, gold_text: str, config: VerifierConfig) -> Decision | None:
-    """An answer that spells the gold's integer in words of one of CLDR's ninety languages ("двадцать пять",
-    "veinticinco", "三十六种" against 25 or 36), read before normalisation; ``None`` when it does not."""
-    gold = gold_info(gold_text, config)
-    if gold.norm.unit or gold.norm.percent or (language := spells_gold(answer_text, gold.number)) is None:
-        return None
-    return Decision("correct", f"{answer_text[:80]!r} spells gold {gold_text[:80]!r} in words ({language})", "string", SPELLED)
-
-
-def word_answer(clean: str) -> str | None:
-    """The words an answer says, folded (``\\text{East}`` -> ``east``, ``The empty set`` -> ``∅``), or ``None``
-    when the answer is not words (a single letter is a variable or a choice, never a word)."""
-    key = clean.replace(" ", "").lower().rstrip(".")
-    if key in _SPELLINGS and len(key) > 1:
-        return _SPELLINGS[key]
-    if lead := _YES_NO_LEAD_RE.fullmatch(_TEXT_WRAPPER_RE.sub(r"\1", clean, timeout=REGEX_TIMEOUT_S),
-                                         timeout=REGEX_TIMEOUT_S):
-        said = lead[1].lower()
-        rest = set(_LOWER_WORD_RE.findall(lead[2].lower(), timeout=REGEX_TIMEOUT_S))
-        contrary = _CONTRARY_TO_YES if said == "yes" else _CONTRARY_TO_NO
-        if not rest & contrary:  # "Yes, it is possible"; "Yes, but not always" says something else
-            return _SPELLINGS[said]
-    if not _WORD_ANSWER_RE.fullmatch(clean.strip().rstrip("."), timeout=REGEX_TIMEOUT_S):
-        return None
-    words = _ARTICLES_RE.sub("", clean.strip().rstrip(".").lower(), timeout=REGEX_TIMEOUT_S)
-    if len(words.replace(" ", "")) < 2 or " " not in words and len(words) <= 3 and words not in _SPELLINGS:
-        return None  # "ab", "xyz": variables as often as words
-    return _SPELLINGS.get(words.replace(" ", ""), " ".join(words.split()))
 
 
 def _prefixed(a: str, b: str) -> bool:

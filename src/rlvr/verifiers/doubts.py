@@ -1,0 +1,46 @@
+"""Doubt about a final answer in the words before it: the strict policy's tentative words, unless resolved.
+
+"I'm not sure. \\boxed{42}", "IDK. Answer: 42" and "Placeholder: 42" do not assert the answer. A doubt the
+writer tells in the past tense, right before the doubt word ("I was unsure at first whether the corner
+counts, but …", "Initially I was not sure"), was resolved before the answer; "as computed earlier, I'm not
+sure" and "the answer was tentative" still hold. Each doubt word is checked against the few characters before
+it, so a text of many doubt words is read in linear time.
+"""
+
+from __future__ import annotations
+
+import regex
+
+from rlvr.verifiers.lexicon import TENTATIVE_WORDS, words_pattern
+
+__all__ = ["unresolved_doubt", "doubt_before", "doubted_before"]
+
+_TENTATIVE = words_pattern(TENTATIVE_WORDS)
+_PAST_COPULA_RE = regex.compile(r"(?i)\b(?:I|we)\s+(?:was|were|had\s+been)\s+(?:(?:a\s+bit|a\s+little|quite|initially|first)\s+)?$")
+_LEAD_CHARS = 160  # how far before the final statement a short preface still speaks of its answer
+
+
+def unresolved_doubt(text: str, timeout: float) -> regex.Match | None:
+    """The first tentative word of ``text`` that still holds (see the module's docstring), or ``None``."""
+    for m in _TENTATIVE.finditer(text, timeout=timeout):
+        if not _PAST_COPULA_RE.search(text, max(0, m.start() - 24), m.start(), timeout=timeout):
+            return m
+    return None
+
+
+def _lead(view: str, start: int) -> str:
+    """The text just before the final statement within its paragraph (a preface such as "I give up.")."""
+    lo = max(0, start - _LEAD_CHARS)
+    blank = max(view.rfind("\n\n", lo, start), view.rfind("</think>", lo, start))
+    return view[(blank + 2 if blank >= 0 else lo):start]
+
+
+def doubt_before(view: str, start: int, timeout: float) -> regex.Match | None:
+    """The unresolved doubt word of the short preface before a final statement at ``start``, or ``None``."""
+    return unresolved_doubt(_lead(view, start), timeout)
+
+
+def doubted_before(view: str, start: int, timeout: float) -> str | None:
+    """The doubt word before a final statement at ``start`` ("I'm not sure. The solutions are 2 and 3."), or ``None``."""
+    m = doubt_before(view, start, timeout)
+    return m[0] if m else None

@@ -1,0 +1,129 @@
+"""Answers in words: the spellings of one word answer, yes and no in many languages, weekdays and months,
+and integers spelled out.
+
+Three decisions are made on the texts as written, before normalisation (which would read "十一月" as the number
+11): :func:`calendar_decision` (a day or month in any CLDR language, :mod:`calendar_names`),
+:func:`yes_no_decision` (yes/no, true/false in the languages the answer phrases are read in) and
+:func:`spelled_decision` (the gold's integer spelled in one of CLDR's ninety languages, :mod:`spelled_numbers`).
+:func:`word_answer` folds a word answer for the rules' comparison ("The empty set" is ∅, "infinitely many" ∞).
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import regex
+
+from rlvr.verifiers.cache import byte_cache
+from rlvr.verifiers.calendar_names import calendar_key, gold_calendar_key
+from rlvr.verifiers.lexicon import ALTERNATIVE_WORDS, HEDGE_WORDS, NEGATION_WORDS, NO_WORDS, REJECTION_WORDS, YES_WORDS, alternation
+from rlvr.verifiers.limits import REGEX_TIMEOUT_S
+from rlvr.verifiers.spelled_numbers import spells_gold
+from rlvr.verifiers.trace import Decision, rule
+
+__all__ = ["WORDS", "CALENDAR", "SPELLED", "word_answer", "spelled_answer", "yes_no", "calendar_decision",
+           "yes_no_decision", "spelled_decision"]
+
+WORDS = rule("compare.words", "answers in words compare as words (case, articles and a final period aside), and the "
+             "empty set, all reals and infinity in any of their spellings")
+CALENDAR = rule("compare.calendar", "a weekday or month compares by the day it names, in any language or abbreviation CLDR has")
+SPELLED = rule("compare.spelled", "an answer in words that spells the gold's integer in one of the languages CLDR spells numbers in")
+
+_WORD_ANSWER_RE = regex.compile(r"[A-Za-z][A-Za-z '\-]{1,60}")
+_ARTICLES_RE = regex.compile(r"^(?:the|a|an)\s+")
+_SAME_AS = {  # spellings of one answer
+    "∅": ("\\emptyset", "\\varnothing", "\\{\\}", "{}", "no solution", "no solutions", "no real solution",
+          "no real solutions", "none", "empty set", "the empty set", "there is no solution", "no such number"),
+    "ℝ": ("\\mathbb{R}", "\\mathbb R", "(-\\infty,\\infty)", "(-\\infty, \\infty)", "all real numbers", "all reals",
+          "every real number"),
+    "∞": ("\\infty", "+\\infty", "infinity", "infinite", "oo", "infinitely many", "infinitely many solutions",
+          "an infinite number", "infinitely many values"),
+    "DNE": ("dne", "does not exist", "doesn't exist", "it does not exist", "the limit does not exist"),
+    "yes": ("yes", "true"),
+    "no": ("no", "false"),
+}
+_SPELLINGS = {spelling.replace(" ", "").lower(): key for key, spellings in _SAME_AS.items() for spelling in spellings}
+_TEXT_WRAPPER_RE = regex.compile(r"\\(?:text|mathrm|textbf|mbox)\s*\{([^{}]*)\}")
+# words that take back or qualify a leading yes/no: hedges, alternatives, exceptions, the other answer
+_QUALIFYING_WORDS = frozenset(w for group in (HEDGE_WORDS, ALTERNATIVE_WORDS) for w in group if " " not in w) | frozenset(
+    "but however except unless only sometimes nah nope kidding jk".split())
+_CONTRARY_TO_YES = _QUALIFYING_WORDS | frozenset(w for group in (NEGATION_WORDS, REJECTION_WORDS) for w in group
+                                                 if " " not in w) | frozenset("no impossible false wrong".split())
+_CONTRARY_TO_NO = _QUALIFYING_WORDS | frozenset("yes true".split())
+_YES_NO = {**{w: "yes" for w in YES_WORDS}, **{w: "no" for w in NO_WORDS}}
+# a yes or no opening the answer, alone or before a clause that explains it ("Nein, das ist nicht möglich.", "是的，可以。")
+_YES_NO_RE = regex.compile(r"(?is)[\s*_$]*(?P<word>" + alternation(tuple(_YES_NO)) + r")[\s*_$]*"
+                           r"(?:[,;:.!，。、：；！\u2014-][\s*_]*(?P<rest>[^\n]{0,160}?))?[\s*_$]*[.!。！]?[\s*_$]*")
+_UNSPACED_RE = regex.compile(r"[\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}]")
+_WORD_RE = regex.compile(r"[\p{L}']+")
+
+
+@byte_cache(0.02)
+def spelled_answer(text: str) -> bool:
+    """Whether ``text`` is one of the known spellings of a word answer ("does not exist", "no solution", "all real
+    numbers"): an answer, never a sentence that states none."""
+    return _TEXT_WRAPPER_RE.sub(r"\1", text, timeout=REGEX_TIMEOUT_S).strip(" $.").replace(" ", "").lower() in _SPELLINGS
+
+
+def yes_no(text: str) -> str | None:
+    """"yes" or "no" when ``text`` answers with one in any language read (``YES_WORDS``, ``NO_WORDS``), alone or
+    before a clause that does not qualify or contradict it; ``None`` otherwise."""
+    if len(text) > 200:
+        return None
+    m = _YES_NO_RE.fullmatch(_TEXT_WRAPPER_RE.sub(r"\1", text, timeout=REGEX_TIMEOUT_S), timeout=REGEX_TIMEOUT_S)
+    if m is None:
+        return None
+    said = _YES_NO.get(m["word"].lower()) or _YES_NO.get(m["word"])
+    rest = (m["rest"] or "").lower()
+    contrary = _CONTRARY_TO_YES | frozenset(NO_WORDS) if said == "yes" else _CONTRARY_TO_NO | frozenset(
+        w for w in YES_WORDS if not _UNSPACED_RE.search(w, timeout=REGEX_TIMEOUT_S))
+    if set(_WORD_RE.findall(rest, timeout=REGEX_TIMEOUT_S)) & contrary:
+        return None  # "Yes, but not always", "Ja, oder nein": it says something else
+    if _UNSPACED_RE.search(rest, timeout=REGEX_TIMEOUT_S) and any(
+            w in rest for w in contrary
+            if _UNSPACED_RE.search(w, timeout=REGEX_TIMEOUT_S) and (said == "yes" or len(w) > 1 or w in ALTERNATIVE_WORDS)):
+        return None  # "是的，不可以": the clause takes it back
+    return said
+
+
+def word_answer(clean: str) -> str | None:
+    """The words an answer says, folded (``\\text{East}`` -> ``east``, ``The empty set`` -> ``∅``, "Yes, it is
+    possible" -> ``yes``), or ``None`` when the answer is not words (a single letter is a variable or a choice)."""
+    key = clean.replace(" ", "").lower().rstrip(".")
+    if key in _SPELLINGS and len(key) > 1:
+        return _SPELLINGS[key]
+    if (said := yes_no(clean)) is not None:
+        return said
+    if not _WORD_ANSWER_RE.fullmatch(clean.strip().rstrip("."), timeout=REGEX_TIMEOUT_S):
+        return None
+    words = _ARTICLES_RE.sub("", clean.strip().rstrip(".").lower(), timeout=REGEX_TIMEOUT_S)
+    if len(words.replace(" ", "")) < 2 or " " not in words and len(words) <= 3 and words not in _SPELLINGS:
+        return None  # "ab", "xyz": variables as often as words
+    return _SPELLINGS.get(words.replace(" ", ""), " ".join(words.split()))
+
+
+def calendar_decision(answer_text: str, gold_text: str) -> Decision | None:
+    """A weekday or month against a gold that names one: "Mittwoch", "Wed", "星期三" against "Wednesday"."""
+    if (g_day := gold_calendar_key(gold_text)) is None or (a_day := calendar_key(answer_text)) is None:
+        return None
+    same = a_day == g_day
+    return Decision("correct" if same else "incorrect", f"{answer_text[:80]!r} {'names' if same else 'does not name'} "
+                    f"the {'day' if g_day[0] == 'd' else 'month'} of gold {gold_text[:80]!r}", "string", CALENDAR)
+
+
+def yes_no_decision(answer_text: str, gold_text: str) -> Decision | None:
+    """A yes or no (true or false) against a gold that is one, in any language read: "Nein, das ist nicht möglich."
+    against "No", "答案：否", "Ответ: да."; ``None`` when either is no such answer."""
+    if (gold := yes_no(gold_text)) is None or (said := yes_no(answer_text)) is None:
+        return None
+    same = said == gold
+    return Decision("correct" if same else "incorrect", f"{answer_text[:80]!r} {'says' if same else 'does not say'} "
+                    f"{gold!r} as gold {gold_text[:80]!r} does", "string", WORDS)
+
+
+def spelled_decision(answer_text: str, gold_text: str, gold_number: Fraction | None) -> Decision | None:
+    """An answer that spells the gold's integer ``gold_number`` (``None`` for a gold with a unit or a percent sign)
+    in words of one of CLDR's ninety languages ("двадцать пять", "veinticinco", "三十六种" against 25 or 36)."""
+    if (language := spells_gold(answer_text, gold_number)) is None:
+        return None
+    return Decision("correct", f"{answer_text[:80]!r} spells gold {gold_text[:80]!r} in words ({language})", "string", SPELLED)
