@@ -63,6 +63,9 @@ _DEGREE_VALUE_RE = regex.compile(r"([0-9]+(?:\.[0-9]+)?)\s*(?:\^\s*\{?\s*\\circ\
 _FRAC_ALIAS_RE = regex.compile(r"\\[dt]frac(?![A-Za-z])")
 # digit groups written as in MATH's golds: 10,\!080 and 14{,}916 (a comma that LaTeX must not space)
 _DIGIT_GROUP_RE = regex.compile(r"(?<=[0-9])[ ]?(?:\{[ ]?,[ ]?\}|,\\!)[ ]*(?=[0-9]{3}(?![0-9]))")
+_GROUP_MARK = r"(?:\{[ ]?,[ ]?\}|,\\!)"
+_GROUP_MARK_RE = regex.compile(_GROUP_MARK)
+_LAKH_GROUPS_RE = regex.compile(r"\s*-?[0-9]{1,2}(?:" + _GROUP_MARK + r"[0-9]{2})+" + _GROUP_MARK + r"[0-9]{3}\s*")
 _PERCENT_WORD_RE = regex.compile(r"(?<=[0-9}.])[ ]*(?:percent(?:age)?|per[ -]cent|pct)\.?$", regex.IGNORECASE)
 # a unit after a value, at the end: 5\text{ cm}^2, 12 \mbox{ meters} (not a magnitude: 5\text{ million})
 # units written straight after a number (12ft, 5cm); any word may follow after a space
@@ -249,6 +252,8 @@ def normalize_answer(text: str) -> NormalizedAnswer:
     s = strip_outer_box(s)
     s = _strip_marks_and_label(s)
     s = unit_vector_tuple(s) or nested_list_matrix(s) or degrees_minutes_seconds(s) or s  # other notations of one value
+    if _LAKH_GROUPS_RE.fullmatch(s, timeout=REGEX_TIMEOUT_S):
+        s = _GROUP_MARK_RE.sub("", s, timeout=REGEX_TIMEOUT_S)  # 56,\!01,\!78,\!95,\!760: lakh groups, as MATH writes commas
     s = _DIGIT_GROUP_RE.sub("", s, timeout=REGEX_TIMEOUT_S)
     s = _column_vector(s)
     s = _system_of_values(s)
@@ -305,7 +310,10 @@ def normalize_answer(text: str) -> NormalizedAnswer:
         s = _nested_plus_minus(s)
     s = s.replace("{,}", ",").replace("{:}", ":").replace("\\%", "%").replace("\\colon", ":")
     s = _SEMICOLON_RE.sub(",", s, timeout=REGEX_TIMEOUT_S)  # "0.3; 0.5" lists two values; "[1; 2]" is [1, 2]
-    s = s.strip().rstrip(".").rstrip("\\").strip()
+    s = s.strip()
+    if not s.endswith(("...", "…")):  # "1, 2, 3, ..." goes on: an ellipsis is no sentence's full stop
+        s = s.rstrip(".")
+    s = s.rstrip("\\").strip()
     if (time_of_day := clock_time(s)) is not None:
         s = time_of_day  # 20:34:00 and 8:34 pm are 20:34
     s = _PERCENT_WORD_RE.sub("%", s, timeout=REGEX_TIMEOUT_S)  # "28 percent" says what "28\\%" says

@@ -100,6 +100,26 @@ def matches_at_float_precision(key: str, gold: Fraction) -> bool:
     return abs(value - gold) <= Fraction(1, 10 ** len(m[2]))
 
 
+# a decimal gold, perhaps in scientific notation: 3.33333333, 2.314814814815 \times 10^{-3}
+_GOLD_DECIMAL_RE = regex.compile(r"[+-]?([0-9]*)\.([0-9]+)(?:\\times10\^\{?([-+]?[0-9]{1,3})\}?)?")
+#: significant digits from which a decimal gold is the rounding of an exact value (10/3 for 3.33333333): a wrong
+#: exact answer does not agree with eight digits by chance (355/113 against pi's 3.14159265 misses by 27 units)
+LONG_GOLD_DIGITS = 8
+
+
+def rounds_long_gold(answer: Fraction, gold_key: str) -> bool:
+    """Whether the exact ``answer`` is the value a decimal gold of :data:`LONG_GOLD_DIGITS` or more significant
+    digits rounds ("3.33333333" for 10/3, "2.314814814815 \\times 10^{-3}" for 1/432): within one unit of its last
+    digit."""
+    m = _GOLD_DECIMAL_RE.fullmatch(gold_key, timeout=REGEX_TIMEOUT_S) if len(gold_key) < 60 else None
+    if m is None or len((m[1] + m[2]).lstrip("0")) < LONG_GOLD_DIGITS:
+        return False
+    exponent = int(m[3] or 0)
+    scale = Fraction(10) ** exponent
+    gold = Fraction(f"{m[1] or '0'}.{m[2]}") * scale * (-1 if gold_key.startswith("-") else 1)
+    return abs(answer - gold) <= Fraction(1, 10 ** len(m[2])) * scale
+
+
 _DECIMAL_RE = regex.compile(r"-?[0-9]+\.([0-9]+)")
 #: the fewest decimal places a gold must give for a more precise decimal that rounds to it to be paid (0.667 for 0.67;
 #: a gold of one place, 7.1, says too little: 7.07 and 7.14 both round to it)

@@ -27,7 +27,10 @@ from rlvr.verifiers.lexicon import (
 )
 from rlvr.verifiers.temperatures import MIXED_TEMPERATURES
 from rlvr.verifiers.normalize import NormalizedAnswer, assignment_rhs, normalize_answer, split_top_level, value_key
-from rlvr.verifiers.numbers import decimal_comma_value, matches_at_float_precision, numbers_match, parse_number, pi_multiple, rounds_to_gold
+from rlvr.verifiers.numbers import (
+    decimal_comma_value, matches_at_float_precision, numbers_match, parse_number, pi_multiple, rounds_to_gold,
+    LONG_GOLD_DIGITS, rounds_long_gold,
+)
 from rlvr.verifiers.statements import APPROX, equation_problem, relations_as_intervals
 from rlvr.verifiers.trace import Decision, rule
 from rlvr.verifiers.word_answers import WORDS, word_answer
@@ -41,7 +44,7 @@ PERCENT = rule("compare.percent", "the percent policy decides a percentage again
 STRING = rule("compare.string", "the normalised texts are equal")
 NUMBER = rule("compare.number", "both are exact numbers: equal, or within the tolerance, or not")
 ROUNDED = rule("compare.rounded", "a decimal with more places than a gold of two or more that rounds to it; the decimal an answer gives beside its exact value counts so too")
-FLOAT_PRECISION = rule("compare.float_precision", "a decimal of 15+ significant digits is the rational it rounds")
+FLOAT_PRECISION = rule("compare.float_precision", "a decimal of 15+ significant digits is the rational it rounds; an exact answer is the value a gold decimal of 8+ significant digits rounds")
 INTEGER_ANSWERS = rule("compare.integer_answers", "an integer gold needs a plain number (integer_answers)")
 CHOICE = rule("compare.choice", "two choice letters")
 RATIO = rule("compare.ratio", "a ratio of three or more parts: the same number of parts, in proportion")
@@ -263,6 +266,9 @@ def fast_decision(answer: NormalizedAnswer, gold: Gold, config: VerifierConfig) 
         return Decision("incorrect", f"{which} (percent policy 'strict')", "number", PERCENT)
     if answer.key == g.key and answer.percent == g.percent:
         return Decision("correct", f"{_shown(answer)!r} matches gold {gold.raw!r} after normalisation", "string", STRING)
+    if "'" in answer.key + g.key and answer.key.replace("'", "") == g.key.replace("'", ""):
+        return Decision("incorrect", f"{_shown(answer)!r} and gold {gold.raw!r} differ in their primes: another point, "
+                        "curve or derivative", "string", STRING)  # E' is not E (math-verify reads both as E)
     if (ratio := _ratio_decision(answer, gold)) is not None:
         return ratio
     if (g_letters := choice_letters(g.key, gold_side=True)) is not None and (a_letters := choice_letters(answer.key)) is not None:
@@ -290,6 +296,9 @@ def fast_decision(answer: NormalizedAnswer, gold: Gold, config: VerifierConfig) 
         if rounds_to_gold(answer.key, g.key) and not answer.percent and not g.percent:
             return Decision("correct", f"{_shown(answer)!r} rounds to gold {gold.raw!r} at the gold's {len(g.key.split('.')[1])} "
                             "decimal places", "number", ROUNDED)
+        if not answer.percent and not g.percent and rounds_long_gold(a_num, g.key):
+            return Decision("correct", f"{_shown(answer)!r} is the value gold {gold.raw!r} rounds (a decimal of "
+                            f"{LONG_GOLD_DIGITS} or more significant digits)", "number", FLOAT_PRECISION)
         if any(matches_at_float_precision(answer.key, gv) for gv in g_vals):
             return Decision("correct", (f"{_shown(answer)!r} is gold {gold.raw!r} written to floating-point precision "
                                         "(15 or more significant digits)"), "number", FLOAT_PRECISION)

@@ -54,8 +54,10 @@ SlotFinder = Callable[..., list[Slot]]
 
 
 def _repeating(s: str) -> str:
-    """``0.333...`` -> ``0.333…``: the dots say the digits repeat, they end no sentence."""
-    if s.endswith("...") and ENDS_IN_DECIMAL_DOTS_RE.search(s[-40:], timeout=REGEX_TIMEOUT_S):
+    """``0.333...`` -> ``0.333…``, ``1, 2, 3, ...`` -> ``1, 2, 3, …``: the dots say the digits or the items go on,
+    they end no sentence."""
+    if s.endswith("...") and (ENDS_IN_DECIMAL_DOTS_RE.search(s[-40:], timeout=REGEX_TIMEOUT_S)
+                              or s[:-3].rstrip().endswith(",")):
         return s[:-3] + "…"
     return s
 

@@ -254,6 +254,7 @@ def set_builder_interval(clean: str) -> str | None:
 
 
 _DEFINITION_RE = regex.compile(r"\s*([A-Za-z])\s*\(\s*([A-Za-z])\s*\)\s*=\s*(.+)")
+_GRAPH_RE = regex.compile(r"\s*([yY])\s*=\s*(.+)")
 
 
 def renamed_definition(answer: str, gold: str) -> str | None:
@@ -261,6 +262,9 @@ def renamed_definition(answer: str, gold: str) -> str | None:
     (a function does not depend on its variable's name); ``None`` unless both define the same function of
     one variable and the names differ."""
     a, g = _DEFINITION_RE.fullmatch(answer, timeout=REGEX_TIMEOUT_S), _DEFINITION_RE.fullmatch(gold, timeout=REGEX_TIMEOUT_S)
+    if a is None and g is not None and (y := _GRAPH_RE.fullmatch(answer, timeout=REGEX_TIMEOUT_S)) \
+            and y[1] not in (g[1], g[2]) and not regex.search(rf"(?<![\\A-Za-z]){y[1]}(?![A-Za-z])", y[2], timeout=REGEX_TIMEOUT_S):
+        return f"{g[1]}({g[2]}) = {y[2]}"  # "y = 2x + 3" against "f(x) = 2x + 3": the function's graph, named y
     if a is None or g is None or a[1] != g[1] or a[2] == g[2]:
         return None
     old, new = a[2], g[2]
