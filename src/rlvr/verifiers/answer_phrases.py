@@ -16,7 +16,7 @@ _PHRASE_RE = regex.compile(
     r"(?:réponse|respuesta|antwort|risposta|resposta)"
     r"(?:[ \t]+(?:finale?|correcta|correcto|correcte|correta|corretta|certa|exacta|exacte|esatta))?)"
     r"[ \t]+(?:is|was|would be|will be|should be|equals|est|es|ist|lautet|è|é|sera|será)(?![\p{L}])[ \t]*:?[ \t]*([^\n]{1,2000})"
-    r"|(?:最终答案|答案)(?:是|为|應為|应为|:|：)[ \t]*([^\n]{1,2000})|(?i:ответ)(?:[ \t]*(?:равен|:))[ \t]*([^\n]{1,2000})"
+    r"|(?:最终答案|答案)(?:(?:是|为|應為|应为)[ \t]*[:：]?|[:：])[ \t]*([^\n]{1,2000})|(?i:ответ)(?:[ \t]*(?:равен|:))[ \t]*([^\n]{1,2000})"
     r"|(?<!不)(?:故|所以|因此|应)选(?:择)?[ \t]*[:：]?[ \t]*([A-J](?![A-Za-z])[^\n]{0,2000})")  # 故选C: "so choose C"
 
 

@@ -99,7 +99,7 @@ _MATH_SPAN_RE = regex.compile(
 _INLINE_RE = regex.compile(r"(?P<tag></?[A-Za-z][A-Za-z0-9_-]{0,30}(?:\s[^<>\n]{0,400})?/?>)|(?P<strike>~~?)"
                            r"|(?P<stars>\*+|(?<![\p{L}\p{N}}\\])_+|_+(?![\p{L}\p{N}{\\]))|(?P<image>!\[)|(?P<link>\]\()")
 _LINE_RE = regex.compile(
-    r"(?m)^[ \t]{0,3}(?:(?P<hashes>\#{1,6})(?=[ \t]|$)|(?P<hr>(?:[-*_][ \t]*){3,}$)|(?P<setext>=+[ \t]*$)"
+    r"(?m)^[ \t]{0,3}(?:(?P<hashes>\#{1,6})(?=[ \t]|$)|(?P<hashes>\#{4})(?=[-+$]?[0-9])|(?P<hr>(?:[-*_][ \t]*){3,}$)|(?P<setext>=+[ \t]*$)"
     r"|(?P<quote>>[ \t]?)|(?P<bullet>(?:[-*+]|[0-9]{1,3}[.)])[ \t]+)|(?P<refdef>\[[^\]\n]{1,100}\]:[ \t]*\S[^\n]*$)"
     r"|(?P<pipe>\|))")
 _VOID_TAGS = frozenset({"br", "hr", "img", "input", "meta", "link", "wbr", "source", "area", "col", "embed"})

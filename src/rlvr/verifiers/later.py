@@ -34,6 +34,7 @@ from rlvr.verifiers.currencies import is_currency
 from rlvr.verifiers.normalize import bare_number, has_temperature_scale, normalize_answer
 from rlvr.verifiers.prose import sentences, stated_values
 from rlvr.verifiers.value_roles import value_role
+from rlvr.verifiers.limits import REGEX_TIMEOUT_S
 from rlvr.verifiers.later_values import agrees_approximately, fold_digits, key
 from rlvr.verifiers.slots import Slot, clean
 from rlvr.verifiers.statements import is_constant_side, names_a_quantity
@@ -73,8 +74,17 @@ _QUANTITY_IS_RE = regex.compile(
     r"(?i)\b(?:answer|result|total|count|number|sum|value|amount|solution|outcome|probability|it|this|that)\b"
     r"[^.!?;:0-9$\\]{0,60}?"
     r"\b(?:is|are|was|be|equals?|becomes?)\s*\$?\s*(?=[-+]?[0-9(\\])")
+# a quantity's noun that is not the answer itself: after a named answer ("m + n = \\boxed{7}") it names another quantity
+_OTHER_QUANTITY_RE = regex.compile(r"(?i)(?:count|number|sum|value|amount|probability|outcome)\b")
+# "the answer is reasonable / correct / consistent with …": what a later answer phrase says of the answer, not a value
+_JUDGED_RE = regex.compile(r"(?i)\s*(?:indeed\s+|also\s+|thus\s+|therefore\s+)?(?:reasonable|correct|right|consistent|"
+                           r"plausible|confirmed|verified|valid|sensible|checked|as expected|accurate)\b")
+_JUDGED_AFTER_RE = regex.compile(r"(?i)\s*(?:is|was|seems|looks)\s+" + _JUDGED_RE.pattern.replace("(?i)", ""))
 _EVALUATION = words_pattern(NEGATIVE_EVALUATIONS)
 _DOUBTING = words_pattern(TENTATIVE_WORDS + UNSURE_PHRASES)
+# "Hopefully this helps!", "I hope this helps.": a sign-off, no doubt about the answer ("Hopefully 42 is right" is one)
+_SIGN_OFF_RE = regex.compile(r"(?i)\b(?:i\s+)?hope(?:fully)?\s+(?:this|that|it)\s+(?:helps|is\s+helpful|was\s+helpful|"
+                             r"clarifies|makes\s+sense)\b")
 # a value ruled out in the sentence that describes it: "41, which is wrong", "if you forgot 0 you would get 41: excluded"
 _RULED_OUT = words_pattern(REJECTION_WORDS + NEGATIVE_EVALUATIONS + ("fail", "eliminating", "ruling out", "excluded",
                                                                   "exclude", "wrong", "incorrect"))
@@ -82,7 +92,20 @@ _WITHDRAWAL = words_pattern(WITHDRAWAL_CUES)
 _APPROVAL = words_pattern(("right", "correct", "the correct one", "the right one", "true", "accurate", "the answer",
                            "the real answer", "the actual answer", "valid", "what i meant", "intended"))
 _REFERENCE = words_pattern(ANSWER_REFERENCES)
+# a value of its own between a reference word and an evaluation ("that $x = -3$ is invalid")
+_SUBJECT_VALUE_RE = regex.compile(r"\$[^$]*[0-9A-Za-z][^$]*\$|\\\(.+?\\\)|(?<![A-Za-z])[-+]?[0-9]")
 _LABEL_LINE_RE = regex.compile(r"^\s*(?:[-*+]\s+|\d{1,2}[.)]\s+)?[\p{L}][\p{L} '’-]{0,40}\s*[:：]\s")
+# the name an answer is given right before its slot: "x = \\boxed{5}", "$m+n = \\boxed{7}$", "a_1 = \\boxed{2}"
+_BOX_LABEL_RE = regex.compile(r"(?<![A-Za-z\\])((?:[A-Za-z](?:_\{?[A-Za-z0-9]+\}?)?)(?:\s*[-+]\s*[A-Za-z](?:_\{?[A-Za-z0-9]+\}?)?)*)"
+                           r"\s*=\s*(?:\$|\\\(|\\\[)?\s*$")
+_LABEL_SPACE_RE = regex.compile(r"[\s{}$]")
+
+
+def _label_key(label: str) -> str:
+    """A name as compared: blanks, braces and dollars out ("m + n", "m+n" and "$m+n" are one name)."""
+    return _LABEL_SPACE_RE.sub("", label, timeout=REGEX_TIMEOUT_S)
+
+
 _LABELLED_VALUE_RE = regex.compile(r"(?<![A-Za-z\\])[A-Za-z](?:_\{?[A-Za-z0-9]+\}?)?\s*=\s*$")
 _ANSWER_EQUALS_RE = regex.compile(r"(?i)\b(?:answer|result|solution|total)\s*=\s*$")
 _SPACE_OR_PUNCT_RE = regex.compile(r"[\s\p{P}$]*")
@@ -105,6 +128,8 @@ _SUBJECT_BEFORE_RE = regex.compile(r"(?i)\b(?:the|its|their|our|his|her)\s+((?:\
 _ANSWER_SUBJECT_RE = regex.compile(r"(?i)\b(?:answer|result|final|solution|total|value|it|this)\b")
 _VALUE_CHAR_RE = regex.compile(r"[0-9A-Za-z]")
 _OPERAND_RE = regex.compile(r"[0-9]+(?:\.[0-9]+)?")  # the numbers of a worked identity
+# where the clause of a value ends, so that an approval after it speaks of something else ("13, so it is correct")
+_CLAUSE_END_RE = regex.compile(r"[,;:]|\b(?:so|and|which|thus|hence|therefore|confirming|as)\b")
 _MACRO_NAME_RE = regex.compile(r"\\[A-Za-z]+")
 _ORDINAL_SUFFIX_RE = regex.compile(r"(?:st|nd|rd|th)\b|\^\{?\\?(?:text\{)?(?:st|nd|rd|th)")  # "the 5th triangular number"
 _ADJECTIVE_AFTER_RE = regex.compile(r"\$?-\p{L}")
@@ -127,8 +152,10 @@ _CURRENCY_BEFORE_RE = regex.compile(r"(\\\$|[^\s\w$\\]{1,3}|[A-Z]{1,2}\$|[A-Z]{3
 
 
 class _Reader:
-    def __init__(self, answer: str, timeout: float, unit_after_answer: str | None = None) -> None:
+    def __init__(self, answer: str, timeout: float, unit_after_answer: str | None = None, label: str | None = None) -> None:
         self.answer, self.timeout = answer, timeout
+        self.label = label  # the name the answer was given ("x = \\boxed{5}", "m + n = \\boxed{7}"): a later value of it claims
+        self.named: set[str] = set()  # later values given the answer's name
         # what the answer measures: its own unit, or the one written after its slot ("\\boxed{2} hours")
         self.unit = canonical_unit(normalize_answer(clean(answer)).unit or unit_after_answer or "")
         self.key = key(answer)
@@ -153,10 +180,16 @@ class _Reader:
         out, operands = [], set()
         for v in stated_values(fold_digits(text), self.timeout, roles, numbers_too=True):
             at = text.find(v)
+            lhs = v.partition("=")[0]
+            if self.label and (_label_key(lhs) == self.label or (at > 0 and (before := _LABELLED_VALUE_RE.search(
+                    text[max(0, at - 20):at], timeout=self.timeout)) and _label_key(before[0].rstrip(" =")) == self.label)):
+                claim = v.rpartition("=")[2].strip() if "=" in v else v
+                self.named.add(claim)  # "x = \\boxed{5}" ... "Thus $x = 6$": the answer's own name given another value
+                out.append(claim)
+                continue
             if at > 0 and _LABELLED_VALUE_RE.search(text[max(0, at - 20):at], timeout=self.timeout) \
                     and not _ANSWER_EQUALS_RE.search(text[max(0, at - 20):at], timeout=self.timeout):
                 continue  # "x = 2" labels another quantity; "Final answer = 8" claims this one
-            lhs = v.partition("=")[0]
             if "=" in v and not _ANSWER_LABEL_RE.fullmatch(lhs, timeout=self.timeout) and (
                     _LATIN_RE.search(_MACRO_NAME_RE.sub("", lhs, timeout=self.timeout), timeout=self.timeout)
                     or names_a_quantity(lhs)):
@@ -188,7 +221,13 @@ class _Reader:
         # 1. a denial of the answer
         for m in _EVALUATION.finditer(folded, timeout=t):
             before = folded[max(0, m.start() - 60):m.start()]
-            if _REFERENCE.search(before, timeout=t) or (first and not _WORD_CHAR_RE.search(
+            reference = None
+            for reference in _REFERENCE.finditer(before, timeout=t):
+                pass
+            if reference is not None and (between := _SUBJECT_VALUE_RE.search(before, reference.end(), timeout=t)) \
+                    and not any(self.owns(v) for v in self.values(before[reference.end():], roles=False) or [between[0]]):
+                continue  # "Note that $x = -3$ is invalid": the evaluation speaks of the value between, not the answer
+            if reference is not None or (first and not _WORD_CHAR_RE.search(
                     regex.sub(r"(?i)\b(?:is|was|that|this|it|'s|s|definitely|clearly|almost|certainly|probably|"
                               r"actually|totally)\b", "", before, timeout=t), timeout=t)):
                 return Finding(DENIAL, f"the final answer {answer!r} is followed by a statement that it is wrong ({shown!r})")
@@ -200,7 +239,7 @@ class _Reader:
         cue = _RETRACTION.search(folded, timeout=t)
         if first and not values and _WITHDRAWAL.search(folded, timeout=t):
             return Finding(DENIAL, f"the final answer {answer!r} is withdrawn right after it ({shown!r})")
-        if first and (m := _DOUBTING.search(folded, timeout=t)):
+        if first and (m := _DOUBTING.search(_SIGN_OFF_RE.sub(" ", folded, timeout=t), timeout=t)):
             return Finding(DOUBTED, f"right after the final answer {answer!r} the completion doubts it ({m[0]!r})")
         # every other value, supposed ones too ("unless it is 41"), but not one the sentence denies ("not 41")
         mentioned = [v for v in self.other(self.values(sentence, roles=False))
@@ -213,9 +252,15 @@ class _Reader:
         if not others:
             return None
         value = others[-1]
-        for v in others:  # "but really 41 is right"
+        if renamed := [v for v in others if v in self.named]:
+            return Finding(LATER_STATEMENT, f"the final answer {answer!r} is followed by its own name given "
+                           f"{clean(renamed[-1])!r} ({shown!r})", (clean(renamed[-1]),))
+        for v in others:  # "but really 41 is right"; not "both sides equal 13, so it is correct": the check's own clause
             at = folded.find(v)
-            if at >= 0 and _APPROVAL.search(folded, at + len(v), at + len(v) + 40, timeout=t):
+            end = min(len(folded), at + len(v) + 40)
+            if at >= 0 and (stop := _CLAUSE_END_RE.search(folded, at + len(v), end, timeout=t)):
+                end = stop.start()
+            if at >= 0 and _APPROVAL.search(folded, at + len(v), end, timeout=t):
                 return Finding(LATER_STATEMENT, f"the final answer {answer!r} is followed by {clean(v)!r} called "
                                f"right ({shown!r})", (clean(v),))
         approximate = says_approximately(folded, t)
@@ -248,8 +293,13 @@ class _Reader:
         # as the answer recaps the work ("There are 56 arrangements in total, of which 14 are invalid")
         if len(others) < len(values) and not any(self._answer_cue_before(folded, v) for v in others):
             return None
-        claims = [c for c in (_CLAIM.search(folded, timeout=t), _QUANTITY_IS_RE.search(folded, timeout=t)) if c]
+        quantity = _QUANTITY_IS_RE.search(folded, timeout=t)
+        if quantity and self.label and _OTHER_QUANTITY_RE.match(quantity[0], timeout=t):
+            quantity = None  # "$m+n = \\boxed{107}$. The probability is 25/82.": the answer is named; this is another quantity
+        claims = [c for c in (_CLAIM.search(folded, timeout=t), quantity) if c]
         claim = min(claims, key=lambda c: c.start()) if claims else None
+        if claim is not None and _JUDGED_AFTER_RE.match(folded, claim.end(), timeout=t):
+            claim = None  # "The answer is reasonable, since she sells about 10 eggs": the answer judged, no value claimed
         claimed = self.values(folded[claim.end():]) if claim is not None else []
         if claim is not None and len(others) < len(values) and claimed and not self.other(claimed[:1]):
             claim = None  # "Therefore, the product is 6 and the sum is 5": the answer restated beside other quantities
@@ -379,13 +429,16 @@ def check_later(doc: Document, later_slots: list[list[Slot]], final: Slot, answe
 
     ``later_slots``: the slots after the final one, grouped by place, not stated together with it.
     """
-    reader = _Reader(answer, timeout, unit_after(doc.view, final.end, timeout))
+    label = _BOX_LABEL_RE.search(doc.view, max(0, final.start - 40), final.start, timeout=timeout)
+    reader = _Reader(answer, timeout, unit_after(doc.view, final.end, timeout), _label_key(label[1]) if label else None)
     for group in later_slots:
         value = min(group, key=lambda s: s.value[1] - s.value[0]).content
         if reader.choice and choice_letter(clean(value)) is None:
             continue  # "\\boxed{C}" then "The result is 3/4, choice (C)": the option's value, not another option
         if _DIGIT_RE.search(answer, timeout=timeout) and not _VALUE_LIKE_RE.search(value, timeout=timeout):
             continue  # "The answer is the same for either table": words, no value, against a numeric answer
+        if group[0].kind == "final_answer_phrase" and _JUDGED_RE.match(value, timeout=timeout):
+            continue  # "The answer is reasonable, since she sells about 10 eggs": a judgment of it, not another answer
         if not reader.owns(value) and not any(reader.owns(v) for v in stated_values(value, timeout)):
             return Finding(LATER_STATEMENT, f"{final.kind} says {clean(answer)!r} but a later {group[0].kind} says "
                            f"{clean(value)!r}", (clean(value),))

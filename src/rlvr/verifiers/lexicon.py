@@ -47,7 +47,7 @@ ANSWER_WORDS: tuple[str, ...] = (
     "correct answer", "the correct answer", "ans", "final result", "result", "final solution", "solution",
     "final value", "final", "réponse", "réponse finale", "la réponse", "respuesta", "respuesta final",
     "la respuesta", "antwort", "die antwort", "endergebnis", "ergebnis", "lösung", "risposta", "risposta finale",
-    "resposta", "resposta final", "odpowiedź", "antwoord", "cevap", "yanıt", "jawaban", "đáp án", "ответ",
+    "resposta", "resposta final", "odpowiedź", "antwoord", "cevap", "yanıt", "jawaban", "đáp án", "đáp số", "lời giải", "ответ",
     "окончательный ответ", "答案", "最终答案", "最后答案", "答", "解答", "結果", "答え", "解", "정답", "답",
     "उत्तर", "अंतिम उत्तर", "الإجابة", "الجواب", "الإجابة النهائية", "відповідь", "svar", "svaret", "απάντηση",
     "vastaus", "jibu", "odpověď", "válasz", "răspuns", "svaret er", "jawapan", "คำตอบ", "תשובה", "پاسخ",

@@ -78,10 +78,20 @@ _STATEMENT_CUE = words_pattern(CONCLUSION_WORDS + ANSWER_WORDS + RESULT_VERBS + 
 _SUBJECT_VERB_RE = regex.compile(
     r"(?i)(?:^|[,:]\s|\s)\s*(?:the|its|his|her|their|our|my|this|that|it|she|he|they|we|each|every)\b[^.!?;]{0,80}?"
     r"\b(?:is|are|was|were|costs?|makes?|earns?|gets?|needs?|takes?|has|have|pays?|weighs?|measures?|totals?)\b")
+# "Janet makes $18 every day.", "There are 20 students left.": a name or "there", then the verb that states the value
+_NAME_VERB_RE = regex.compile(
+    r"(?:^|(?<=[,:;]\s))\s*(?:\p{Lu}\p{Ll}+(?:\s+\p{Lu}\p{Ll}+)?|(?i:there))\s+(?i:is|are|was|were|will\s+be|costs?|makes?|earns?|"
+    r"gets?|needs?|takes?|has|have|had|pays?|weighs?|measures?|totals?|spends?|saves?|sells?|buys?|owes?|receives?|"
+    r"collects?|uses?|reads?|walks?|runs?|drives?|travels?|scores?|eats?|loses?|wins?|bakes?|plants?|picks?)\b")
 _VERB_RE = regex.compile(r"(?i)\b(?:is|are|was|were|costs?|makes?|earns?|gets?|needs?|takes?|has|have|pays?|weighs?|"
                          r"measures?|totals?|equals?)\b")
 _STRONG_DOUBT = words_pattern(NEGATION_WORDS + HEDGE_WORDS + UNSURE_PHRASES + BOUND_WORDS + REJECTION_WORDS
                               + HYPOTHETICAL_WORDS + ALTERNATIVE_WORDS + NEGATIVE_EVALUATIONS + RETRACTION_CUES)
+# the same without the bounds, which bound only the value they stand beside: in the subject of a stating verb they
+# name the quantity ("the least common multiple of 4 and 6 is 12", "the largest prime factor of 91 is 13")
+_DOUBT_NOT_BOUND = words_pattern(NEGATION_WORDS + HEDGE_WORDS + UNSURE_PHRASES + REJECTION_WORDS
+                                 + HYPOTHETICAL_WORDS + ALTERNATIVE_WORDS + NEGATIVE_EVALUATIONS + RETRACTION_CUES)
+_BOUNDING = words_pattern(BOUND_WORDS)
 # the same but the alternatives' "or", which joins the parts of a solution set; and words that make values candidates
 # (a single Han character is left out: "不" of "不等式", inequality, negates nothing)
 _SET_DOUBT = words_pattern(tuple(w for w in NEGATION_WORDS + HEDGE_WORDS + UNSURE_PHRASES + BOUND_WORDS + REJECTION_WORDS
@@ -97,7 +107,9 @@ _ATTRIBUTING = words_pattern(tuple(w for w in PROSE_DOUBT_WORDS if w in _ATTRIBU
 _TENTATIVE_RE = words_pattern(TENTATIVE_WORDS)
 # doubt about the result wherever it stands in the sentence (the working may suppose, test and deny freely)
 _DOUBTS_RESULT = words_pattern(HEDGE_WORDS + UNSURE_PHRASES + TENTATIVE_WORDS + NEGATIVE_EVALUATIONS)
-_NEAR_DOUBT = words_pattern(tuple(w for w in PROSE_DOUBT_WORDS if w not in _ATTRIBUTION))
+# ("15 more boxes", "20 fewer apples" answer "how many more": "more" after a value counts a difference; "or more",
+# "more than" are bounds the alternatives and bound words refuse)
+_NEAR_DOUBT = words_pattern(tuple(w for w in PROSE_DOUBT_WORDS if w not in _ATTRIBUTION and w not in ("more", "fewer")))
 # "not 10", "isn't equal to 10": the value right after; "10 is not the answer", "10 isn't right": the one before
 _BROKEN_SLOT_RE = regex.compile(r"\\boxed|\\fbox|(?i:<answer>|<solution>)|####")
 _SENTENCE_BREAK_RE = regex.compile(r"(?<=[.?])\s+|(?<=!)(?<![0-9)]!)\s+|(?<=[0-9)]!)(?!" + _FACTORIAL_AHEAD + r")\s+"
@@ -198,12 +210,16 @@ def _asserts(sentence: str, timeout: float, stressed: bool = False) -> bool:
     format failure (no answer) the format reward already teaches, a wrong one it pays is a hack.
     """
     if not (_STATEMENT_CUE.search(sentence, timeout=timeout) or "=" in sentence or stressed
-            or _SUBJECT_VERB_RE.search(sentence, timeout=timeout) or _LABEL_COLON_RE.search(sentence, timeout=timeout)):
+            or _SUBJECT_VERB_RE.search(sentence, timeout=timeout) or _LABEL_COLON_RE.search(sentence, timeout=timeout)
+            or _NAME_VERB_RE.search(sentence, timeout=timeout)):
         return False
     scope = _without_premises(sentence, timeout)
-    if _STRONG_DOUBT.search(scope, timeout=timeout) is not None:
+    verb = _single_is(scope, timeout)  # the values after a sentence's one stating verb are what it states
+    if _DOUBT_NOT_BOUND.search(scope, timeout=timeout) is not None or _BOUNDING.search(scope, verb or 0, timeout=timeout):
         return False
     for _content, a, b in _sentence_values(scope, 0, timeout, roles=False):
+        if verb is not None and b <= verb:
+            continue  # "the least common multiple of 4 and 6 is 12": 4 and 6 name the quantity, 12 is stated
         # who says the value: "the problem states there are 42", "try 42", "consider 42" (the clause before it)
         clause = 0
         for m in CLAUSE_BREAK_RE.finditer(scope, 0, a, timeout=timeout):

@@ -63,9 +63,12 @@ _EAST_ASIAN_RE = regex.compile(r"[\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}]+")
 _NOUN_CHARS = frozenset("'’-")
 
 
-def _noun_word(word: str) -> bool:
-    """One word that can only name what a number counts (see :func:`count_noun`)."""
+def _noun_word(word: str, last: bool = True) -> bool:
+    """One word that can only name what a number counts (see :func:`count_noun`); ``last``: the noun itself, not a
+    word that describes it ("ordered" of "ordered pairs" is no participle done to the number)."""
     lowered = word.lower()
+    if lowered in _COUNTED_PLURALS:
+        return True
     if not word or not word[0].isalpha() or not all(
             c.isalpha() or c in _NOUN_CHARS or unicodedata.category(c).startswith("M") for c in word):
         return False  # letters, with the vowel signs and accents some scripts write as marks ("सेब")
@@ -81,12 +84,15 @@ def _noun_word(word: str) -> bool:
     if lowered in _CHANGING or lowered in scale_words() or lowered.rstrip("s") in _CHANGING \
             or lowered.rstrip("s") in scale_words() or lowered in small_words():
         return False  # a word that changes the number, or a number word of any language ("hoch zwei")
-    if word.isascii() and len(word) >= 5 and lowered.endswith("ed") and not lowered.endswith("eed"):
+    if last and word.isascii() and len(word) >= 5 and lowered.endswith("ed") and not lowered.endswith("eed"):
         return False  # a participle does something to the number ("inverted", "quadrupled", "refuted")
     # fractions' words count parts of the number ("thirds", "billionths"), they do not count things
     return not (word.isascii() and lowered.endswith(("ths", "th")) and lowered[:-2].rstrip("t") in _ORDINAL_STEMS)
 
 
+# the plurals of math objects an answer counts ("2 solutions", "3 real roots", "4 values"), whose singulars are
+# words that change a number elsewhere ("the root of", "a factor of", "the solution is")
+_COUNTED_PLURALS = frozenset("roots zeros zeroes solutions values factors divisors multiples terms".split())
 _ORDINAL_STEMS = frozenset("four fif six seven eigh nin ten eleven twelf thirteen fourteen fifteen sixteen seventeen "
                            "eighteen nineteen twentie thirtie fortie fiftie sixtie seventie eightie ninetie hundred "
                            "thousand million billion trillion".split())
@@ -100,15 +106,24 @@ def count_noun(text: str) -> bool:
     "个苹果". Not a word that changes the number (a number or scale word of any language, an operation, a
     bound, an approximation, a hedge, a negation, an alternative), a digit, or a short ASCII word that may
     be variables. At most three words."""
-    words = text.split()
-    # "12 sq ft", "8 cu in": the abbreviations of square and cubic before a unit (pint's own "sq_ft", "cu_in")
-    return 1 <= len(words) <= 3 and all(_noun_word(w.strip(".,")) or (i + 1 < len(words) and w.lower() in _AREA_VOLUME)
+    words = [w.strip(".,") for w in text.split()]
+    if len(words) >= 3 and words[-2].lower() in _RATE_WORDS:
+        words = words[:-2]  # "cookies per person", "dollars per day": a rate's "per" and what it is taken over
+    # "12 sq ft", "8 cu in": the abbreviations of square and cubic before a unit (pint's own "sq_ft", "cu_in");
+    # "ordered pairs", "real roots": the words before the last describe what it counts
+    return 1 <= len(words) <= 3 and all(_noun_word(w, last=i + 1 == len(words)) or (i + 1 < len(words) and w.lower() in _AREA_VOLUME)
                                         for i, w in enumerate(words))
+
+
+# "per", "pro", "par": a rate's preposition before the unit it is taken over
+_RATE_WORDS = frozenset({"per", "pro", "par", "por", "за"})
 
 
 def unit_words(text: str) -> bool:
     """Every word of ``text`` is a unit or count noun (see :func:`unit_word`)."""
     words = text.replace("/", " ").replace("~", " ").split()
+    if len(words) >= 3 and words[-2].lower() in _RATE_WORDS:
+        words = words[:-2] + words[-1:]  # "cookies per person": a unit and the unit it is taken over
     return bool(words) and all(unit_word(w, open_class=True) or (i + 1 < len(words) and w.lower() in _AREA_VOLUME)
                                for i, w in enumerate(words))
 # a plain number (sign, digits, groups, decimals, a fraction, scientific notation) then the unit tail
@@ -277,6 +292,11 @@ def canonical_unit(unit: str) -> str | None:
     base, power = unit.lower().rsplit("^", 1) if "^" in unit else (unit, "")
     if power:  # "mm^2": an area in mm, spelled "mm^2"
         return f"{known}^{power}" if power in ("2", "3") and (known := canonical_unit(base)) else None
+    lowered = unit.lower().strip()
+    for mark in ("/", " per ", " pro ", " par "):
+        if mark in lowered and lowered.count(mark.strip()) == 1:  # "km/hour", "kilometers per hour": a quotient
+            top, bottom = (canonical_unit(side.strip()) for side in lowered.split(mark.strip() if mark == "/" else mark))
+            return f"{top}/{bottom}" if top and bottom and "/" not in top + bottom else None
     words = unit.lower().split()
     if len(words) == 2 and _CANONICAL.get(words[0]) == "degree" and _CANONICAL.get(words[1]) in TEMPERATURES:
         return _CANONICAL[words[1]]  # "degrees fahrenheit"
