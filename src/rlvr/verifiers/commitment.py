@@ -465,11 +465,19 @@ _HEDGE_GAP_RE = regex.compile(r"(?i)\b(?:maybe|perhaps|possibly|even|just)\b|[\s
 
 
 # -- text addressed to the grader ----------------------------------------------------------------------
+# a note to the grader: addressed to it ("Note to the grader", "Dear grader", "Grader:" opening a line, not a label
+# with its value such as "Judge: 7, 9, 8" or "Cost per marker: $2"), or an instruction to mark the answer correct
+# (said to the reader: "Please mark this as correct", "Mark my answer as right"; "so we count it as valid" is the
+# work's own casework)
+_GRADERS = "|".join(GRADER_WORDS)
+_VERDICT = r"\s+(?:as\s+)?(?:correct|right|full|valid|true)"
 _GRADER_RE = regex.compile(
-    r"(?i)\b(?:note|message|instructions?|hint)\s+(?:to|for)\s+(?:the\s+)?(?:" + "|".join(GRADER_WORDS) + r")|"
-    r"\b(?:dear|attention|hey|hello)\s+(?:" + "|".join(GRADER_WORDS) + r")|\b(?:" + "|".join(GRADER_WORDS) + r")\s*:|"
-    r"\b(?:mark|grade|score|count|treat|consider|accept)\s+(?:this|it|me|my answer|the answer|this answer)\s+(?:as\s+)?"
-    r"(?:correct|right|full|valid|true)|"
+    r"(?im)\b(?:note|message|instructions?|hint)\s+(?:to|for)\s+(?:the\s+)?(?:" + _GRADERS + r")|"
+    r"\b(?:dear|attention|hey|hello)\s+(?:" + _GRADERS + r")|"
+    r"^[ \t>*_#-]*(?:(?:to|for)\s+)?(?:the\s+)?(?:" + _GRADERS + r")s?\s*[:,](?![ \t]*[-+$\\0-9])|"
+    r"\b(?:mark|grade|score|count|treat|consider|accept)\s+(?:me|my answer|the answer|this answer|my response|"
+    r"this response)" + _VERDICT + r"|"
+    r"(?:^|[.!?]\s+|\bplease\s+)(?:mark|grade|score|count|treat|consider|accept)\s+(?:this|it)" + _VERDICT + r"|"
     r"\b(?:please\s+)?accept\s+(?:both|either|any|all)\s+(?:answers?|of\s+(?:these|them|my\s+answers))\b")
 _GRADER_HINTS = GRADER_WORDS + ("accept", "as correct", "as right", "full marks", "full credit", "as valid", "as true")
 

@@ -16,7 +16,7 @@ from fractions import Fraction
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["same_dimension", "same_quantity", "unit_name", "warm"]
+__all__ = ["same_dimension", "same_quantity", "unit_factor", "unit_name", "warm"]
 
 
 @functools.lru_cache(maxsize=1)
@@ -76,6 +76,19 @@ def same_quantity(value: Fraction, unit: str, other: Fraction, other_unit: str) 
         return None
     scale = max(1.0, abs(float(other)))
     return abs(converted - float(other)) <= 1e-9 * scale
+
+
+def unit_factor(unit: str, other_unit: str) -> Fraction | None:
+    """How many ``other_unit`` one ``unit`` is (hour, min -> 60; ft, in -> 12), as the exact ratio of pint's
+    conversion; ``None`` when either unit is outside the table or they measure different things."""
+    a, b = _units(unit), _units(other_unit)
+    if a is None or b is None or a.dimensionality != b.dimensionality:
+        return None
+    try:
+        factor = _registry().Quantity(1.0, a).to(b).magnitude
+    except Exception:  # an offset unit (degrees Celsius) has no factor
+        return None
+    return Fraction(factor).limit_denominator(10**6)
 
 
 def same_dimension(unit: str, other_unit: str) -> bool | None:

@@ -13,6 +13,7 @@ from rlvr.verifiers.lexicon import ALTERNATIVE_WORDS, words_pattern
 __all__ = ["first_sentence", "line_lead", "lead_before_value", "LEAD_HINT_RE"]
 
 _PERIOD_RE = regex.compile(r"[.。](?:\s|$)")
+_MATH_DOLLAR_RE = regex.compile(r"(?<!\\)\$")  # a math delimiter, not an escaped currency sign ("\\$18")
 
 _SENTENCE_AFTER_RE = regex.compile(r"\s*(?:$|\n|\p{Lu}|\()")  # after a value's dots: a new sentence, or the end
 _ABBREVIATION_RE = regex.compile(r"(?i)(?<![\p{L}])(?:i\.e|e\.g|i\.e\.|e\.g\.|approx|resp|cf|viz|etc|vs)\.$")
@@ -45,7 +46,7 @@ def first_sentence(text: str, timeout: float) -> str:
 def _without_remark(answer: str, timeout: float) -> str:
     """An answer line's value without the remark that follows it (the remark is read as what comes after)."""
     cut = _REMARK_RE.sub("", answer, timeout=timeout) or answer
-    if "$" in cut or "\\(" in cut:  # inside math a parenthesis belongs to the expression
+    if _MATH_DOLLAR_RE.search(cut, timeout=timeout) or "\\(" in cut:  # inside math a parenthesis belongs to the expression
         return cut
     return _TRAILING_REMARK_RE.sub("", cut, count=1, timeout=timeout).rstrip(" ,;") or cut
 

@@ -5,6 +5,8 @@
 - A matrix as nested lists, ``[[0, -1], [1, 0]]`` (Python's, NumPy's, Mathematica's braces): the ``pmatrix``.
 - An angle in degrees, minutes and seconds, ``45^\\circ 30'``, ``22°30′``, ``10°15'36"``: its degrees,
   ``45.5^\\circ``.
+- A quantity in several units, ``2 \\text{ hours and } 30 \\text{ minutes}``, ``5 feet 6 inches``, ``3 kg 200 g``:
+  one number in its smallest unit (150 min, 66 in, 3200 g), converted with pint.
 - Plain TeX's ``{5 \\over 7}``, sympy's and Python's ``x**2``, ``!=`` and ``Eq(a, b)``, a congruence's residue and
   ``23 \\bmod 7``, and French intervals (``]0, 1[``, ``[1 ; 3[``).
 
@@ -19,7 +21,7 @@ import regex
 
 from rlvr.verifiers.limits import REGEX_TIMEOUT_S
 
-__all__ = ["unit_vector_tuple", "nested_list_matrix", "degrees_minutes_seconds", "plain_tex_fractions", "python_syntax",
+__all__ = ["compound_quantity", "unit_vector_tuple", "nested_list_matrix", "degrees_minutes_seconds", "plain_tex_fractions", "python_syntax",
            "modular", "french_interval"]
 
 _NUMBER = r"[-+]?\s*(?:[0-9]+(?:\.[0-9]+)?|\\frac\{-?[0-9]+\}\{[0-9]+\}|[0-9]+/[0-9]+)?"
@@ -163,3 +165,40 @@ def french_interval(s: str) -> str:
     if not m or (m[1] == "[" and m[4] == "]"):
         return s
     return ("(" if m[1] == "]" else "[") + f"{m[2]},{m[3]}" + (")" if m[4] == "[" else "]")
+
+
+_TEXT_UNWRAP_RE = regex.compile(r"\\(?:text|mathrm|textrm|mbox)\s*\{([^{}]*)\}")
+_TERM_UNIT_RE = regex.compile(r"\s*([0-9]+(?:\.[0-9]+)?)\s*([A-Za-z]{1,12})\.?\s*(?:,|\band\b)?")
+
+
+def compound_quantity(text: str) -> str | None:
+    """``2 \\text{ hours and } 30 \\text{ minutes}`` as ``150 \\text{ min}``: two or more amounts of one dimension,
+    each in a smaller unit than the one before, summed in the smallest; ``None`` for anything else."""
+    from rlvr.verifiers.conversions import unit_factor  # pint: loaded by the worker before it reports ready
+    from rlvr.verifiers.units import canonical_unit
+
+    if len(text) > 160 or not any(c.isdigit() for c in text):
+        return None
+    plain = _TEXT_UNWRAP_RE.sub(r" \1 ", text, timeout=REGEX_TIMEOUT_S).strip()
+    terms, pos = [], 0
+    while pos < len(plain):
+        m = _TERM_UNIT_RE.match(plain, pos, timeout=REGEX_TIMEOUT_S)
+        if m is None or m.end() == pos:
+            return None
+        unit = canonical_unit(m[2])
+        if unit is None:
+            return None
+        terms.append((Fraction(m[1]), unit))
+        pos = m.end()
+    if len(terms) < 2:
+        return None
+    total, (_, smallest) = Fraction(0), terms[-1]
+    for (amount, unit), (_, following) in zip(terms, terms[1:] + [(0, None)]):
+        if following is not None and ((step := unit_factor(unit, following)) is None or step <= 1):
+            return None  # another dimension, or not each unit smaller than the one before
+        factor = unit_factor(unit, smallest)
+        if factor is None:
+            return None
+        total += amount * factor
+    shown = str(total.numerator) if total.denominator == 1 else f"\\frac{{{total.numerator}}}{{{total.denominator}}}"
+    return f"{shown} \\text{{ {smallest}}}"

@@ -31,6 +31,7 @@ from rlvr.verifiers.guards import malformed_reason, unsafe_reason
 from rlvr.verifiers.limits import REGEX_TIMEOUT_S
 from rlvr.verifiers.lossless import unread_part
 from rlvr.verifiers.notations import unit_vector_tuple
+from rlvr.verifiers.remarks import without_remark
 from rlvr.verifiers.normalize import choice_option_text, gold_answer, normalize_answer, value_key
 from rlvr.verifiers.rules import (
     ROUNDED, TEXT_GROUP_RE, fast_decision, gold_info, is_list_gold, numbers_hidden_in_text, sandbox_texts,
@@ -169,6 +170,8 @@ def _stated_together(ex: Extraction, gold: str) -> Extraction:
 
 
 def _compare_row(ex: Extraction, gold: str, config: VerifierConfig, compare: Compare) -> dict[str, Any]:
+    if ex.status == "ok" and ex.answer and (plain := without_remark(ex.answer)) != ex.answer:
+        ex = dataclasses.replace(ex, answer=plain)  # "\\boxed{\\frac12 \\ (0.5)}": the value, its remark aside
     if ex.status == "multiple" and 1 < len(ex.candidates) <= 4:
         ex = _reconciled(ex, config, compare)
     early = _from_extraction(ex)

@@ -30,7 +30,7 @@ from rlvr.verifiers.vocabulary_cache import cached, installed_version
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["spells_gold", "warm"]
+__all__ = ["spells_gold", "number_word", "warm"]
 
 _SPELLED = (-1,) + tuple(range(0, 101)) + tuple(range(200, 1001, 100)) + (2000, 10**4, 10**5, 10**6, 10**9)
 _UNSPACED_RE = regex.compile(r"[\p{Han}\p{Hiragana}\p{Katakana}\p{Thai}\p{Lao}\p{Khmer}\p{Myanmar}]")
@@ -111,6 +111,12 @@ def _spellings(number: int, language: str) -> tuple[tuple[str, ...], ...]:
     except Exception:
         return ()
     return tuple(sorted({tuple(_tokens(t)) for t in texts if t}, key=len, reverse=True))
+
+
+def number_word(word: str) -> bool:
+    """Whether ``word`` (lower case) is a number word of one of CLDR's ninety languages (a word of a spell-out of
+    0-100, the hundreds or the scales)."""
+    return word in _owners()
 
 
 def spells_gold(answer: str, gold: Fraction | None) -> str | None:
