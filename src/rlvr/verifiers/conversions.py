@@ -39,7 +39,7 @@ _PINT_NAMES = {
     "ms": "millisecond", "s": "second", "min": "minute", "h": "hour", "day": "day", "week": "week",
     "month": "month", "year": "year",
     "mg": "milligram", "g": "gram", "kg": "kilogram", "lb": "pound", "oz": "ounce",
-    "ml": "milliliter", "l": "liter", "gal": "gallon", "acre": "acre", "hectare": "hectare",
+    "ml": "milliliter", "l": "liter", "gal": "gallon", "qt": "quart", "cup": "cup", "acre": "acre", "hectare": "hectare",
     "mph": "mile / hour", "km/h": "kilometer / hour", "m/s": "meter / second",
     "n": "newton", "j": "joule", "kj": "kilojoule", "cal": "calorie", "kcal": "kilocalorie", "ev": "electron_volt",
     "w": "watt", "kw": "kilowatt", "kwh": "kilowatt_hour", "v": "volt", "a": "ampere", "ohm": "ohm",

@@ -35,6 +35,8 @@ from rlvr.verifiers.normalize import bare_number, has_temperature_scale, normali
 from rlvr.verifiers.prose import sentences, stated_values
 from rlvr.verifiers.value_roles import value_role
 from rlvr.verifiers.limits import REGEX_TIMEOUT_S
+from rlvr.verifiers.numbers import parse_number
+from rlvr.verifiers.remarks import comes_to
 from rlvr.verifiers.later_values import agrees_approximately, fold_digits, key
 from rlvr.verifiers.slots import Slot, clean
 from rlvr.verifiers.statements import is_constant_side, names_a_quantity
@@ -78,7 +80,8 @@ _QUANTITY_IS_RE = regex.compile(
 _OTHER_QUANTITY_RE = regex.compile(r"(?i)(?:count|number|sum|value|amount|probability|outcome)\b")
 # "the answer is reasonable / correct / consistent with …": what a later answer phrase says of the answer, not a value
 _JUDGED_RE = regex.compile(r"(?i)\s*(?:indeed\s+|also\s+|thus\s+|therefore\s+)?(?:reasonable|correct|right|consistent|"
-                           r"plausible|confirmed|verified|valid|sensible|checked|as expected|accurate)\b")
+                           r"plausible|confirmed|verified|valid|sensible|checked|as expected|accurate|based\s+on|"
+                           r"derived\s+from|in\s+\p{L}+\s*[:,])")
 _JUDGED_AFTER_RE = regex.compile(r"(?i)\s*(?:is|was|seems|looks)\s+" + _JUDGED_RE.pattern.replace("(?i)", ""))
 _EVALUATION = words_pattern(NEGATIVE_EVALUATIONS)
 _DOUBTING = words_pattern(TENTATIVE_WORDS + UNSURE_PHRASES)
@@ -156,6 +159,7 @@ class _Reader:
         self.answer, self.timeout = answer, timeout
         self.label = label  # the name the answer was given ("x = \\boxed{5}", "m + n = \\boxed{7}"): a later value of it claims
         self.named: set[str] = set()  # later values given the answer's name
+        self.explaining = False  # what follows is labelled as the answer's explanation ("Explanation:", "Here's why:")
         # what the answer measures: its own unit, or the one written after its slot ("\\boxed{2} hours")
         self.unit = canonical_unit(normalize_answer(clean(answer)).unit or unit_after_answer or "")
         self.key = key(answer)
@@ -164,6 +168,7 @@ class _Reader:
         # "\\boxed{25 °F}. So it is 25.": the number restated without its scale (never "300 °C" after 300 K)
         self.bare = bare if bare is not None and bare not in self.own else None
         self.choice = answer_choice(clean(answer)) is not None
+        self.number = parse_number(normalize_answer(clean(answer)).key)  # "$6 \\times 7$" and "$5!$" work it out
 
     def other(self, values: list[str]) -> list[str]:
         if self.choice:  # against a choice letter only other letters are other answers ("B, the value 12")
@@ -173,7 +178,8 @@ class _Reader:
     def owns(self, value: str) -> bool:
         """Whether ``value`` is the answer's own value (or a part of it, or its number without the scale)."""
         k = key(value)
-        return k in self.own or (k == self.bare and not has_temperature_scale(value))
+        return k in self.own or (k == self.bare and not has_temperature_scale(value)) or (
+            self.number is not None and not isinstance(k, type(self.number)) and comes_to(value, self.number))
 
     def values(self, text: str, roles: bool = True) -> list[str]:
         """Stated values of ``text`` (all its values without ``roles``), labelled ones ("x = 2") left out."""
@@ -293,6 +299,14 @@ class _Reader:
         # as the answer recaps the work ("There are 56 arrangements in total, of which 14 are invalid")
         if len(others) < len(values) and not any(self._answer_cue_before(folded, v) for v in others):
             return None
+        # ", from 9 eggs.", "because 5 books have 5! orderings": the reason, after the answer; not a premise before a
+        # claim of its own ("Since $6 \\times 7 = 42$, the number of arrangements is 41.")
+        justifying = (m := _JUSTIFYING_RE.match(folded, timeout=t)) is not None and (
+            m[1].lower() not in ("because", "since", "as") or "," not in folded[m.end():])
+        if (self.explaining or justifying) and not any(self._answer_cue_before(folded, v) for v in others) and (
+                len(others) > 1 or _META_TOKEN_RE.search(_MACRO_NAME_RE.sub(" ", _EXPLANATION_RE.sub(
+                    " ", folded.replace(value, " ", 1), count=1, timeout=t), timeout=t), timeout=t)):
+            return None  # "**Answer: $18** Explanation: … so she has 9 eggs left.": the working, after the answer given first
         quantity = _QUANTITY_IS_RE.search(folded, timeout=t)
         if quantity and self.label and _OTHER_QUANTITY_RE.match(quantity[0], timeout=t):
             quantity = None  # "$m+n = \\boxed{107}$. The probability is 25/82.": the answer is named; this is another quantity
@@ -439,6 +453,8 @@ def check_later(doc: Document, later_slots: list[list[Slot]], final: Slot, answe
             continue  # "The answer is the same for either table": words, no value, against a numeric answer
         if group[0].kind == "final_answer_phrase" and _JUDGED_RE.match(value, timeout=timeout):
             continue  # "The answer is reasonable, since she sells about 10 eggs": a judgment of it, not another answer
+        if reader.number is not None and comes_to(first_clause(value), reader.number):
+            continue  # "The answer is simply $6 \\times 7$.", "The answer is $5!$, since …": the answer worked out
         if not reader.owns(value) and not any(reader.owns(v) for v in stated_values(value, timeout)):
             return Finding(LATER_STATEMENT, f"{final.kind} says {clean(answer)!r} but a later {group[0].kind} says "
                            f"{clean(value)!r}", (clean(value),))
@@ -447,6 +463,7 @@ def check_later(doc: Document, later_slots: list[list[Slot]], final: Slot, answe
     if span is not None:
         end = max(end, span[1])  # what follows the box inside its own math span is the box context's to judge
     tail = doc.view[end:end + _MAX_TAIL]
+    reader.explaining = _EXPLANATION_RE.match(tail, timeout=timeout) is not None
     code = [doc.text[a:b] for f in doc.fences if f.start >= end for a, b in [f.content]]
     choice = answer_choice(clean(answer))
     headings = [(h.start - end, h.end - end) for h in doc.headings if h.start >= end]
@@ -475,6 +492,24 @@ def check_later(doc: Document, later_slots: list[list[Slot]], final: Slot, answe
             if finding:
                 return _with_units(finding, sentence, timeout)
     return None
+
+
+_CLAUSE_CUT_RE = regex.compile(r",\s|;|\s(?:since|because|as|which|the number of)\s")
+
+
+def first_clause(text: str) -> str:
+    """``text`` up to its first clause break ("$5!$, since we arrange 5 books" -> "$5!$")."""
+    m = _CLAUSE_CUT_RE.search(text, timeout=REGEX_TIMEOUT_S)
+    return text[:m.start()] if m else text
+
+
+# a clause that gives the answer's reason or means ("…, from 9 eggs", "because 5 books have 5! orderings")
+_JUSTIFYING_RE = regex.compile(r"(?i)[\s,;:(—–-]*(from|by|because|since|using|based\s+on|via|as)\s")
+
+
+# the answer given first, then its explanation under a label: "**Answer: $18**\n\n**Explanation:** …", "Here's why: …"
+_EXPLANATION_RE = regex.compile(r"(?i)[\s*_#>.)$}\]-]*(?:explanation|reasoning|justification|why|here['’]?s\s+why|"
+                                r"here\s+is\s+why|solution|working|derivation|details|how)\b[\s*_]*[:：]")
 
 
 # GSM8K's answer marker where no heading begins ("\\boxed{(9, 25)}. #### (16, 17)"): what follows it is a value

@@ -24,7 +24,10 @@ _REMARK_RE = regex.compile(r"(?i)\s*\((?:i\.\s?e\.?|e\.\s?g\.?|that is|namely|si
 # or a clause a conjunction opens after a comma ("2 apples, not 3, because …")
 _TRAILING_REMARK_RE = regex.compile(
     r"(?<=\S)(?:\s+\((?=[^()]*\p{L}{3})[^()]*\)|\s+[—–]\s+\p{L}.*"
-    r"|\s*,\s*(?:not|because|since|as|which|so|but|while|where|when|although|though|if|unless|given|i\.e\.|e\.g\.)\b.*)\s*$",
+    r"|\s*,\s*(?:not|because|since|as|which|so|but|while|where|when|although|though|if|unless|given|i\.e\.|e\.g\.|"
+    r"from|by|using|after|with|based\s+on)\b.*"
+    # "18 because she sells 9 eggs", "$18 per day by selling 9 eggs": a reason or a means, without a comma
+    r"|\s+(?:because|since)\s+\S.*|\s+(?:by|from|after|through)\s+\p{L}+ing\b.*)\s*$",
     regex.IGNORECASE | regex.DOTALL)
 
 

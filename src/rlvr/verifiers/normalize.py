@@ -75,13 +75,13 @@ _MAGNITUDE = r"(?:hundred|thousand|million|billion|trillion|dozen|and|or)s?\b"
 # \text{i} / \mathrm{e} are the imaginary unit and Euler's number, never a unit
 _TRAILING_UNIT_RE = regex.compile(
     r"(?:(?<=[0-9}])|(?<=\\pi))(?:\s|\\[ ,;:!])*\\(?:text|mbox|mathrm|textrm|textbf|textit|textnormal)\s*\{\s*"
-    r"(?!" + _MAGNITUDE + r")\(?\s*([\p{L}\p{M}]{1,15}(?:/[\p{L}\p{M}]{1,8})?(?:[ ]+[\p{L}\p{M}]{2,15}){0,2})\.?\s*(?(1)\)?)\s*\}"
+    r"(?!" + _MAGNITUDE + r")\(?\s*([\p{L}\p{M}]{1,15}(?:/[\p{L}\p{M}]{1,8})?(?:\.?[ ]+[\p{L}\p{M}]{2,15}){0,2})\.?\s*(?(1)\)?)\s*\}"
     r"(?:\^\{?(?P<power>[23])\}?)?\s*$",
     regex.IGNORECASE)  # "42 \\text{ ways}", "42 \\text{ (ways)}"
 # a unit written as plain words after a number: 2 dollars, 30 inches, 12 pommes (only after a number)
 _TRAILING_WORD_UNIT_RE = regex.compile(
     r"(?:(?<=[0-9])|(?<=\\pi)|(?<=\}))(?:\s+(?!" + _MAGNITUDE + r")([\p{L}\p{M}]{2,15}(?:\s+[\p{L}\p{M}]{2,15})?"
-    r"(?:\s+(?:per|pro|par|por)\s+[\p{L}\p{M}]{2,15})?)|(" + _GLUED_UNITS + r"))"
+    r"(?:\s+(?:per|pro|par|por|every|each|a|an)\s+[\p{L}\p{M}]{2,15})?)|(" + _GLUED_UNITS + r"))"
     r"\.?(?:\^\{?[23]\}?)?\s*$", regex.IGNORECASE)
 _RADIAN_RE = regex.compile(r"(?i)rad(?:ian)?s?")
 # "100\pi cm^3", "\frac{5\pi}{12} rad", "\pi/4 rad", "\frac{3}{4} cups": a unit after a multiple of pi or a fraction

@@ -22,7 +22,7 @@ from rlvr.verifiers.lexicon import (
 from rlvr.verifiers.later_values import fold_digits
 from rlvr.verifiers.limits import REGEX_TIMEOUT_S
 
-__all__ = ["without_remark"]
+__all__ = ["without_remark", "comes_to"]
 
 _TEXT_WRAPPER_RE = regex.compile(r"\\(?:text|mathrm|textrm|mbox|textit)\s*\{([^{}]*)\}")
 _SPACING_RE = regex.compile(r"\\[,;:! ]|\\q?quad(?![A-Za-z])|~")
@@ -38,7 +38,7 @@ _DIGIT_RE = regex.compile(r"[0-9]")
 _NUMBER_RE = regex.compile(r"[0-9]+(?:\.[0-9]+)?")
 # an arithmetic of plain numbers once the words and currency signs are out ("9 eggs × \\$2" is 9 × 2)
 _OPERATOR_RE = regex.compile(r"\\times|\\cdot|\\div|[×·*÷/+\-−]")
-_NOISE_RE = regex.compile(r"\\\$|\$|[\p{L}\p{Sc}%']+|\\[A-Za-z]+")
+_NOISE_RE = regex.compile(r"\\\$|\$|\\[A-Za-z]+|[\p{L}\p{Sc}%']+")
 
 
 def without_remark(answer: str) -> str:
@@ -95,11 +95,28 @@ def _restates(text: str, number: Fraction) -> bool:
     return other is not None and other == number
 
 
+_FACTORIAL_RE = regex.compile(r"(?<![0-9.])([0-9]{1,2})\s*!")
+_BINOMIAL_RE = regex.compile(r"\\[dt]?binom\s*\{\s*([0-9]{1,2})\s*\}\s*\{\s*([0-9]{1,2})\s*\}|\bC\(\s*([0-9]{1,2})\s*,\s*([0-9]{1,2})\s*\)")
+
+
+def comes_to(text: str, number: Fraction) -> bool:
+    """``text`` is ``number`` worked out: an arithmetic of plain numbers (words and currency signs aside), with
+    factorials and binomial coefficients of small numbers ("$6 \\times 7$", "$5!$", "$\\binom{5}{2}$")."""
+    import math
+
+    text = text.strip().strip("$").strip().rstrip(".")
+    text = _FACTORIAL_RE.sub(lambda m: str(math.factorial(int(m[1]))), text, timeout=REGEX_TIMEOUT_S)
+    text = _BINOMIAL_RE.sub(lambda m: str(math.comb(int(m[1] or m[3]), int(m[2] or m[4]))), text, timeout=REGEX_TIMEOUT_S)
+    if (plain := _value_of(text)) is not None:
+        return plain == number
+    return _comes_to(text, number)
+
+
 def _comes_to(text: str, number: Fraction) -> bool:
     """``text`` is an arithmetic of plain numbers (words and currency signs aside) that comes to ``number``."""
     if not _OPERATOR_RE.search(text, timeout=REGEX_TIMEOUT_S) or "=" in text or len(text) > 120:
         return False
-    bare = _NOISE_RE.sub(" ", text, timeout=REGEX_TIMEOUT_S)
+    bare = _NOISE_RE.sub(" ", text.replace("\\times", "×").replace("\\cdot", "·").replace("\\div", "÷"), timeout=REGEX_TIMEOUT_S)
     tokens = regex.findall(r"[0-9]+(?:\.[0-9]+)?|\\times|\\cdot|\\div|[×·*÷/+\-−]", bare, timeout=REGEX_TIMEOUT_S)
     if not tokens or not _NUMBER_RE.fullmatch(tokens[0], timeout=REGEX_TIMEOUT_S):
         return False

@@ -44,8 +44,8 @@ def unit_word(word: str, open_class: bool = False) -> bool:
     """A unit symbol or word; ``open_class``: also a count noun (:func:`count_noun`: "apples", "sheep",
     "children", "pommes", "яблока"), which says what the number counts without changing it."""
     w = word.strip(".")
-    if w in _SYMBOLS or w.lower() in _WORD_UNITS:
-        return True
+    if w in _SYMBOLS or w.lower() in _WORD_UNITS or canonical_unit(w) is not None:
+        return True  # "mins", "hrs", "wk": the unit table's own abbreviations and plurals
     return open_class and _noun_word(w)
 
 
@@ -107,23 +107,27 @@ def count_noun(text: str) -> bool:
     bound, an approximation, a hedge, a negation, an alternative), a digit, or a short ASCII word that may
     be variables. At most three words."""
     words = [w.strip(".,") for w in text.split()]
-    if len(words) >= 3 and words[-2].lower() in _RATE_WORDS:
-        words = words[:-2]  # "cookies per person", "dollars per day": a rate's "per" and what it is taken over
+    if len(words) >= 2 and words[-2].lower() in _RATE_WORDS and _noun_word(words[-1]):
+        words = words[:-2]  # "cookies per person", "dollars every day", "per day": a rate and what it is taken over
+        if not words:
+            return True
     # "12 sq ft", "8 cu in": the abbreviations of square and cubic before a unit (pint's own "sq_ft", "cu_in");
     # "ordered pairs", "real roots": the words before the last describe what it counts
     return 1 <= len(words) <= 3 and all(_noun_word(w, last=i + 1 == len(words)) or (i + 1 < len(words) and w.lower() in _AREA_VOLUME)
                                         for i, w in enumerate(words))
 
 
-# "per", "pro", "par": a rate's preposition before the unit it is taken over
-_RATE_WORDS = frozenset({"per", "pro", "par", "por", "за"})
+# "per", "every", "a": a rate's word before the unit it is taken over ("per day", "every day", "a week")
+_RATE_WORDS = frozenset({"per", "pro", "par", "por", "за", "every", "each", "a", "an"})
 
 
 def unit_words(text: str) -> bool:
     """Every word of ``text`` is a unit or count noun (see :func:`unit_word`)."""
-    words = text.replace("/", " ").replace("~", " ").split()
-    if len(words) >= 3 and words[-2].lower() in _RATE_WORDS:
-        words = words[:-2] + words[-1:]  # "cookies per person": a unit and the unit it is taken over
+    words = [w.strip(".") for w in text.replace("/", " ").replace("~", " ").split()]  # "sq. ft.": abbreviations' periods
+    if len(words) >= 2 and words[-2].lower() in _RATE_WORDS and unit_word(words[-1], open_class=True):
+        words = words[:-2] + ([] if words[-2].lower() in ("every", "each", "a", "an") else words[-1:])
+        if not words:
+            return True  # "18 per day": a rate of the answer's own unit
     return bool(words) and all(unit_word(w, open_class=True) or (i + 1 < len(words) and w.lower() in _AREA_VOLUME)
                                for i, w in enumerate(words))
 # a plain number (sign, digits, groups, decimals, a fraction, scientific notation) then the unit tail
@@ -269,7 +273,7 @@ _CANONICAL_SPELLINGS = {
     "h": "h hr hrs hour hours", "day": "d day days", "week": "week weeks wk", "month": "month months",
     "year": "yr yrs year years", "mg": "mg milligram milligrams", "g": "g gram grams", "kg": "kg kilogram kilograms",
     "lb": "lb lbs pound pounds", "oz": "oz ounce ounces", "ml": "ml milliliter milliliters millilitre millilitres",
-    "l": "l liter liters litre litres", "gal": "gal gallon gallons", "cent": "cent cents ct",
+    "l": "l liter liters litre litres", "gal": "gal gallon gallons", "qt": "qt quart quarts", "cup": "cup cups", "cent": "cent cents ct",
     "dollar": "dollar dollars usd", "euro": "euro euros eur", "mph": "mph", "km/h": "kph km/h", "m/s": "m/s",
     "kelvin": "k kelvin kelvins", "degree": "degree degrees deg", "degc": "°c celsius", "degf": "°f fahrenheit", "n": "n newton newtons", "j": "j joule joules", "w": "w watt watts",
     "v": "v volt volts", "a": "a ampere amperes amp amps", "ohm": "ohm ohms ω",
@@ -303,7 +307,14 @@ def canonical_unit(unit: str) -> str | None:
     if len(words) == 2:  # "m s" is m/s, "km h" is km/h: a compound read from a quotient
         a, b = _CANONICAL.get(words[0]), _CANONICAL.get(words[1])
         return f"{a}/{b}" if a and b else None
-    return _CANONICAL.get(unit.lower()) if len(words) == 1 else None
+    if len(words) != 1:
+        return None
+    word = words[0].strip(".")
+    if word in _CANONICAL:
+        return _CANONICAL[word]
+    if len(word) >= 3 and word.endswith("s") and word[:-1] in _CANONICAL:
+        return _CANONICAL[word[:-1]]  # "wks", "qts": an abbreviation's plural
+    return None
 
 
 # "\\boxed{2} hours", "$\\boxed{120}$ minutes", "5\\text{ cm}", "120 minutes": a unit word right after a value
