@@ -24,6 +24,7 @@ import regex
 from rlvr.verifiers.approximations import APPROX_SIGNS_RE, APPROXIMATING, says_approximately
 from rlvr.verifiers.box_context import box_context, restated_after_box
 from rlvr.verifiers.doubts import doubt_before, unresolved_doubt
+from rlvr.verifiers.later_values import fold_odds
 from rlvr.verifiers.cache import byte_cache
 from rlvr.verifiers.document import Document
 from rlvr.verifiers.limits import REGEX_TIMEOUT_S
@@ -414,7 +415,7 @@ def _offers_another(before: str, after: str, answer: str,
     \\boxed{42}", "\\boxed{42}, maybe"; "the factors of 34 or multiples of 7 is \\boxed{6}" joins
     two things of the problem, not two answers.
     """
-    before, after = before[-_NEAR:], after[:_NEAR]
+    before, after = before[-_NEAR:], fold_odds(after[:_NEAR])  # ", or 1 in 6": the box's probability as odds
     if _DOUBT.search(before + " " + after, timeout=timeout) is None:
         return None  # the usual case: one tokenisation says there is neither
     own = _own_values(answer)

@@ -39,6 +39,10 @@ def _read_babel() -> list[str]:
                 # only names written in CJK scripts: "km", "°" and Latin symbols are read as units elsewhere
                 if name and all("\u3040" <= c <= "\u9fff" or "\uac00" <= c <= "\ud7af" for c in name):
                     names.add(name)
+        for name in locale.currencies.values():  # "美元", "欧元", "英镑", "日元": an amount is measured in them too
+            name = name.replace(" ", "")
+            if name and all("\u3040" <= c <= "\u9fff" or "\uac00" <= c <= "\ud7af" for c in name):
+                names.add(name)
     return sorted(names)
 
 
@@ -50,7 +54,7 @@ def east_asian_unit_names() -> frozenset[str]:
     if importlib.util.find_spec("babel") is None:
         logger.warning("babel is not installed: Chinese, Japanese and Korean unit names are not recognised")
         return frozenset()
-    return frozenset(cached("east-asian-unit-names", installed_version("babel"), _read_babel))
+    return frozenset(cached("east-asian-unit-names-2", installed_version("babel"), _read_babel))
 
 
 def unit_name_prefix(word: str) -> int:

@@ -86,8 +86,11 @@ _JUDGED_AFTER_RE = regex.compile(r"(?i)\s*(?:is|was|seems|looks)\s+" + _JUDGED_R
 _EVALUATION = words_pattern(NEGATIVE_EVALUATIONS)
 _DOUBTING = words_pattern(TENTATIVE_WORDS + UNSURE_PHRASES)
 # "Hopefully this helps!", "I hope this helps.": a sign-off, no doubt about the answer ("Hopefully 42 is right" is one)
-_SIGN_OFF_RE = regex.compile(r"(?i)\b(?:i\s+)?hope(?:fully)?\s+(?:this|that|it)\s+(?:helps|is\s+helpful|was\s+helpful|"
-                             r"clarifies|makes\s+sense)\b")
+_SIGN_OFF_RE = regex.compile(r"(?i)\b(?:i\s+)?hope(?:fully)?\s+(?:this|that|it|the\s+(?:explanation|solution|answer))\s+"
+                             r"(?:helps|is\s+(?:helpful|clear)|was\s+(?:helpful|clear)|clarifies|clears\s+\w+\s+up|makes\s+sense)\b"
+                             # "I'm not sure there's a simpler method": doubt about a method, not the answer
+                             r"|\bnot\s+sure\s+(?:if\s+|whether\s+)?there(?:'s|\s+is)\s+an?\s+(?:simpler|easier|faster|shorter|"
+                             r"better|quicker|more\s+elegant)\s+(?:method|way|approach|solution|proof)\b")
 # a value ruled out in the sentence that describes it: "41, which is wrong", "if you forgot 0 you would get 41: excluded"
 _RULED_OUT = words_pattern(REJECTION_WORDS + NEGATIVE_EVALUATIONS + ("fail", "eliminating", "ruling out", "excluded",
                                                                   "exclude", "wrong", "incorrect"))
@@ -224,6 +227,9 @@ class _Reader:
         shown = sentence.strip()[:80]
         folded = fold_digits(sentence)
         answer = clean(self.answer)
+        if (check := _CHECK_LINE_RE.fullmatch(folded, timeout=t)) and any(
+                self.owns(n) for n in regex.findall(r"[0-9]+(?:\.[0-9]+)?", check["lhs"], timeout=t)):
+            return None  # "✓ 3 × 4 = 12" after \\boxed{3}: the answer checked, its product no other answer
         # 1. a denial of the answer
         for m in _EVALUATION.finditer(folded, timeout=t):
             before = folded[max(0, m.start() - 60):m.start()]
@@ -326,6 +332,9 @@ class _Reader:
             rest = folded.replace(value, " ", 1) if value in folded else folded
             rest = _MACRO_NAME_RE.sub(" ", rest, timeout=t)  # "\\boxed{41}" is 41 on its own too
             words = [w.lower() for w in _META_TOKEN_RE.findall(rest, timeout=t)]
+            words += [""] * sum(len(run) // 2 for run in _UNSPACED_RUN_RE.findall(rest, timeout=t))  # "剩下的鸡蛋有": words
+            if _TABLE_ROW_RE.fullmatch(sentence, timeout=t) and not _ANSWER_LABEL_RE.match(sentence, timeout=t):
+                return None  # "| Rows | 6 |" in a summary table after the box: a labelled value of the work, as "Rows: 6" is
             if not words and not _LABEL_LINE_RE.match(sentence, timeout=t):  # "41." alone
                 return Finding(LATER_STATEMENT, f"the final answer {answer!r} is followed by {clean(value)!r} on its own "
                                f"({shown!r})", (clean(value),))
@@ -505,6 +514,14 @@ def first_clause(text: str) -> str:
 
 # a clause that gives the answer's reason or means ("…, from 9 eggs", "because 5 books have 5! orderings")
 _JUSTIFYING_RE = regex.compile(r"(?i)[\s,;:(—–-]*(from|by|because|since|using|based\s+on|via|as)\s")
+
+
+# a table row after its pipes are blanked: a label cell, a gap of blanks, a value cell ("Rows   6", "Eggs sold   9")
+_TABLE_ROW_RE = regex.compile(r"\s*\p{L}[\p{L}\p{M} '’()-]{0,40}?[ \t]{2,}\S[^\n]{0,30}?\s*")
+_UNSPACED_RUN_RE = regex.compile(r"[\p{Han}\p{Hiragana}\p{Katakana}]{2,}")
+# a check of the answer: an arithmetic line that uses it and says what it comes to ("✓ 3 × 4 = 12", "(✓ 12 × 4 = 48)")
+_CHECK_LINE_RE = regex.compile(r"[\s(\[*•-]*(?:[✓✔☑✅]\ufe0f?|check(?:ing)?\s*:|verify\s*:|verification\s*:)\s*"
+                               r"(?P<lhs>[-+0-9.,\s×x*·÷/()]+?)\s*=\s*(?P<rhs>[-+]?[0-9][0-9.,]*)\s*[)\].✓✔]*\s*")
 
 
 # the answer given first, then its explanation under a label: "**Answer: $18**\n\n**Explanation:** …", "Here's why: …"

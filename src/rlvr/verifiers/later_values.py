@@ -17,7 +17,7 @@ from rlvr.verifiers.numbers import simple_value
 from rlvr.verifiers.slots import clean
 from rlvr.verifiers.units import number_from_words
 
-__all__ = ["fold_digits", "key", "agrees_approximately"]
+__all__ = ["fold_digits", "fold_odds", "key", "agrees_approximately"]
 
 _DIGIT_RE = regex.compile(r"[0-9]")
 _ROMAN_RE = regex.compile(r"\b(?=[MDCLXVI]{2,}\b)M{0,3}(?:CM|CD|D?C{0,3})(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3})\b")
@@ -64,6 +64,18 @@ def _roman_number(m: regex.Match) -> str:
     return str(total)
 
 
+# "1 in 6", "a 1 in 6 chance", "1 chance in 52", "3 out of 4": a probability written as its odds
+_ODDS_RE = regex.compile(r"(?i)(?<![\p{L}\p{N}.])(?:an?\s+)?([0-9]{1,9})\s+(?:chances?\s+)?(?:in|out\s+of)\s+([0-9]{1,9})"
+                         r"(?:\s+chances?)?(?!\.?\p{N})")
+
+
+def fold_odds(text: str) -> str:
+    """Odds written in words as the fraction they state ("or 1 in 6" -> "or 1/6")."""
+    if " in " not in text and " out of " not in text:
+        return text
+    return _ODDS_RE.sub(r"\1/\2", text, timeout=REGEX_TIMEOUT_S)
+
+
 def fold_digits(text: str) -> str:
     """Digits of any script (fullwidth, Arabic-Indic, Devanagari …) as ASCII, and number words (English,
     Chinese, Roman) as digits."""
@@ -76,7 +88,7 @@ def fold_digits(text: str) -> str:
     if _NUMBER_WORDS_RE.search(text, timeout=REGEX_TIMEOUT_S):
         text = _NUMBER_WORDS_RE.sub(_number_word, text,
                                     timeout=REGEX_TIMEOUT_S)
-    return text
+    return fold_odds(text)
 
 
 @byte_cache(0.02)

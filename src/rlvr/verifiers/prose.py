@@ -480,6 +480,13 @@ def _single_is(sentence: str, timeout: float) -> int | None:
     """Where the text after a sentence's only stating verb ("is", "has", "costs", …, outside math) begins;
     ``None`` for zero or several ("After 3 days she has 12 apples left" states 12)."""
     math = [m.span() for m in _MATH_SPAN_RE.finditer(sentence, timeout=timeout)]
-    verbs = [m.end() for m in _VERB_RE.finditer(sentence, timeout=timeout)
-             if not any(a <= m.start() < b for a, b in math)]
-    return verbs[0] if len(verbs) == 1 else None
+    verbs = [m for m in _VERB_RE.finditer(sentence, timeout=timeout) if not any(a <= m.start() < b for a, b in math)]
+    if len(verbs) > 1 and (sub := _SUBORDINATE_RE.search(sentence, 0, verbs[0].start(), timeout=timeout)) \
+            and not _VALUE_BEFORE_RE.search(sentence, 0, sub.start(), timeout=timeout):
+        verbs = verbs[-1:]  # "The remainder when 100 is divided by 7 is 2": the clause's own verb is not the sentence's
+    return verbs[0].end() if len(verbs) == 1 else None
+
+
+# a subordinate clause of its own verbs before the sentence's ("when 100 is divided by 7", "if x is 3", "after it is cut")
+_SUBORDINATE_RE = regex.compile(r"(?i)\b(?:when|if|after|once|whenever)\b")
+_VALUE_BEFORE_RE = regex.compile(r"[0-9$]")
