@@ -406,6 +406,9 @@ def final_answer_phrase(doc: Document, timeout: float, start: int = 0) -> list[S
 
 
 # -- the whole completion as one expression -------------------------------------------------------
+# a clock time or a ratio alone: "20:34:00", "08:34 \\text{P.M.}", "3:4" (a colon after words labels a line instead)
+_BARE_COLON_RE = regex.compile(r"\$?\s*[0-9]{1,2}(?::[0-9]{2}){1,2}\s*(?:\\text\s*\{\s*)?(?:[AaPp]\.?\s?[Mm]\.?)?\s*\}?\s*\$?"
+                               r"|\$?\s*[0-9]+(?:\s*:\s*[0-9]+)+\s*\$?")
 _BARE_RE = regex.compile(r"[0-9A-Za-z\\{}()\[\]^_+\-*/.,=<>|!%' ]{1,60}")
 _BARE_MATH_RE = regex.compile(r"[0-9A-Za-z\\{}()\[\]^_+\-*/.,=<>|!&:;'% \n]{1,300}")
 _TEXT_WRAPPER_RE = regex.compile(r"\\(?:text|textbf|textit|textrm|mathrm|mbox)\s*\{([^{}]*)\}")
@@ -432,6 +435,7 @@ def bare_expression(text: str, timeout: float) -> str | None:
     """``text`` when it is nothing but a short math expression (``$3$``, ``x+1``, ``2 dollars``)."""
     s = text.strip()
     if _BARE_MONEY_RE.fullmatch(s, timeout=timeout) or _BARE_SPAN_TAIL_RE.fullmatch(s, timeout=timeout) \
+            or _BARE_COLON_RE.fullmatch(s, timeout=timeout) \
             or _BARE_MATH_WORDS_RE.fullmatch(s, timeout=timeout):
         return s
     delimited = False
