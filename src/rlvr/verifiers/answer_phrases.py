@@ -12,7 +12,7 @@ __all__ = ["final_answer_phrase_in"]
 
 _PHRASE_RE = regex.compile(
     r"(?i)\b(?:(?:the|my|our)[ \t]+(?:(?:(?:final|correct|right)[ \t]+)?(?:answer|choice|result)|(?:correct|right)[ \t]+option)"
-    r"|(?<![\p{L}])answer|(?:la|die|a)(?:[ \t]+(?:bonne|juste|richtige|korrekte|endgültige|giusta))?[ \t]+"
+    r"|(?<![\p{L}])(?<!\b(?:other|another|no|any|each|every)[ \t]+)answer|(?:la|die|a)(?:[ \t]+(?:bonne|juste|richtige|korrekte|endgültige|giusta))?[ \t]+"
     r"(?:réponse|respuesta|antwort|risposta|resposta)"
     r"(?:[ \t]+(?:finale?|correcta|correcto|correcte|correta|corretta|certa|exacta|exacte|esatta))?)"
     r"[ \t]+(?:is|was|would be|will be|should be|equals|est|es|ist|lautet|è|é|sera|será)(?![\p{L}])[ \t]*:?[ \t]*([^\n]{1,2000})"

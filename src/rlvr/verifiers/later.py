@@ -42,7 +42,8 @@ from rlvr.verifiers.slots import Slot, clean
 from rlvr.verifiers.statements import is_constant_side, names_a_quantity
 from rlvr.verifiers.trace import Finding, rule
 from rlvr.verifiers.temperatures import with_temperature_scale
-from rlvr.verifiers.units import canonical_unit, unit_after
+from rlvr.verifiers.units import count_noun, unit_words, canonical_unit, unit_after
+from rlvr.verifiers.word_answers import yes_no, yes_no_taken_back
 
 __all__ = ["check_later", "LATER_STATEMENT", "RETRACTION", "DENIAL", "HEDGED_LATER", "OTHER_CHOICE", "DOUBTED"]
 
@@ -77,6 +78,10 @@ _QUANTITY_IS_RE = regex.compile(
     r"[^.!?;:0-9$\\]{0,60}?"
     r"\b(?:is|are|was|be|equals?|becomes?)\s*\$?\s*(?=[-+]?[0-9(\\])")
 # a quantity's noun that is not the answer itself: after a named answer ("m + n = \\boxed{7}") it names another quantity
+_AGAIN_BEFORE_RE = regex.compile(r"(?i)(?:\b(?:which|it|this|that|one)\s+(?:is|was|would\s+be|equals|becomes|gives)"
+                             r"|\bequivalently|\bi\.\s?e\.|\bthat\s+is|\bso|\bor)\s*[,:]?\s*\$?\s*$")
+_BARE_QUANTITY_RE = regex.compile(r"(?i)(?:count|number|sum|value|amount|outcome)\s+(?:is|was|equals?)\s*\$?\s*")
+_FINAL_WORD_RE = regex.compile(r"(?i)\b(?:final|answer|result)\b")
 _OTHER_QUANTITY_RE = regex.compile(r"(?i)(?:count|number|sum|value|amount|probability|outcome)\b")
 # "the answer is reasonable / correct / consistent with …": what a later answer phrase says of the answer, not a value
 _JUDGED_RE = regex.compile(r"(?i)\s*(?:indeed\s+|also\s+|thus\s+|therefore\s+)?(?:reasonable|correct|right|consistent|"
@@ -121,6 +126,7 @@ _HEADING_WORD_RE = regex.compile(r"\p{L}{2,}")
 _META_TOKEN_RE = regex.compile(r"\p{L}[\p{L}'’-]*")  # words, single letters included ("I", "a")
 _OFFER_BEFORE, _OFFER_AFTER = 15, 10  # how close an alternative word stands to the value it offers
 _META_WORDS = 8  # at most this many words beside the value
+_MANY_VALUES = 64  # a later sentence of more values than this is a list of candidates, not the work
 _BARE_WORDS = 2  # a later sentence of another value and at most this many words claims it
 _COMMA_RE = regex.compile(r"\s*,\s*")
 _DIGIT_RE = regex.compile(r"[0-9]")
@@ -163,9 +169,11 @@ class _Reader:
         self.label = label  # the name the answer was given ("x = \\boxed{5}", "m + n = \\boxed{7}"): a later value of it claims
         self.named: set[str] = set()  # later values given the answer's name
         self.explaining = False  # what follows is labelled as the answer's explanation ("Explanation:", "Here's why:")
+        self.money = False  # the answer is an amount of money (set by check_later from its slot and what follows it)
         # what the answer measures: its own unit, or the one written after its slot ("\\boxed{2} hours")
         self.unit = canonical_unit(normalize_answer(clean(answer)).unit or unit_after_answer or "")
         self.key = key(answer)
+        self.said = yes_no(clean(answer))  # "yes" or "no" when the answer is one: a later "Yep." takes it back
         self.own = {self.key} | {key(v) for v in _COMMA_RE.split(clean(answer), timeout=timeout) if v.strip()}
         bare = bare_number(clean(answer))
         # "\\boxed{25 °F}. So it is 25.": the number restated without its scale (never "300 °C" after 300 K)
@@ -222,6 +230,42 @@ class _Reader:
         # $6 \\times 7 = 42$"); a value the identity does not name is still read ("$6 \\times 7 = 42$, final: 41")
         return [v for v in out if key(v) not in operands] if operands else out
 
+    def _said_of_answer(self, folded: str, value: str) -> bool:
+        """Whether ``value`` is given as the answer's value again ("… $6 \\times 7$ which is 43", "; equivalently
+        43", "with repetition it is 3125", ", so 43"), not as a quantity of its own ("and the sum is 5", "the number
+        of ways to pick 2 of 5")."""
+        at = folded.find(value)
+        return at >= 0 and _AGAIN_BEFORE_RE.search(folded[max(0, at - 40):at], timeout=self.timeout) is not None
+
+    def _names_label(self, phrase: str) -> bool:
+        """Whether ``phrase`` names the answer's label ("The value of x is", "The sum m + n is")."""
+        label = regex.sub(r"\s+", "", _MACRO_NAME_RE.sub("", self.label or "", timeout=self.timeout), timeout=self.timeout)
+        if not label or len(label) > 40:
+            return False
+        pattern = r"\s*\$?\s*".join(regex.escape(c) for c in label)  # "m+n" is "m + n", "$m+n$" in the sentence
+        return regex.search(r"(?<![A-Za-z])" + pattern + r"(?![A-Za-z])", phrase, timeout=self.timeout) is not None
+
+    def _work_value(self, text: str, value: str) -> bool:
+        """Whether ``value`` in ``text`` reads as a quantity of the work ("9 eggs", "so 9 remain", "16 − 3 − 4 = 9",
+        "$2 each"), not an answer put forward: it counts or measures something, or is an operand of a worked step,
+        or the sentence says something of it beyond a connective ("So $20.", "Because 20." say nothing). An amount of
+        money after an answer that is one ("Janet makes $20 every day" after $18) is the answer's own kind of
+        quantity, another value of it."""
+        at = text.find(value)
+        if at < 0:
+            return False
+        t = self.timeout
+        if self.money and (_MONEY_BEFORE_RE.search(text[max(0, at - 3):at], timeout=t)
+                           or _MONEY_AFTER_RE.match(text, at + len(value), timeout=t)):
+            return False
+        after = _NOUN_AFTER_RE.match(text, at + len(value), timeout=t)
+        if (after and (count_noun(after[1]) or unit_words(after[1]))) or _OPERATOR_NEAR_RE.match(
+                text, at + len(value), timeout=t) or _OPERATOR_BEFORE_RE.search(text[max(0, at - 4):at], timeout=t):
+            return True
+        rest = _MACRO_NAME_RE.sub(" ", _EXPLANATION_RE.sub(" ", text.replace(value, " ", 1), count=1, timeout=t),
+                                  timeout=t)
+        return any(w.lower() not in _CONNECTIVES for w in _META_TOKEN_RE.findall(rest, timeout=t))
+
     def sentence(self, sentence: str, first: bool) -> Finding | None:
         t = self.timeout
         shown = sentence.strip()[:80]
@@ -247,8 +291,15 @@ class _Reader:
         if denial:
             return Finding(DENIAL, f"the final answer {answer!r} is followed by a statement that denies it ({denial!r})")
         values = self.values(sentence)
+        if len(values) > _MANY_VALUES:
+            # "0 1 2 … 2999" after the answer: a sentence of that many values lists candidates, and reading each
+            # one's role would cost seconds of the trainer's time
+            return Finding(LATER_STATEMENT, f"the final answer {answer!r} is followed by a sentence of {len(values)} "
+                           f"values ({shown!r})")
         others = self.other(values)
         cue = _RETRACTION.search(folded, timeout=t)
+        if first and self.said and yes_no_taken_back(self.said, folded):
+            return Finding(RETRACTION, f"the final answer {answer!r} is taken back right after it ({shown!r})")
         if first and not values and _WITHDRAWAL.search(folded, timeout=t):
             return Finding(DENIAL, f"the final answer {answer!r} is withdrawn right after it ({shown!r})")
         if first and (m := _DOUBTING.search(_SIGN_OFF_RE.sub(" ", folded, timeout=t), timeout=t)):
@@ -307,22 +358,32 @@ class _Reader:
             return None
         # ", from 9 eggs.", "because 5 books have 5! orderings": the reason, after the answer; not a premise before a
         # claim of its own ("Since $6 \\times 7 = 42$, the number of arrangements is 41.")
+        # the working after an answer given first ("**Answer: $18** Explanation: … so she has 9 eggs left."), and a
+        # clause of the answer's reason or means (", from 9 eggs", "because 5 books have 5! orderings"), name the
+        # work's values; never a total, an answer or a result claimed ("Therefore, the total is $20."), nor a value
+        # the sentence says nothing of ("So $20.", "Because 20.")
         justifying = (m := _JUSTIFYING_RE.match(folded, timeout=t)) is not None and (
             m[1].lower() not in ("because", "since", "as") or "," not in folded[m.end():])
-        if (self.explaining or justifying) and not any(self._answer_cue_before(folded, v) for v in others) and (
-                len(others) > 1 or _META_TOKEN_RE.search(_MACRO_NAME_RE.sub(" ", _EXPLANATION_RE.sub(
-                    " ", folded.replace(value, " ", 1), count=1, timeout=t), timeout=t), timeout=t)):
-            return None  # "**Answer: $18** Explanation: … so she has 9 eggs left.": the working, after the answer given first
+        if (self.explaining or justifying) and not _RESULT_CLAIM_RE.search(folded, timeout=t) \
+                and not any(self._answer_cue_before(folded, v) for v in others) \
+                and all(self._work_value(folded, v) for v in others):
+            return None
         quantity = _QUANTITY_IS_RE.search(folded, timeout=t)
-        if quantity and self.label and _OTHER_QUANTITY_RE.match(quantity[0], timeout=t):
-            quantity = None  # "$m+n = \\boxed{107}$. The probability is 25/82.": the answer is named; this is another quantity
+        if quantity and self.label and _OTHER_QUANTITY_RE.match(quantity[0], timeout=t) \
+                and not _BARE_QUANTITY_RE.fullmatch(quantity[0], timeout=t) and not self._names_label(quantity[0]) \
+                and not _FINAL_WORD_RE.search(folded, max(0, quantity.start() - 16), quantity.end(), timeout=t):
+            # "The probability is 25/82", "The number of ways is 56" after "m + n = \boxed{107}": another quantity;
+            # not "The value of x is 6", "The final value is 108", "The value is 108": the answer's own
+            quantity = None
         claims = [c for c in (_CLAIM.search(folded, timeout=t), quantity) if c]
         claim = min(claims, key=lambda c: c.start()) if claims else None
         if claim is not None and _JUDGED_AFTER_RE.match(folded, claim.end(), timeout=t):
             claim = None  # "The answer is reasonable, since she sells about 10 eggs": the answer judged, no value claimed
         claimed = self.values(folded[claim.end():]) if claim is not None else []
-        if claim is not None and len(others) < len(values) and claimed and not self.other(claimed[:1]):
+        if claim is not None and len(others) < len(values) and claimed and not self.other(claimed[:1]) \
+                and not any(self._said_of_answer(folded, v) for v in others):
             claim = None  # "Therefore, the product is 6 and the sum is 5": the answer restated beside other quantities
+            # (not "The answer is $6 \\times 7$ which is 43": the answer's own value, given again as another)
         if claim is not None and len(others) < len(values) and self._recap(folded[claim.end():], others):
             claim = None  # a recap restates the answer beside the other quantities it names
         if claim is not None and self.other(self.values(folded[claim.end():])):
@@ -462,7 +523,8 @@ def check_later(doc: Document, later_slots: list[list[Slot]], final: Slot, answe
             continue  # "The answer is the same for either table": words, no value, against a numeric answer
         if group[0].kind == "final_answer_phrase" and _JUDGED_RE.match(value, timeout=timeout):
             continue  # "The answer is reasonable, since she sells about 10 eggs": a judgment of it, not another answer
-        if reader.number is not None and comes_to(first_clause(value), reader.number):
+        if reader.number is not None and comes_to(head := first_clause(value), reader.number) \
+                and not reader.other(reader.values(value[len(head):], roles=False)):
             continue  # "The answer is simply $6 \\times 7$.", "The answer is $5!$, since …": the answer worked out
         if not reader.owns(value) and not any(reader.owns(v) for v in stated_values(value, timeout)):
             return Finding(LATER_STATEMENT, f"{final.kind} says {clean(answer)!r} but a later {group[0].kind} says "
@@ -473,6 +535,8 @@ def check_later(doc: Document, later_slots: list[list[Slot]], final: Slot, answe
         end = max(end, span[1])  # what follows the box inside its own math span is the box context's to judge
     tail = doc.view[end:end + _MAX_TAIL]
     reader.explaining = _EXPLANATION_RE.match(tail, timeout=timeout) is not None
+    around = doc.view[max(0, final.start - 3):min(len(doc.view), final.end + 12)]
+    reader.money = bool(_MONEY_ANYWHERE_RE.search(around, timeout=timeout))
     code = [doc.text[a:b] for f in doc.fences if f.start >= end for a, b in [f.content]]
     choice = answer_choice(clean(answer))
     headings = [(h.start - end, h.end - end) for h in doc.headings if h.start >= end]
@@ -512,6 +576,15 @@ def first_clause(text: str) -> str:
     return text[:m.start()] if m else text
 
 
+# a claim of a total, an answer or a result ("the total is", "total:", "so she earns … =", "we get"): never working
+_RESULT_CLAIM_RE = regex.compile(r"(?i)\b(?:total|answer|result|altogether|in\s+all|overall|final|we\s+get)\b")
+_CONNECTIVES = frozenset("so thus hence therefore then because since as by from and or i.e e.g".split())
+_MONEY_ANYWHERE_RE = regex.compile(r"(?i)\\\$|\$\s*[0-9]|[€£¥₹]|\bdollars?\b|\beuros?\b|美元")
+_MONEY_BEFORE_RE = regex.compile(r"(?:\\\$|\$|[€£¥₹])\s*$")
+_MONEY_AFTER_RE = regex.compile(r"(?i)\s*(?:dollars?|euros?|pounds?|yuan|rupees?|cents?|美元|元)\b")
+_NOUN_AFTER_RE = regex.compile(r"[\s$}]*((?:\p{L}[\p{L}'’-]*)(?:\s+\p{L}[\p{L}'’-]*){0,2})")
+_OPERATOR_NEAR_RE = regex.compile(r"\s*(?:[-+−×*·/÷=]|\\(?:times|cdot|div)(?![A-Za-z]))")
+_OPERATOR_BEFORE_RE = regex.compile(r"(?:[-+−×*·/÷]|\\(?:times|cdot|div))\s*\$?\s*$")
 # a clause that gives the answer's reason or means ("…, from 9 eggs", "because 5 books have 5! orderings")
 _JUSTIFYING_RE = regex.compile(r"(?i)[\s,;:(—–-]*(from|by|because|since|using|based\s+on|via|as)\s")
 

@@ -114,7 +114,7 @@ HEDGE_WORDS: tuple[str, ...] = (
     "unclear", "likely", "could be", "peut-être", "probablement", "quizás", "tal vez", "quizá", "vielleicht",
     "wahrscheinlich", "forse", "talvez", "może", "misschien", "belki", "mungkin", "có lẽ", "возможно",
     "наверное", "也许", "可能", "或许", "たぶん", "多分", "아마", "ربما", "शायद", "plausible", "defensible",
-    "arguably", "equally", "conceivably", "alternatively", "можливо", "kanske", "ίσως", "ehkä", "labda",
+    "arguably", "equally", "conceivably", "alternatively", "alternative", "alternatives", "alternate", "можливо", "kanske", "ίσως", "ehkä", "labda",
 )
 #: an approximation is the value it states ("about 12" answers 12, compared exactly), not a hedge
 APPROXIMATION_WORDS: tuple[str, ...] = (
@@ -339,13 +339,14 @@ YES_WORDS: tuple[str, ...] = (
     "yes", "true", "oui", "vrai", "sí", "si", "verdadero", "cierto", "ja", "wahr", "richtig", "sim", "verdadeiro",
     "vero", "tak", "prawda", "evet", "doğru", "ya", "benar", "có", "đúng", "да", "верно", "правда", "так", "是", "是的",
     "对", "對", "正确", "正確", "成立", "可以", "能", "存在", "はい", "正しい", "예", "네", "참", "맞다", "نعم", "صحيح",
-    "हाँ", "हां", "सही", "ναι", "σωστό", "kyllä", "igen", "ano", "da", "waar", "sant", "ano",
+    "हाँ", "हां", "सही", "ναι", "σωστό", "kyllä", "igen", "ano", "da", "waar", "sant", "ano", "yep", "yeah", "yup", "doch",
+    "affirmative",
 )
 NO_WORDS: tuple[str, ...] = (
     "no", "false", "non", "faux", "falso", "nein", "falsch", "não", "nie", "fałsz", "hayır", "yanlış", "tidak",
     "salah", "không", "sai", "нет", "неверно", "ні", "否", "不是", "不对", "不對", "错误", "錯誤", "不成立", "不可以",
     "不能", "不存在", "いいえ", "誤り", "아니오", "아니요", "거짓", "لا", "خطأ", "नहीं", "गलत", "όχι", "λάθος", "ei",
-    "nem", "ne", "nee", "onwaar", "nej", "usant",
+    "nem", "ne", "nee", "onwaar", "nej", "usant", "nah", "nope", "negative",
 )
 TENTATIVE_WORDS: tuple[str, ...] = (
     "placeholder", "tentative", "tentatively", "an example", "for example", "for instance", "e.g.", "a sample",

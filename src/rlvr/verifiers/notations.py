@@ -172,8 +172,8 @@ _TERM_UNIT_RE = regex.compile(r"\s*([0-9]+(?:\.[0-9]+)?)\s*([A-Za-z]{1,12})\.?\s
 
 
 def compound_quantity(text: str) -> str | None:
-    """``2 \\text{ hours and } 30 \\text{ minutes}`` as ``150 \\text{ min}``: two or more amounts of one dimension,
-    each in a smaller unit than the one before, summed in the smallest; ``None`` for anything else."""
+    """``2 \\text{ hours and } 30 \\text{ minutes}`` as ``\\frac{5}{2} \\text{ h}``: two or more amounts of one
+    dimension, each in a smaller unit than the one before, summed in the first; ``None`` for anything else."""
     from rlvr.verifiers.conversions import unit_factor  # pint: loaded by the worker before it reports ready
     from rlvr.verifiers.units import canonical_unit
 
@@ -192,13 +192,15 @@ def compound_quantity(text: str) -> str | None:
         pos = m.end()
     if len(terms) < 2:
         return None
-    total, (_, smallest) = Fraction(0), terms[-1]
+    # summed in the first (largest) unit, which a unitless gold gives ("2.5" hours for 2 hours 30 minutes, "5.5" m
+    # for 5 m 50 cm); one reading only, so that one answer is never paid as two numbers
+    total, (_, largest) = Fraction(0), terms[0]
     for (amount, unit), (_, following) in zip(terms, terms[1:] + [(0, None)]):
         if following is not None and ((step := unit_factor(unit, following)) is None or step <= 1):
             return None  # another dimension, or not each unit smaller than the one before
-        factor = unit_factor(unit, smallest)
+        factor = unit_factor(unit, largest)
         if factor is None:
             return None
         total += amount * factor
     shown = str(total.numerator) if total.denominator == 1 else f"\\frac{{{total.numerator}}}{{{total.denominator}}}"
-    return f"{shown} \\text{{ {smallest}}}"
+    return f"{shown} \\text{{ {largest}}}"

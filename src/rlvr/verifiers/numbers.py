@@ -102,17 +102,23 @@ def matches_at_float_precision(key: str, gold: Fraction) -> bool:
 
 # a decimal gold, perhaps in scientific notation: 3.33333333, 2.314814814815 \times 10^{-3}
 _GOLD_DECIMAL_RE = regex.compile(r"[+-]?([0-9]*)\.([0-9]+)(?:\\times10\^\{?([-+]?[0-9]{1,3})\}?)?")
+_ANSWER_DECIMAL_RE = regex.compile(r"[+-]?[0-9]*(?:\.([0-9]*))?")
 #: significant digits from which a decimal gold is the rounding of an exact value (10/3 for 3.33333333): a wrong
 #: exact answer does not agree with eight digits by chance (355/113 against pi's 3.14159265 misses by 27 units)
 LONG_GOLD_DIGITS = 8
 
 
-def rounds_long_gold(answer: Fraction, gold_key: str) -> bool:
+def rounds_long_gold(answer: Fraction, gold_key: str, answer_key: str | None = None) -> bool:
     """Whether the exact ``answer`` is the value a decimal gold of :data:`LONG_GOLD_DIGITS` or more significant
     digits rounds ("3.33333333" for 10/3, "2.314814814815 \\times 10^{-3}" for 1/432): within one unit of its last
-    digit."""
+    digit (a gold rounded or truncated). ``answer_key``, when given, is how the answer was written: a decimal of no
+    more places than the gold is another value at the gold's precision (3.33333334 against 3.33333333), not its
+    rounding."""
     m = _GOLD_DECIMAL_RE.fullmatch(gold_key, timeout=REGEX_TIMEOUT_S) if len(gold_key) < 60 else None
     if m is None or len((m[1] + m[2]).lstrip("0")) < LONG_GOLD_DIGITS:
+        return False
+    if answer_key is not None and (a := _ANSWER_DECIMAL_RE.fullmatch(answer_key, timeout=REGEX_TIMEOUT_S)) \
+            and len(a[1] or "") <= len(m[2]) - int(m[3] or 0):
         return False
     exponent = int(m[3] or 0)
     scale = Fraction(10) ** exponent
@@ -195,3 +201,23 @@ def simple_value(text: str) -> float | None:
         coefficient = float(m[1]) if m[1] not in ("", "-") else (-1.0 if m[1] == "-" else 1.0)
         return coefficient * 3.141592653589793
     return None
+
+
+# a decimal written as repeating ("0.666\\ldots", "0.1\\overline{6}", "0.333…"): a decimal of unbounded places
+_REPEATING_WRITTEN_RE = regex.compile(r"-?[0-9]*\.[0-9]*(?:\\overline\{[0-9]+\}|\\dot\{[0-9]\}[0-9]*(?:\\dot\{[0-9]\})?|"
+                                      r"[0-9](?:\\ldots|\\cdots|\\dots|\.\.\.|…))")
+
+
+def repeating_rounds_to_gold(written: str, value: Fraction, gold_key: str) -> bool:
+    """``0.666\\ldots`` (2/3) for a gold ``0.67``: a repeating decimal has more places than any gold, so it is paid
+    as :func:`rounds_to_gold` pays a longer decimal, by rounding its exact ``value`` half away from zero."""
+    g = _DECIMAL_RE.fullmatch(gold_key, timeout=REGEX_TIMEOUT_S)
+    if g is None or len(g[1]) < ROUNDED_GOLD_PLACES or len(written) > 60 \
+            or not _REPEATING_WRITTEN_RE.fullmatch(written.replace(" ", ""), timeout=REGEX_TIMEOUT_S):
+        return False
+    from decimal import ROUND_HALF_UP, Decimal, localcontext
+
+    with localcontext() as ctx:
+        ctx.prec = 60
+        exact = Decimal(value.numerator) / Decimal(value.denominator)
+        return exact.quantize(Decimal(1).scaleb(-len(g[1])), ROUND_HALF_UP) == Decimal(gold_key)

@@ -41,7 +41,7 @@ from rlvr.verifiers.brackets import split_top_level
 from rlvr.verifiers.statements import (
     approximation_part, exact_part, labelled_values, labels_contradicted, quantity_rhs, renamed_definition,
 )
-from rlvr.verifiers.numbers import ROUNDED_GOLD_PLACES, rounds_to_gold
+from rlvr.verifiers.numbers import ROUNDED_GOLD_PLACES, parse_number, repeating_rounds_to_gold, rounds_to_gold
 from rlvr.verifiers.trace import Decision, rule
 from rlvr.verifiers.word_answers import calendar_decision, spelled_answer, spelled_decision, yes_no_decision
 
@@ -259,6 +259,11 @@ def _decide_locally(answer_text: str, gold_text_: str, config: VerifierConfig) -
                               or rounds_to_gold(approx.key, g.key)):
             return Decision("correct", f"{approx.clean!r}, given beside {answer.clean!r}, is gold {gold_text_!r} at its "
                             "decimal places", "number", ROUNDED), answer, gold_text_
+    if "." in answer_text and (value := parse_number(answer.key, config.max_digits)) is not None:
+        g = gold_info(gold_text_, config).norm
+        if not g.percent and repeating_rounds_to_gold(answer_text, value, g.key):
+            return Decision("correct", f"{answer_text[:60]!r} repeats without end and rounds to gold {gold_text_!r} at "
+                            "its decimal places", "number", ROUNDED), answer, gold_text_
     return _local_decision(answer_text, answer, gold_text_, config)
 
 

@@ -296,7 +296,7 @@ def fast_decision(answer: NormalizedAnswer, gold: Gold, config: VerifierConfig) 
         if rounds_to_gold(answer.key, g.key) and not answer.percent and not g.percent:
             return Decision("correct", f"{_shown(answer)!r} rounds to gold {gold.raw!r} at the gold's {len(g.key.split('.')[1])} "
                             "decimal places", "number", ROUNDED)
-        if not answer.percent and not g.percent and rounds_long_gold(a_num, g.key):
+        if not answer.percent and not g.percent and rounds_long_gold(a_num, g.key, answer.key):
             return Decision("correct", f"{_shown(answer)!r} is the value gold {gold.raw!r} rounds (a decimal of "
                             f"{LONG_GOLD_DIGITS} or more significant digits)", "number", FLOAT_PRECISION)
         if any(matches_at_float_precision(answer.key, gv) for gv in g_vals):

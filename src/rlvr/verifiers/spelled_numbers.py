@@ -32,7 +32,8 @@ logger = logging.getLogger(__name__)
 
 __all__ = ["spells_gold", "number_word", "warm"]
 
-_SPELLED = (-1,) + tuple(range(0, 101)) + tuple(range(200, 1001, 100)) + (2000, 10**4, 10**5, 10**6, 10**9)
+_SPELLED = (-1,) + tuple(range(0, 101)) + tuple(range(200, 1001, 100)) + tuple(range(2000, 10001, 1000)) + (
+    10**5, 10**6, 10**9)
 _UNSPACED_RE = regex.compile(r"[\p{Han}\p{Hiragana}\p{Katakana}\p{Thai}\p{Lao}\p{Khmer}\p{Myanmar}]")
 _TOKEN_RE = regex.compile(r"[\p{L}\p{M}]+")
 _MOST_LANGUAGES = 8  # languages tried for one answer: its words are number words of a few languages at most
@@ -48,13 +49,15 @@ def _rulesets(result: Any) -> set[str]:
     return {t for name, t in texts.items() if "year" not in name and "days" not in name and "ordinal" not in name}
 
 
-def _read_spellouts() -> dict[str, list[str]]:
-    """Token (a word, or a character of a script without spaces) -> the languages whose spell-outs hold it."""
+def _read_spellouts() -> dict[str, Any]:
+    """``owners``: token (a word, or a character of a script without spaces) -> the languages whose spell-outs hold
+    it; ``phrases``: a whole spell-out (its tokens joined by blanks) -> the numbers it spells in any language."""
     import unicode_rbnf
     from unicode_rbnf import RbnfEngine
 
     folder = os.path.join(os.path.dirname(unicode_rbnf.__file__), "rbnf")
     owners: dict[str, set[str]] = {}
+    phrases: dict[str, set[int]] = {}
     for name in sorted(os.listdir(folder)):
         if not name.endswith(".xml") or name == "root.xml":
             continue
@@ -69,9 +72,12 @@ def _read_spellouts() -> dict[str, list[str]]:
             except Exception:
                 continue
             for text in texts:
-                for token in _tokens(text):
+                tokens = _tokens(text)
+                for token in tokens:
                     owners.setdefault(token, set()).add(language)
-    return {token: sorted(languages) for token, languages in owners.items()}
+                phrases.setdefault(" ".join(tokens), set()).add(number)
+    return {"owners": {token: sorted(languages) for token, languages in owners.items()},
+            "phrases": {phrase: sorted(numbers) for phrase, numbers in phrases.items()}}
 
 
 def _tokens(text: str) -> list[str]:
@@ -83,18 +89,23 @@ def _tokens(text: str) -> list[str]:
 
 
 @functools.lru_cache(maxsize=1)
-def _owners() -> dict[str, list[str]]:
+def _tables() -> dict[str, Any]:
     try:
-        import unicode_rbnf  # noqa: F401
+        import unicode_rbnf  # noqa: F401  # pyflakes: only its presence is checked
+        del unicode_rbnf
     except ImportError:
         logger.warning("unicode-rbnf is not installed: numbers spelled in words are read in fewer languages")
-        return {}
-    return cached("spelled-number-tokens", installed_version("unicode-rbnf"), _read_spellouts)
+        return {"owners": {}, "phrases": {}}
+    return cached("spelled-number-phrases", installed_version("unicode-rbnf"), _read_spellouts)
+
+
+def _owners() -> dict[str, list[str]]:
+    return _tables()["owners"]
 
 
 def warm() -> None:
     """Load which languages each number word belongs to now (a worker does so before it reports ready)."""
-    _owners()
+    _tables()
 
 
 @functools.lru_cache(maxsize=96)
@@ -120,25 +131,62 @@ def number_word(word: str) -> bool:
 
 
 def spells_gold(answer: str, gold: Fraction | None) -> str | None:
-    """The language in which ``answer`` spells the integer ``gold`` on its own, or ``None``."""
+    """The spelling of the integer ``gold`` that ``answer`` states on its own, or ``None``: the one number the
+    answer's number words spell, read whole ("twenty-six" is 26, never the French "six" at its end) and
+    unambiguous in every language ("tres" is 3 in Spanish and 60 in Danish: no number)."""
     if gold is None or gold.denominator != 1 or abs(gold) >= 10**12 or len(answer) > 200:
         return None
     if any(c.isdigit() for c in answer) or not any(c.isalpha() for c in answer):
         return None
     tokens = _tokens(answer)
-    owners = _owners()
-    if not tokens or not owners or _refused(answer.lower(), tokens):
+    tables = _tables()
+    if not tokens or not tables["owners"] or _refused(answer.lower(), tokens):
         return None
-    languages = sorted({lang for t in tokens for lang in owners.get(t, ())})
-    if not languages or len(languages) > 4 * _MOST_LANGUAGES:
+    found = _spelled_numbers(tokens, tables)
+    if found is None or len(found) != 1:
         return None
-    # the languages most of the answer's number words belong to come first
-    languages.sort(key=lambda lang: -sum(lang in owners.get(t, ()) for t in tokens))
-    for language in languages[:_MOST_LANGUAGES]:
-        for spelling in _spellings(int(gold), language):
-            if _alone(tokens, spelling, language, owners):
-                return language
-    return None
+    (start, end, numbers), = found
+    if len(numbers) != 1 or numbers[0] != int(gold):
+        return None
+    after = tokens[end:]
+    if after:
+        unspaced = all(len(t) == 1 and _UNSPACED_RE.match(t, timeout=REGEX_TIMEOUT_S) for t in after)
+        if not count_noun("".join(after) if unspaced else " ".join(after)):
+            return None  # "two dozen", "twenty squared": only a count noun may follow the number
+    return " ".join(tokens[start:end])
+
+
+def _spelled_numbers(tokens: list[str], tables: dict[str, Any]) -> list[tuple[int, int, list[int]]] | None:
+    """The spelled numbers of ``tokens``: (start, end, the numbers the phrase spells in any language), each the
+    longest whole spell-out at its place; ``None`` when a number word is left over that is no part of one (a lone
+    character of an unspaced script with no numeral beside it, "一" of "一共有", is no number)."""
+    owners, phrases = tables["owners"], tables["phrases"]
+    found, i = [], 0
+    while i < len(tokens):
+        if tokens[i] not in owners:
+            i += 1
+            continue
+        end = next((j for j in range(min(len(tokens), i + 8), i, -1) if " ".join(tokens[i:j]) in phrases), None)
+        if end is None:
+            lone = len(tokens[i]) == 1 and _UNSPACED_RE.match(tokens[i], timeout=REGEX_TIMEOUT_S) and not (
+                i + 1 < len(tokens) and tokens[i + 1] in owners)
+            if not lone and not _CONNECTOR_RE.fullmatch(tokens[i], timeout=REGEX_TIMEOUT_S):
+                return None  # a number word that spells nothing here: part of a number this table lacks
+            i += 1
+            continue
+        numbers = phrases[" ".join(tokens[i:end])]
+        if len(tokens[i]) == 1 and _UNSPACED_RE.match(tokens[i], timeout=REGEX_TIMEOUT_S) and end == i + 1 and not (
+                end < len(tokens) and tokens[end] in owners) and not (i > 0 and tokens[i - 1] in owners):
+            if found or any(_UNSPACED_RE.match(t, timeout=REGEX_TIMEOUT_S) and t in owners for t in tokens[end:]):
+                i = end
+                continue  # "一" of "一共有三十六种": a lone numeral character, no number of its own
+        found.append((i, end, numbers))
+        i = end
+    return found
+
+
+# short words that are number words of some language but join words in others ("a", "on", "en", "to", "et")
+_CONNECTOR_RE = regex.compile(r"\p{L}{1,3}")
 
 
 def _refused(text: str, tokens: list[str]) -> bool:
@@ -147,28 +195,3 @@ def _refused(text: str, tokens: list[str]) -> bool:
     if any(t in _REFUSING for t in tokens if not _UNSPACED_RE.match(t, timeout=REGEX_TIMEOUT_S)):
         return True
     return any(w in text for w in _UNSPACED_REFUSING)
-
-
-def _alone(tokens: list[str], spelling: tuple[str, ...], language: str, owners: dict[str, list[str]]) -> bool:
-    """Whether ``spelling`` occurs once in ``tokens`` and no other token is a number word of ``language``; a
-    character of an unspaced script with no numeral beside it ("一" of "一共有": altogether) is no number."""
-    n = len(spelling)
-    at = [i for i in range(len(tokens) - n + 1) if tuple(tokens[i:i + n]) == spelling]
-    if len(at) != 1:
-        return False
-
-    def numeral(i: int) -> bool:
-        return 0 <= i < len(tokens) and language in owners.get(tokens[i], ())
-
-    for i, token in enumerate(tokens):
-        if at[0] <= i < at[0] + n or not numeral(i):
-            continue
-        if not (len(token) == 1 and _UNSPACED_RE.match(token, timeout=REGEX_TIMEOUT_S)):
-            return False
-        if numeral(i - 1) or numeral(i + 1):
-            return False  # a run of numerals: another number
-    after = tokens[at[0] + n:]
-    if not after:
-        return True
-    unspaced = all(len(t) == 1 and _UNSPACED_RE.match(t, timeout=REGEX_TIMEOUT_S) for t in after)
-    return count_noun("".join(after) if unspaced else " ".join(after))  # "двадцать пять яблок", not "two dozen"

@@ -9,9 +9,11 @@ is not equality, a false side of an equation chain). Imported only inside
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any
 
 from rlvr.verifiers.cache import ByteLRU
+from rlvr.verifiers.numbers import LONG_GOLD_DIGITS, rounds_long_gold
 
 __all__ = ["Comparer"]
 
@@ -73,6 +75,9 @@ class Comparer:
         if not answer_parsed:
             return "unparseable_answer", f"math-verify could not parse the answer {answer!r}"
         gold_parsed, answer_parsed = _imaginary_unit(gold_parsed), _imaginary_unit(answer_parsed)
+        if _exact_value_of_long_gold(answer_parsed[0], gold):
+            return "correct", (f"{answer!r} is the exact value gold {gold!r} rounds (a decimal of {LONG_GOLD_DIGITS} "
+                               "or more significant digits)")
         quick = _quick_expression_check(gold_parsed[0], answer_parsed[0], exact=not (abs_tol or rel_tol))
         if quick is not None:
             return ("correct" if quick[0] else "incorrect"), f"{answer!r} {quick[1]} gold {gold!r}"
@@ -225,6 +230,26 @@ def _top_level_sides(text: str) -> list[str]:
     if any(r in text for r in ("<", ">", "\\le", "\\ge", "\\ne", "\\approx", "\\equiv", ":=")):
         return [text]
     return split_top_level(text, "=")
+
+
+def _exact_value_of_long_gold(a: Any, gold: str) -> bool:
+    """Whether the exact constant ``a`` (pi, sqrt(2), e, 10/3) is the value a decimal gold of
+    ``LONG_GOLD_DIGITS`` or more significant digits rounds or truncates ("3.14159265" for pi): eight agreeing digits
+    do not happen by chance (355/113 misses pi's by 27 units). Shorter golds are left to exact comparison: 22/7 and
+    pi both round to 3.14."""
+    import sympy
+
+    key = gold.strip().replace(" ", "")
+    if not isinstance(a, sympy.Expr) or a.free_symbols or a.has(sympy.Float) or len(key) > 60 or "." not in key:
+        return False
+    try:
+        value = complex(sympy.N(a, 40))
+        if value.imag != 0 or value.real != value.real or abs(value.real) == float("inf"):
+            return False
+        exact = Fraction(str(sympy.N(a, 40)))
+    except (TypeError, ValueError, ZeroDivisionError, OverflowError):
+        return False
+    return rounds_long_gold(exact, key)
 
 
 def _quick_expression_check(g: Any, a: Any, exact: bool = True) -> tuple[bool, str] | None:

@@ -40,13 +40,15 @@ def _unit_symbol(word: str) -> bool:
     return w.lower() in _UNITS
 
 
-def unit_word(word: str, open_class: bool = False) -> bool:
+def unit_word(word: str, open_class: bool = False, last: bool = True) -> bool:
     """A unit symbol or word; ``open_class``: also a count noun (:func:`count_noun`: "apples", "sheep",
     "children", "pommes", "яблока"), which says what the number counts without changing it."""
     w = word.strip(".")
+    if w.lower() in _NOT_COUNTED:
+        return False  # "18 k per day": a scale, not kelvin
     if w in _SYMBOLS or w.lower() in _WORD_UNITS or canonical_unit(w) is not None:
         return True  # "mins", "hrs", "wk": the unit table's own abbreviations and plurals
-    return open_class and _noun_word(w)
+    return open_class and (_noun_word(w, last=last) or (not last and w.lower() in _DESCRIBING))
 
 
 # words that change the number they follow or say something about it: operations ("squared", "halves"),
@@ -59,6 +61,9 @@ _CHANGING = frozenset(w.lower() for group in (
     WITHDRAWAL_CUES, RETRACTION_CUES, UNSURE_PHRASES, REJECTION_WORDS, NEGATIVE_EVALUATIONS, ALTERNATIVE_WORDS,
     LIST_WORDS) for phrase in group for w in phrase.split()) - (
     frozenset(w.lower() for phrase in ANSWER_WORDS for w in phrase.split() if not w.isascii()))
+# adjectives of the closed class above that describe what is counted, before its noun ("3 possible values"): the
+# count is said, not doubted
+_DESCRIBING = frozenset({"possible", "feasible", "valid", "admissible", "allowable"})
 _EAST_ASIAN_RE = regex.compile(r"[\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}]+")
 _NOUN_CHARS = frozenset("'’-")
 
@@ -69,6 +74,8 @@ def _noun_word(word: str, last: bool = True) -> bool:
     lowered = word.lower()
     if lowered in _COUNTED_PLURALS:
         return True
+    if lowered in _NOT_COUNTED:
+        return False
     if not word or not word[0].isalpha() or not all(
             c.isalpha() or c in _NOUN_CHARS or unicodedata.category(c).startswith("M") for c in word):
         return False  # letters, with the vowel signs and accents some scripts write as marks ("सेब")
@@ -92,6 +99,8 @@ def _noun_word(word: str, last: bool = True) -> bool:
 
 # the plurals of math objects an answer counts ("2 solutions", "3 real roots", "4 values"), whose singulars are
 # words that change a number elsewhere ("the root of", "a factor of", "the solution is")
+# words that say how the number is held, not what it counts ("(either sign)", "(estimate)", "42 k")
+_NOT_COUNTED = frozenset("either neither sign signs estimate estimated draft guess rough k bn mn mln".split())
 _COUNTED_PLURALS = frozenset("roots zeros zeroes solutions values factors divisors multiples terms".split())
 _ORDINAL_STEMS = frozenset("four fif six seven eigh nin ten eleven twelf thirteen fourteen fifteen sixteen seventeen "
                            "eighteen nineteen twentie thirtie fortie fiftie sixtie seventie eightie ninetie hundred "
@@ -113,7 +122,7 @@ def count_noun(text: str) -> bool:
             return True
     # "12 sq ft", "8 cu in": the abbreviations of square and cubic before a unit (pint's own "sq_ft", "cu_in");
     # "ordered pairs", "real roots": the words before the last describe what it counts
-    return 1 <= len(words) <= 3 and all(_noun_word(w, last=i + 1 == len(words)) or (i + 1 < len(words) and w.lower() in _AREA_VOLUME)
+    return 1 <= len(words) <= 3 and all(_noun_word(w, last=i + 1 == len(words)) or (i + 1 < len(words) and w.lower() in _AREA_VOLUME | _DESCRIBING)
                                         for i, w in enumerate(words))
 
 
@@ -128,8 +137,8 @@ def unit_words(text: str) -> bool:
         words = words[:-2] + ([] if words[-2].lower() in ("every", "each", "a", "an") else words[-1:])
         if not words:
             return True  # "18 per day": a rate of the answer's own unit
-    return bool(words) and all(unit_word(w, open_class=True) or (i + 1 < len(words) and w.lower() in _AREA_VOLUME)
-                               for i, w in enumerate(words))
+    return bool(words) and all(unit_word(w, open_class=True, last=i + 1 == len(words))
+                               or (i + 1 < len(words) and w.lower() in _AREA_VOLUME) for i, w in enumerate(words))
 # a plain number (sign, digits, groups, decimals, a fraction, scientific notation) then the unit tail
 _VALUE_UNIT_RE = regex.compile(
     r"(?P<value>[-+]?(?:[0-9]+(?:,[0-9]{3})*(?:\.[0-9]+)?|\.[0-9]+)(?:\s*(?:\\times|\\cdot)\s*10\^\{?-?[0-9]+\}?)?"

@@ -16,12 +16,13 @@ import regex
 
 from rlvr.verifiers.cache import byte_cache
 from rlvr.verifiers.calendar_names import calendar_key, gold_calendar_key
-from rlvr.verifiers.lexicon import ALTERNATIVE_WORDS, HEDGE_WORDS, NEGATION_WORDS, NO_WORDS, REJECTION_WORDS, YES_WORDS, alternation
+from rlvr.verifiers.lexicon import (ALTERNATIVE_WORDS, HEDGE_WORDS, NO_WORDS, RETRACTION_CUES, YES_WORDS, alternation,
+                                    words_pattern)
 from rlvr.verifiers.limits import REGEX_TIMEOUT_S
 from rlvr.verifiers.spelled_numbers import spells_gold
 from rlvr.verifiers.trace import Decision, rule
 
-__all__ = ["WORDS", "CALENDAR", "SPELLED", "word_answer", "spelled_answer", "yes_no", "calendar_decision",
+__all__ = ["WORDS", "CALENDAR", "SPELLED", "word_answer", "spelled_answer", "yes_no", "yes_no_taken_back", "calendar_decision",
            "yes_no_decision", "spelled_decision"]
 
 WORDS = rule("compare.words", "answers in words compare as words (case, articles and a final period aside), and the "
@@ -44,18 +45,31 @@ _SAME_AS = {  # spellings of one answer
 }
 _SPELLINGS = {spelling.replace(" ", "").lower(): key for key, spellings in _SAME_AS.items() for spelling in spellings}
 _TEXT_WRAPPER_RE = regex.compile(r"\\(?:text|mathrm|textbf|mbox)\s*\{([^{}]*)\}")
-# words that take back or qualify a leading yes/no: hedges, alternatives, exceptions, the other answer
+# words that take back or qualify a leading yes/no: hedges, alternatives, exceptions
 _QUALIFYING_WORDS = frozenset(w for group in (HEDGE_WORDS, ALTERNATIVE_WORDS) for w in group if " " not in w) | frozenset(
-    "but however except unless only sometimes nah nope kidding jk".split())
-_CONTRARY_TO_YES = _QUALIFYING_WORDS | frozenset(w for group in (NEGATION_WORDS, REJECTION_WORDS) for w in group
-                                                 if " " not in w) | frozenset("no impossible false wrong".split())
-_CONTRARY_TO_NO = _QUALIFYING_WORDS | frozenset("yes true".split())
+    "but however except unless only sometimes kidding jk".split())
+# a clause that takes the yes/no back ("wait, actually it is possible", "scratch that", "on second thought")
+_RETRACTING_RE = words_pattern(RETRACTION_CUES)
+# a negated claim of possibility, truth or existence ("it is not possible", "it cannot", "it doesn't.", "impossible"),
+# which says no; a negation of anything else explains a yes ("there is no such counterexample", "not hard to see",
+# "no doubt about it")
+_NEGATED_CLAIM_RE = regex.compile(
+    r"(?i)\b(?:not|never|cannot|can't|can\s+not|no\s+longer)\s+(?:\w+\s+){0,2}?(?:possible|true|exists?|existent|works?|"
+    r"holds?|valid|correct|the\s+case|always|happen|be\s+done|be\s+found|solvable|attainable)\b"
+    r"|\b(?:cannot|can't|doesn't|does\s+not|isn't|is\s+not|won't|will\s+not|didn't|aren't|are\s+not|don't|do\s+not|"
+    r"not|never)\W*$"
+    r"|\b(?:impossible|false|wrong|incorrect|invalid|fails?|untrue|nonexistent)\b")
+# a positive word in the clause after a no, not negated ("No, it is true" takes it back, "No, it is not true" explains it)
+_POSITIVE_RE = regex.compile(r"(?i)(?<!\b(?:not|n't|never)\s+(?:\w+\s+)?)\b(?:true|possible|exists|works|holds)\b")
 _YES_NO = {**{w: "yes" for w in YES_WORDS}, **{w: "no" for w in NO_WORDS}}
 # a yes or no opening the answer, alone or before a clause that explains it ("Nein, das ist nicht möglich.", "是的，可以。")
 _YES_NO_RE = regex.compile(r"(?is)[\s*_$]*(?P<word>" + alternation(tuple(_YES_NO)) + r")[\s*_$]*"
-                           r"(?:[,;:.!，。、：；！\u2014-][\s*_]*(?P<rest>[^\n]{0,160}?))?[\s*_$]*[.!。！]?[\s*_$]*")
+                           r"(?:[,;:.!，。、：；！(\u2014-][\s*_]*(?P<rest>[^\n]{0,160}?))?[\s*_$]*[.!。！]?[\s*_$]*")
 _UNSPACED_RE = regex.compile(r"[\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}]")
 _WORD_RE = regex.compile(r"[\p{L}']+")
+_NO_SPACED = frozenset(w for w in NO_WORDS if " " not in w and not _UNSPACED_RE.search(w, timeout=REGEX_TIMEOUT_S))
+_YES_SPACED = frozenset(w for w in YES_WORDS if " " not in w and not _UNSPACED_RE.search(w, timeout=REGEX_TIMEOUT_S))
+_CLAUSE_SPLIT_RE = regex.compile(r"[,;:.!?()\u2014\u2013，。！？；：、]+|\s-+\s")
 
 
 @byte_cache(0.02)
@@ -75,14 +89,48 @@ def yes_no(text: str) -> str | None:
         return None
     said = _YES_NO.get(m["word"].lower()) or _YES_NO.get(m["word"])
     rest = (m["rest"] or "").lower()
-    contrary = _CONTRARY_TO_YES | frozenset(NO_WORDS) if said == "yes" else _CONTRARY_TO_NO | frozenset(
-        w for w in YES_WORDS if not _UNSPACED_RE.search(w, timeout=REGEX_TIMEOUT_S))
-    if set(_WORD_RE.findall(rest, timeout=REGEX_TIMEOUT_S)) & contrary:
-        return None  # "Yes, but not always", "Ja, oder nein": it says something else
-    if _UNSPACED_RE.search(rest, timeout=REGEX_TIMEOUT_S) and any(
-            w in rest for w in contrary
-            if _UNSPACED_RE.search(w, timeout=REGEX_TIMEOUT_S) and (said == "yes" or len(w) > 1 or w in ALTERNATIVE_WORDS)):
-        return None  # "是的，不可以": the clause takes it back
+    return None if rest and _takes_back(said, rest) else said
+
+
+def _takes_back(said: str, rest: str) -> bool:
+    """Whether the clause ``rest`` after a leading yes/no qualifies, retracts or contradicts it: a hedge or an
+    alternative ("Yes, but not always", "Ja, oder nein"), a retraction ("No, wait, it is possible"), the other answer
+    ("No. Yep.", "是的，不可以", "No, 可以"), or a claim of the contrary ("Yes, it cannot", "No, it is true")."""
+    t = REGEX_TIMEOUT_S
+    words = set(_WORD_RE.findall(rest, timeout=t))
+    if words & _QUALIFYING_WORDS:
+        return True
+    return yes_no_taken_back(said, rest) or (said == "yes" and _NEGATED_CLAIM_RE.search(rest, timeout=t) is not None) \
+        or (said == "no" and _POSITIVE_RE.search(rest, timeout=t) is not None)
+
+
+def yes_no_taken_back(said: str, text: str) -> bool:
+    """Whether ``text``, said after a yes/no answer ``said``, takes it back outright: a retraction ("Wait, it is
+    possible after all", "scratch that") or the other answer on its own ("Yep.", "Nein, doch", "No, 可以")."""
+    t = REGEX_TIMEOUT_S
+    rest = text.lower()
+    if _RETRACTING_RE.search(rest, timeout=t):
+        return True
+    other = _NO_SPACED if said == "yes" else _YES_SPACED
+    for clause in _CLAUSE_SPLIT_RE.split(rest, timeout=t):  # "No. Yep.", "Yes — nah", "Nein, doch"; not "no doubt about it"
+        said_there = _WORD_RE.findall(clause, timeout=t)
+        while said_there and said_there[0] in _QUALIFYING_WORDS:
+            said_there = said_there[1:]  # "(or yes, depending on reading)", "but no"
+        if said_there and said_there[0] in other and len(said_there) <= 2:
+            return True
+    if _UNSPACED_RE.search(rest, timeout=t):
+        # "是的，不可以", "No, 可以", "不是。是的": the other answer in a language written without spaces; a yes word
+        # inside a no word ("不可以" holds "可以") is the no
+        unspaced_no = [w for w in NO_WORDS if _UNSPACED_RE.search(w, timeout=t)]
+        if said == "yes" and (any(w in rest for w in unspaced_no) or "不" in rest or "没" in rest):
+            return True
+        if said == "no":
+            bare = rest
+            for w in sorted(unspaced_no, key=len, reverse=True):
+                bare = bare.replace(w, " ")
+            if any(w in bare for w in YES_WORDS if _UNSPACED_RE.search(w, timeout=t) and len(w) > 1 or w == "能"):
+                return True
+    return False
     return said
 
 
