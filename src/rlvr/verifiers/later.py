@@ -38,11 +38,14 @@ from rlvr.verifiers.limits import REGEX_TIMEOUT_S
 from rlvr.verifiers.numbers import parse_number
 from rlvr.verifiers.remarks import comes_to
 from rlvr.verifiers.later_values import agrees_approximately, fold_digits, key
+from rlvr.verifiers.later_working import (
+    EXPLANATION_RE, JUSTIFYING_RE, MONEY_ANYWHERE_RE, RESULT_CLAIM_RE, names_label, said_of_answer, work_value,
+)
 from rlvr.verifiers.slots import Slot, clean
 from rlvr.verifiers.statements import is_constant_side, names_a_quantity
 from rlvr.verifiers.trace import Finding, rule
 from rlvr.verifiers.temperatures import with_temperature_scale
-from rlvr.verifiers.units import count_noun, unit_words, canonical_unit, unit_after
+from rlvr.verifiers.units import canonical_unit, unit_after
 from rlvr.verifiers.word_answers import yes_no, yes_no_taken_back
 
 __all__ = ["check_later", "LATER_STATEMENT", "RETRACTION", "DENIAL", "HEDGED_LATER", "OTHER_CHOICE", "DOUBTED"]
@@ -78,8 +81,6 @@ _QUANTITY_IS_RE = regex.compile(
     r"[^.!?;:0-9$\\]{0,60}?"
     r"\b(?:is|are|was|be|equals?|becomes?)\s*\$?\s*(?=[-+]?[0-9(\\])")
 # a quantity's noun that is not the answer itself: after a named answer ("m + n = \\boxed{7}") it names another quantity
-_AGAIN_BEFORE_RE = regex.compile(r"(?i)(?:\b(?:which|it|this|that|one)\s+(?:is|was|would\s+be|equals|becomes|gives)"
-                             r"|\bequivalently|\bi\.\s?e\.|\bthat\s+is|\bso|\bor)\s*[,:]?\s*\$?\s*$")
 _BARE_QUANTITY_RE = regex.compile(r"(?i)(?:count|number|sum|value|amount|outcome)\s+(?:is|was|equals?)\s*\$?\s*")
 _FINAL_WORD_RE = regex.compile(r"(?i)\b(?:final|answer|result)\b")
 _OTHER_QUANTITY_RE = regex.compile(r"(?i)(?:count|number|sum|value|amount|probability|outcome)\b")
@@ -230,42 +231,6 @@ class _Reader:
         # $6 \\times 7 = 42$"); a value the identity does not name is still read ("$6 \\times 7 = 42$, final: 41")
         return [v for v in out if key(v) not in operands] if operands else out
 
-    def _said_of_answer(self, folded: str, value: str) -> bool:
-        """Whether ``value`` is given as the answer's value again ("… $6 \\times 7$ which is 43", "; equivalently
-        43", "with repetition it is 3125", ", so 43"), not as a quantity of its own ("and the sum is 5", "the number
-        of ways to pick 2 of 5")."""
-        at = folded.find(value)
-        return at >= 0 and _AGAIN_BEFORE_RE.search(folded[max(0, at - 40):at], timeout=self.timeout) is not None
-
-    def _names_label(self, phrase: str) -> bool:
-        """Whether ``phrase`` names the answer's label ("The value of x is", "The sum m + n is")."""
-        label = regex.sub(r"\s+", "", _MACRO_NAME_RE.sub("", self.label or "", timeout=self.timeout), timeout=self.timeout)
-        if not label or len(label) > 40:
-            return False
-        pattern = r"\s*\$?\s*".join(regex.escape(c) for c in label)  # "m+n" is "m + n", "$m+n$" in the sentence
-        return regex.search(r"(?<![A-Za-z])" + pattern + r"(?![A-Za-z])", phrase, timeout=self.timeout) is not None
-
-    def _work_value(self, text: str, value: str) -> bool:
-        """Whether ``value`` in ``text`` reads as a quantity of the work ("9 eggs", "so 9 remain", "16 − 3 − 4 = 9",
-        "$2 each"), not an answer put forward: it counts or measures something, or is an operand of a worked step,
-        or the sentence says something of it beyond a connective ("So $20.", "Because 20." say nothing). An amount of
-        money after an answer that is one ("Janet makes $20 every day" after $18) is the answer's own kind of
-        quantity, another value of it."""
-        at = text.find(value)
-        if at < 0:
-            return False
-        t = self.timeout
-        if self.money and (_MONEY_BEFORE_RE.search(text[max(0, at - 3):at], timeout=t)
-                           or _MONEY_AFTER_RE.match(text, at + len(value), timeout=t)):
-            return False
-        after = _NOUN_AFTER_RE.match(text, at + len(value), timeout=t)
-        if (after and (count_noun(after[1]) or unit_words(after[1]))) or _OPERATOR_NEAR_RE.match(
-                text, at + len(value), timeout=t) or _OPERATOR_BEFORE_RE.search(text[max(0, at - 4):at], timeout=t):
-            return True
-        rest = _MACRO_NAME_RE.sub(" ", _EXPLANATION_RE.sub(" ", text.replace(value, " ", 1), count=1, timeout=t),
-                                  timeout=t)
-        return any(w.lower() not in _CONNECTIVES for w in _META_TOKEN_RE.findall(rest, timeout=t))
-
     def sentence(self, sentence: str, first: bool) -> Finding | None:
         t = self.timeout
         shown = sentence.strip()[:80]
@@ -362,15 +327,15 @@ class _Reader:
         # clause of the answer's reason or means (", from 9 eggs", "because 5 books have 5! orderings"), name the
         # work's values; never a total, an answer or a result claimed ("Therefore, the total is $20."), nor a value
         # the sentence says nothing of ("So $20.", "Because 20.")
-        justifying = (m := _JUSTIFYING_RE.match(folded, timeout=t)) is not None and (
+        justifying = (m := JUSTIFYING_RE.match(folded, timeout=t)) is not None and (
             m[1].lower() not in ("because", "since", "as") or "," not in folded[m.end():])
-        if (self.explaining or justifying) and not _RESULT_CLAIM_RE.search(folded, timeout=t) \
+        if (self.explaining or justifying) and not RESULT_CLAIM_RE.search(folded, timeout=t) \
                 and not any(self._answer_cue_before(folded, v) for v in others) \
-                and all(self._work_value(folded, v) for v in others):
+                and all(work_value(folded, v, self.money, t) for v in others):
             return None
         quantity = _QUANTITY_IS_RE.search(folded, timeout=t)
         if quantity and self.label and _OTHER_QUANTITY_RE.match(quantity[0], timeout=t) \
-                and not _BARE_QUANTITY_RE.fullmatch(quantity[0], timeout=t) and not self._names_label(quantity[0]) \
+                and not _BARE_QUANTITY_RE.fullmatch(quantity[0], timeout=t) and not names_label(quantity[0], self.label, t) \
                 and not _FINAL_WORD_RE.search(folded, max(0, quantity.start() - 16), quantity.end(), timeout=t):
             # "The probability is 25/82", "The number of ways is 56" after "m + n = \boxed{107}": another quantity;
             # not "The value of x is 6", "The final value is 108", "The value is 108": the answer's own
@@ -381,7 +346,7 @@ class _Reader:
             claim = None  # "The answer is reasonable, since she sells about 10 eggs": the answer judged, no value claimed
         claimed = self.values(folded[claim.end():]) if claim is not None else []
         if claim is not None and len(others) < len(values) and claimed and not self.other(claimed[:1]) \
-                and not any(self._said_of_answer(folded, v) for v in others):
+                and not any(said_of_answer(folded, v, t) for v in others):
             claim = None  # "Therefore, the product is 6 and the sum is 5": the answer restated beside other quantities
             # (not "The answer is $6 \\times 7$ which is 43": the answer's own value, given again as another)
         if claim is not None and len(others) < len(values) and self._recap(folded[claim.end():], others):
@@ -534,9 +499,9 @@ def check_later(doc: Document, later_slots: list[list[Slot]], final: Slot, answe
     if span is not None:
         end = max(end, span[1])  # what follows the box inside its own math span is the box context's to judge
     tail = doc.view[end:end + _MAX_TAIL]
-    reader.explaining = _EXPLANATION_RE.match(tail, timeout=timeout) is not None
+    reader.explaining = EXPLANATION_RE.match(tail, timeout=timeout) is not None
     around = doc.view[max(0, final.start - 3):min(len(doc.view), final.end + 12)]
-    reader.money = bool(_MONEY_ANYWHERE_RE.search(around, timeout=timeout))
+    reader.money = bool(MONEY_ANYWHERE_RE.search(around, timeout=timeout))
     code = [doc.text[a:b] for f in doc.fences if f.start >= end for a, b in [f.content]]
     choice = answer_choice(clean(answer))
     headings = [(h.start - end, h.end - end) for h in doc.headings if h.start >= end]
@@ -576,30 +541,12 @@ def first_clause(text: str) -> str:
     return text[:m.start()] if m else text
 
 
-# a claim of a total, an answer or a result ("the total is", "total:", "so she earns … =", "we get"): never working
-_RESULT_CLAIM_RE = regex.compile(r"(?i)\b(?:total|answer|result|altogether|in\s+all|overall|final|we\s+get)\b")
-_CONNECTIVES = frozenset("so thus hence therefore then because since as by from and or i.e e.g".split())
-_MONEY_ANYWHERE_RE = regex.compile(r"(?i)\\\$|\$\s*[0-9]|[€£¥₹]|\bdollars?\b|\beuros?\b|美元")
-_MONEY_BEFORE_RE = regex.compile(r"(?:\\\$|\$|[€£¥₹])\s*$")
-_MONEY_AFTER_RE = regex.compile(r"(?i)\s*(?:dollars?|euros?|pounds?|yuan|rupees?|cents?|美元|元)\b")
-_NOUN_AFTER_RE = regex.compile(r"[\s$}]*((?:\p{L}[\p{L}'’-]*)(?:\s+\p{L}[\p{L}'’-]*){0,2})")
-_OPERATOR_NEAR_RE = regex.compile(r"\s*(?:[-+−×*·/÷=]|\\(?:times|cdot|div)(?![A-Za-z]))")
-_OPERATOR_BEFORE_RE = regex.compile(r"(?:[-+−×*·/÷]|\\(?:times|cdot|div))\s*\$?\s*$")
-# a clause that gives the answer's reason or means ("…, from 9 eggs", "because 5 books have 5! orderings")
-_JUSTIFYING_RE = regex.compile(r"(?i)[\s,;:(—–-]*(from|by|because|since|using|based\s+on|via|as)\s")
-
-
 # a table row after its pipes are blanked: a label cell, a gap of blanks, a value cell ("Rows   6", "Eggs sold   9")
 _TABLE_ROW_RE = regex.compile(r"\s*\p{L}[\p{L}\p{M} '’()-]{0,40}?[ \t]{2,}\S[^\n]{0,30}?\s*")
 _UNSPACED_RUN_RE = regex.compile(r"[\p{Han}\p{Hiragana}\p{Katakana}]{2,}")
 # a check of the answer: an arithmetic line that uses it and says what it comes to ("✓ 3 × 4 = 12", "(✓ 12 × 4 = 48)")
 _CHECK_LINE_RE = regex.compile(r"[\s(\[*•-]*(?:[✓✔☑✅]\ufe0f?|check(?:ing)?\s*:|verify\s*:|verification\s*:)\s*"
                                r"(?P<lhs>[-+0-9.,\s×x*·÷/()]+?)\s*=\s*(?P<rhs>[-+]?[0-9][0-9.,]*)\s*[)\].✓✔]*\s*")
-
-
-# the answer given first, then its explanation under a label: "**Answer: $18**\n\n**Explanation:** …", "Here's why: …"
-_EXPLANATION_RE = regex.compile(r"(?i)[\s*_#>.)$}\]-]*(?:explanation|reasoning|justification|why|here['’]?s\s+why|"
-                                r"here\s+is\s+why|solution|working|derivation|details|how)\b[\s*_]*[:：]")
 
 
 # GSM8K's answer marker where no heading begins ("\\boxed{(9, 25)}. #### (16, 17)"): what follows it is a value
