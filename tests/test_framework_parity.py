@@ -50,7 +50,7 @@ def rows() -> list[dict]:
     table = yaml.safe_load((Path(__file__).parent / "data" / "verifier_cases.yaml").read_text(encoding="utf-8"))
     cases = [c for section in table.values() for c in section]
     out = []
-    for i, (gold, completion, _expected, _why) in enumerate(cases[:200]):
+    for i, (gold, completion, *_label) in enumerate(cases[:200]):
         text = f"<think>checking step {i}</think> {completion}" if i % 3 == 0 else completion
         out.append({"prompt": _chatml(PROMPTS[i % len(PROMPTS)]), "completion": text, "gold": str(gold),
                     "data_source": "math_dapo"})
