@@ -24,7 +24,8 @@ from rlvr.chat import completion_text
 from rlvr.verifiers.characters import cut_at_turn_end, fold_confusables, fold_fullwidth, remove_invisible
 from rlvr.verifiers.box_context import unit_after_box
 from rlvr.verifiers.brackets import top_level_rows
-from rlvr.verifiers.commitment import ALTERNATIVES, STANCE, check_final, grader_note, later_groups, occurrences
+from rlvr.verifiers.commitment import ALTERNATIVES, STANCE, check_final, later_groups, occurrences
+from rlvr.verifiers.grader_notes import grader_note
 from rlvr.verifiers.doubts import doubted_before
 from rlvr.verifiers.later import check_later
 from rlvr.verifiers.document import Document, read_document
