@@ -111,3 +111,12 @@ def test_the_check_finds_an_upward_import_even_a_lazy_one(tmp_path):
     assert len(found) == 2, found
     assert "rlvr.rewards.judge (rewards) imports rlvr.harness.sampling (harness, a layer above)" in found[0] + found[1]
     assert any("rlvr.models.loading (models) imports rlvr.rewards.judge" in f for f in found)
+
+
+MODULE_LINES = 500  # a module longer than this is two modules (issue 28): split it where its docstring says "and"
+
+
+def test_no_module_is_longer_than_a_reader_holds_at_once():
+    long = {str(p.relative_to(SRC)): n for p in (SRC / "rlvr").rglob("*.py")
+            if (n := len(p.read_text(encoding="utf-8").splitlines())) > MODULE_LINES}
+    assert not long, f"modules over {MODULE_LINES} lines: {long}"
