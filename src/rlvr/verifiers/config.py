@@ -87,7 +87,10 @@ class VerifierConfig:
       max_answer_chars, max_nesting, max_digits, max_factorial: caps checked before any sympy work
         (numbers of more than 4,000 digits are never converted, whatever max_digits says: Python
         refuses int/str conversions past 4,300 digits).
-      regex_timeout_s: timeout of each regex run over model output.
+      regex_timeout_s: timeout of each regex run over model output read in the caller's process
+        (``extract_answer``, the format rewards, custom answer sources). In the sandbox pool the task's
+        CPU budget (``timeout_s``) bounds all reading instead: a wall-clock limit per regex would make a
+        verdict depend on how busy the machine is.
     """
 
     sources: tuple[str, ...] = DEFAULT_SOURCES

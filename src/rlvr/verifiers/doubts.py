@@ -17,14 +17,24 @@ __all__ = ["unresolved_doubt", "doubt_before", "doubted_before"]
 
 _TENTATIVE = words_pattern(TENTATIVE_WORDS)
 _PAST_COPULA_RE = regex.compile(r"(?i)\b(?:I|we)\s+(?:was|were|had\s+been)\s+(?:(?:a\s+bit|a\s+little|quite|initially|first)\s+)?$")
+_EXAMPLE_RE = regex.compile(r"(?i)for\s+example|for\s+instance|e\.g\.|such\s+as|an\s+example")
+_INTRODUCES_RE = regex.compile(r"[\s:,.*_-]*(?:(?:the|my|an?)\s+)?(?:final\s+)?(?:answer|result)?[\s:,.*_-]*")
 _LEAD_CHARS = 160  # how far before the final statement a short preface still speaks of its answer
 
 
-def unresolved_doubt(text: str, timeout: float) -> regex.Match | None:
-    """The first tentative word of ``text`` that still holds (see the module's docstring), or ``None``."""
+def unresolved_doubt(text: str, timeout: float, lead: bool = False) -> regex.Match | None:
+    """The first tentative word of ``text`` that still holds (see the module's docstring), or ``None``.
+
+    ``lead``: ``text`` is the preface before the final statement, where an example word ("e.g.", "for
+    instance", "such as") speaks of the answer only when it introduces it ("For example: \\boxed{3}"); inside
+    an earlier sentence it gives an example of the work ("such a function exists, e.g. $f(x)=x^3$.")."""
     for m in _TENTATIVE.finditer(text, timeout=timeout):
-        if not _PAST_COPULA_RE.search(text, max(0, m.start() - 24), m.start(), timeout=timeout):
-            return m
+        if _PAST_COPULA_RE.search(text, max(0, m.start() - 24), m.start(), timeout=timeout):
+            continue
+        if lead and _EXAMPLE_RE.fullmatch(m[0], timeout=timeout) \
+                and not _INTRODUCES_RE.fullmatch(text, m.end(), timeout=timeout):
+            continue
+        return m
     return None
 
 
@@ -37,7 +47,7 @@ def _lead(view: str, start: int) -> str:
 
 def doubt_before(view: str, start: int, timeout: float) -> regex.Match | None:
     """The unresolved doubt word of the short preface before a final statement at ``start``, or ``None``."""
-    return unresolved_doubt(_lead(view, start), timeout)
+    return unresolved_doubt(_lead(view, start), timeout, lead=True)
 
 
 def doubted_before(view: str, start: int, timeout: float) -> str | None:

@@ -6,8 +6,9 @@ unclosed block has no answer), capped in length, and read as a :class:`~rlvr.ver
 Document` (what a reader sees: hidden and struck text gone, markup blank). A completion that
 redefines LaTeX commands or addresses the grader is refused here. ``locate``: every answer slot
 (:mod:`rlvr.verifiers.slots`); the final answer is the last slot of the highest-priority kind.
-``integrity``: the commitment rule (:mod:`rlvr.verifiers.commitment`). Every scan is linear and
-every regex over model text runs with the ``regex`` package's timeout.
+``integrity``: the commitment rule (:mod:`rlvr.verifiers.commitment`). Every scan is linear; in the
+caller's process every regex over model text runs with the ``regex`` package's timeout, in a sandbox
+worker under the task's CPU budget (:mod:`rlvr.verifiers.limits`).
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from rlvr.verifiers.doubts import doubted_before
 from rlvr.verifiers.later import check_later
 from rlvr.verifiers.document import Document, read_document
 from rlvr.verifiers.lexicon import BOX_MACROS
-from rlvr.verifiers.limits import REGEX_TIMEOUT_S
+from rlvr.verifiers.limits import CALLER_REGEX_TIMEOUT_S, REGEX_TIMEOUT_S, regex_timeout
 from rlvr.verifiers.lossless import KNOWN_MACROS
 from rlvr.verifiers.normalize import value_key
 from rlvr.verifiers.slots import SLOT_KINDS, STRUCTURED_KINDS, Slot, clean, filled_box
@@ -77,7 +78,7 @@ def register_answer_source(name: str, func: AnswerSource, *, replace: bool = Fal
 
     def finder(doc: Document, timeout: float) -> list[Slot]:
         return [Slot(name, str(content), int(start), int(end), (int(start), int(end)))
-                for content, start, end in func(doc.view, timeout)]
+                for content, start, end in func(doc.view, timeout if timeout is not None else CALLER_REGEX_TIMEOUT_S)]
 
     _FINDERS[name] = finder
     _CUSTOM[name] = _import_spec(func)
@@ -154,9 +155,9 @@ def read_completion(completion: Any, config: Any) -> tuple[Document | None, Extr
         cut = region.find("\n\n", 0, len(region) // 5)  # start at a paragraph: no code span or math cut in half
         if cut >= 0:
             region = region[cut + 2:]
-    region = _ESCAPED_MACRO_RE.sub(r"\\", region, timeout=config.regex_timeout_s)
+    region = _ESCAPED_MACRO_RE.sub(r"\\", region, timeout=regex_timeout(config.regex_timeout_s))
     # look-alike letters cannot hide a slot; fullwidth signs read as the ASCII ones they are
-    doc = read_document(fold_confusables(fold_fullwidth(region)), config.regex_timeout_s)
+    doc = read_document(fold_confusables(fold_fullwidth(region)), regex_timeout(config.regex_timeout_s))
     if doc.redefinitions:
         shown = ", ".join("\\" + d for d in dict.fromkeys(doc.redefinitions))
         return doc, Extraction("multiple", None, f"the completion redefines LaTeX commands ({shown}): what a box "
@@ -175,7 +176,7 @@ _ESCAPED_MACRO_RE = regex.compile(r"(?<!\\)\\\\(?=(?:" + "|".join(sorted(set(BOX
 def _broken_slot(doc: Document) -> bool:
     """A ``\\boxed`` the lexer could not close, or an answer tag without its closing tag."""
     starts = {b.start for b in doc.boxes}
-    for m in _BOX_NAME_RE.finditer(doc.view, timeout=1.0):
+    for m in _BOX_NAME_RE.finditer(doc.view, timeout=REGEX_TIMEOUT_S):
         if m.start() not in starts:
             return True
     for name in _SLOT_TAGS:
@@ -211,7 +212,7 @@ def _unboxed(slot: Slot, doc: Document) -> str:
 
 def extract_answer(completion: Any, config: Any) -> Extraction:
     """Find the final answer of ``completion`` under ``config`` (a VerifierConfig)."""
-    timeout = config.regex_timeout_s
+    timeout = regex_timeout(config.regex_timeout_s)
     try:
         doc, early = read_completion(completion, config)  # the reader's regexes are bounded too
         if early is not None:
@@ -221,7 +222,7 @@ def extract_answer(completion: Any, config: Any) -> Extraction:
             return Extraction("multiple", None, note.reason, rule=note.rule)
         return _locate(doc, config, timeout)
     except TimeoutError:
-        return Extraction("timeout", None, f"answer extraction regex exceeded {timeout}s", rule=TIMEOUT)
+        return Extraction("timeout", None, f"answer extraction regex exceeded {config.regex_timeout_s}s", rule=TIMEOUT)
 
 
 def _locate(doc: Document, config: Any, timeout: float) -> Extraction:

@@ -45,6 +45,8 @@ _VALUE_LIKE_RE = regex.compile(r"[0-9$\\]|\b(?:zero|one|two|three|four|five|six|
 _HEADING_WORD_RE = regex.compile(r"\p{L}{2,}")
 _MAX_TAIL = 6000  # a final answer followed by more than this is read for its first 6,000 characters
 _WORD_CHAR_RE = regex.compile(r"[\p{L}\p{N}]")
+_SENTENCE_END_RE = regex.compile(r"[.!?。！？\n]")
+_ASKED_RE = regex.compile(r"[?？][\s*_)]*$")
 
 
 def check_later(doc: Document, later_slots: list[list[Slot]], final: Slot, answer: str, timeout: float) -> Finding | None:
@@ -100,7 +102,9 @@ def check_later(doc: Document, later_slots: list[list[Slot]], final: Slot, answe
                                    f"({sentence.strip()[:60]!r})")
             if offset is not None and (finding := _marked_value(reader, sentence, timeout)):
                 return finding
-            finding = reader.sentence(sentence, first=offset is not None and index == 0 and a < 6)
+            first = offset is not None and index == 0 and a < 6
+            finding = reader.sentence(sentence, first, separate=first and bool(_SENTENCE_END_RE.search(text, 0, a, timeout=timeout)),
+                                      answers_question=bool(_ASKED_RE.search(text, max(0, a - 8), a, timeout=timeout)))
             if finding:
                 return _with_units(finding, sentence, timeout)
     return None

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import regex
 
-from rlvr.verifiers.choices import answer_choice
 from rlvr.verifiers.lexicon import (
     ADDING_WORDS, ALTERNATIVE_WORDS, ANSWER_REFERENCES, CONCLUSION_WORDS, HEDGE_WORDS, META_LABEL_WORDS, NEGATIVE_EVALUATIONS,
     REJECTION_WORDS, RESULT_VERBS, RETRACTION_CUES, TENTATIVE_WORDS, UNSURE_PHRASES, WITHDRAWAL_CUES, words_pattern,
@@ -16,12 +15,10 @@ from rlvr.verifiers.lexicon import (
 from rlvr.verifiers.approximations import says_approximately
 from rlvr.verifiers.conversions import same_dimension
 from rlvr.verifiers.currencies import is_currency
-from rlvr.verifiers.normalize import bare_number, has_temperature_scale, normalize_answer
 from rlvr.verifiers.prose import stated_values
 from rlvr.verifiers.value_roles import value_role
 from rlvr.verifiers.limits import REGEX_TIMEOUT_S
-from rlvr.verifiers.numbers import parse_number
-from rlvr.verifiers.remarks import comes_to
+from rlvr.verifiers.later_answer import AnswerReadings
 from rlvr.verifiers.later_values import agrees_approximately, fold_digits, key
 from rlvr.verifiers.later_working import JUSTIFYING_RE, RESULT_CLAIM_RE, names_label, said_of_answer, work_value
 from rlvr.verifiers.slots import clean
@@ -29,7 +26,7 @@ from rlvr.verifiers.statements import is_constant_side, names_a_quantity
 from rlvr.verifiers.trace import Finding, rule
 from rlvr.verifiers.temperatures import with_temperature_scale
 from rlvr.verifiers.units import canonical_unit, unit_after
-from rlvr.verifiers.word_answers import yes_no, yes_no_taken_back
+from rlvr.verifiers.word_answers import yes_no_reversed, yes_no_taken_back
 
 
 __all__ = ["SentenceReader", "label_key", "LATER_STATEMENT", "RETRACTION", "DENIAL", "HEDGED_LATER", "OTHER_CHOICE", "DOUBTED"]
@@ -76,6 +73,9 @@ _JUDGED_AFTER_RE = regex.compile(r"(?i)\s*(?:is|was|seems|looks)\s+" + JUDGED_RE
 _EVALUATION = words_pattern(NEGATIVE_EVALUATIONS)
 _DOUBTING = words_pattern(TENTATIVE_WORDS + UNSURE_PHRASES)
 # "Hopefully this helps!", "I hope this helps.": a sign-off, no doubt about the answer ("Hopefully 42 is right" is one)
+# a sentence of its own that opens with an example illustrates the answer ("\\boxed{Yes}. For instance, $n = 4$
+# works."); said in the answer's own sentence ("\\boxed{3}, for example") it offers the answer as an example
+_ILLUSTRATION_RE = regex.compile(r"(?i)[\s*_(]*(?:for\s+(?:example|instance)|e\.\s?g\.|as\s+an\s+example|take)\s*[,:]?\s+\S")
 _SIGN_OFF_RE = regex.compile(r"(?i)\b(?:i\s+)?hope(?:fully)?\s+(?:this|that|it|the\s+(?:explanation|solution|answer))\s+"
                              r"(?:helps|is\s+(?:helpful|clear)|was\s+(?:helpful|clear)|clarifies|clears\s+\w+\s+up|makes\s+sense)\b"
                              # "I'm not sure there's a simpler method": doubt about a method, not the answer
@@ -107,7 +107,6 @@ _OFFER_BEFORE, _OFFER_AFTER = 15, 10  # how close an alternative word stands to 
 _META_WORDS = 8  # at most this many words beside the value
 _MANY_VALUES = 64  # a later sentence of more values than this is a list of candidates, not the work
 _BARE_WORDS = 2  # a later sentence of another value and at most this many words claims it
-_COMMA_RE = regex.compile(r"\s*,\s*")
 _RELATION_IN_VALUE_RE = regex.compile(r"[<>≤≥]|\\(?:le|ge|leq|geq|lt|gt|neq|ne)(?![A-Za-z])")
 _OTHER_BASE_RE = regex.compile(r"(?i)\bin\s+(?:base[ -]?[0-9]{1,2}|binary|octal|hexadecimal|hex|decimal)\b")
 _DESCRIBED_MISTAKE_RE = regex.compile(r"(?i)\b(?:common|typical|frequent|classic|popular|tempting|easy)\s*$")
@@ -149,36 +148,16 @@ _CHECK_LINE_RE = regex.compile(r"[\s(\[*•-]*(?:[✓✔☑✅]\ufe0f?|check(?:i
 _EQUATED_RE = regex.compile(r"(?:=|≈|\\approx(?![A-Za-z]))\s*\$?\s*[-+]?[0-9(\\]")
 _OPERATOR_RE = regex.compile(r"\\(?:cdot|times|div|frac|dfrac|sqrt|pm|mp)(?![A-Za-z])|[+*/^×·÷−]|(?<![=(\s])-|-(?=\s*[0-9(])(?<=[0-9)]\s*-)")
 
-class SentenceReader:
+
+class SentenceReader(AnswerReadings):
     """Reads the sentences after a final answer, one at a time, for a value that conflicts with it."""
 
     def __init__(self, answer: str, timeout: float, unit_after_answer: str | None = None, label: str | None = None) -> None:
-        self.answer, self.timeout = answer, timeout
+        super().__init__(answer, timeout, unit_after_answer)
         self.label = label  # the name the answer was given ("x = \\boxed{5}", "m + n = \\boxed{7}"): a later value of it claims
         self.named: set[str] = set()  # later values given the answer's name
         self.explaining = False  # what follows is labelled as the answer's explanation ("Explanation:", "Here's why:")
         self.money = False  # the answer is an amount of money (set by check_later from its slot and what follows it)
-        # what the answer measures: its own unit, or the one written after its slot ("\\boxed{2} hours")
-        self.unit = canonical_unit(normalize_answer(clean(answer)).unit or unit_after_answer or "")
-        self.key = key(answer)
-        self.said = yes_no(clean(answer))  # "yes" or "no" when the answer is one: a later "Yep." takes it back
-        self.own = {self.key} | {key(v) for v in _COMMA_RE.split(clean(answer), timeout=timeout) if v.strip()}
-        bare = bare_number(clean(answer))
-        # "\\boxed{25 °F}. So it is 25.": the number restated without its scale (never "300 °C" after 300 K)
-        self.bare = bare if bare is not None and bare not in self.own else None
-        self.choice = answer_choice(clean(answer)) is not None
-        self.number = parse_number(normalize_answer(clean(answer)).key)  # "$6 \\times 7$" and "$5!$" work it out
-
-    def other(self, values: list[str]) -> list[str]:
-        if self.choice:  # against a choice letter only other letters are other answers ("B, the value 12")
-            return []
-        return [v for v in values if not self.owns(v)]
-
-    def owns(self, value: str) -> bool:
-        """Whether ``value`` is the answer's own value (or a part of it, or its number without the scale)."""
-        k = key(value)
-        return k in self.own or (k == self.bare and not has_temperature_scale(value)) or (
-            self.number is not None and not isinstance(k, type(self.number)) and comes_to(value, self.number))
 
     def values(self, text: str, roles: bool = True) -> list[str]:
         """Stated values of ``text`` (all its values without ``roles``), labelled ones ("x = 2") left out."""
@@ -218,7 +197,10 @@ class SentenceReader:
         # $6 \\times 7 = 42$"); a value the identity does not name is still read ("$6 \\times 7 = 42$, final: 41")
         return [v for v in out if key(v) not in operands] if operands else out
 
-    def sentence(self, sentence: str, first: bool) -> Finding | None:
+    def sentence(self, sentence: str, first: bool, separate: bool = False, answers_question: bool = False) -> Finding | None:
+        """A finding when ``sentence`` conflicts with the answer. ``first``: the first sentence after it;
+        ``separate``: a sentence of its own (a sentence end or a line break since the answer);
+        ``answers_question``: the sentence before it asks a question ("Is there a counterexample? No, …")."""
         t = self.timeout
         shown = sentence.strip()[:80]
         folded = fold_digits(sentence)
@@ -252,9 +234,12 @@ class SentenceReader:
         cue = _RETRACTION.search(folded, timeout=t)
         if first and self.said and yes_no_taken_back(self.said, folded):
             return Finding(RETRACTION, f"the final answer {answer!r} is taken back right after it ({shown!r})")
+        if self.said and not first and not answers_question and yes_no_reversed(self.said, folded):
+            return Finding(RETRACTION, f"the final answer {answer!r} is turned into the other answer later ({shown!r})")
         if first and not values and _WITHDRAWAL.search(folded, timeout=t):
             return Finding(DENIAL, f"the final answer {answer!r} is withdrawn right after it ({shown!r})")
-        if first and (m := _DOUBTING.search(_SIGN_OFF_RE.sub(" ", folded, timeout=t), timeout=t)):
+        if first and (m := _DOUBTING.search(_SIGN_OFF_RE.sub(" ", folded, timeout=t), timeout=t)) \
+                and not (separate and _ILLUSTRATION_RE.match(folded, timeout=t)):
             return Finding(DOUBTED, f"right after the final answer {answer!r} the completion doubts it ({m[0]!r})")
         # every other value, supposed ones too ("unless it is 41"), but not one the sentence denies ("not 41")
         mentioned = [v for v in self.other(self.values(sentence, roles=False))

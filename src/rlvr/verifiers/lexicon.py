@@ -201,7 +201,9 @@ HYPOTHETICAL_WORDS: tuple[str, ...] = (
 )
 #: text addressed to whoever grades the answer
 GRADER_WORDS: tuple[str, ...] = ("grader", "evaluator", "checker", "verifier", "marker", "reviewer", "examiner",
-                                 "judge", "correcteur", "evaluador", "prüfer", "评分", "阅卷")
+                                 "judge", "scorer", "rater", "reward model", "scoring system", "grading system",
+                                 "scoring model", "correcteur", "correctrice", "evaluador", "prüfer", "prüferin",
+                                 "评分员", "评分", "阅卷老师", "阅卷")
 
 # -- LaTeX and HTML: what draws a box, hides, strikes, colours or redefines -----------------------
 #: macros whose last brace argument is an answer box; the number of brace arguments before it

@@ -6,7 +6,9 @@
 - An angle in degrees, minutes and seconds, ``45^\\circ 30'``, ``22°30′``, ``10°15'36"``: its degrees,
   ``45.5^\\circ``.
 - A quantity in several units, ``2 \\text{ hours and } 30 \\text{ minutes}``, ``5 feet 6 inches``, ``3 kg 200 g``:
-  one number in its smallest unit (150 min, 66 in, 3200 g), converted with pint.
+  one number in its first, largest unit (2.5 h, 5.5 ft, 3.2 kg), converted with pint: one reading only, so
+  that one answer is never paid as two numbers (a gold in the smallest unit, 150 against "2 hours 30
+  minutes", is refused: the gold's number alone does not say which unit it counts).
 - Plain TeX's ``{5 \\over 7}``, sympy's and Python's ``x**2``, ``!=`` and ``Eq(a, b)``, a congruence's residue and
   ``23 \\bmod 7``, and French intervals (``]0, 1[``, ``[1 ; 3[``).
 
@@ -171,7 +173,7 @@ _TEXT_UNWRAP_RE = regex.compile(r"\\(?:text|mathrm|textrm|mbox)\s*\{([^{}]*)\}")
 _TERM_UNIT_RE = regex.compile(r"\s*([0-9]+(?:\.[0-9]+)?)\s*([A-Za-z]{1,12})\.?\s*(?:,|\band\b)?")
 
 
-def compound_quantity(text: str) -> str | None:
+def compound_quantity(text: str, in_smallest: bool = False) -> str | None:
     """``2 \\text{ hours and } 30 \\text{ minutes}`` as ``\\frac{5}{2} \\text{ h}``: two or more amounts of one
     dimension, each in a smaller unit than the one before, summed in the first; ``None`` for anything else."""
     from rlvr.verifiers.conversions import unit_factor  # pint: loaded by the worker before it reports ready
@@ -194,7 +196,8 @@ def compound_quantity(text: str) -> str | None:
         return None
     # summed in the first (largest) unit, which a unitless gold gives ("2.5" hours for 2 hours 30 minutes, "5.5" m
     # for 5 m 50 cm); one reading only, so that one answer is never paid as two numbers
-    total, (_, largest) = Fraction(0), terms[0]
+    # ``in_smallest``: the sum in the last unit instead (150 min), read only against a unitless gold (``rows``)
+    total, (_, largest) = Fraction(0), terms[-1 if in_smallest else 0]
     for (amount, unit), (_, following) in zip(terms, terms[1:] + [(0, None)]):
         if following is not None and ((step := unit_factor(unit, following)) is None or step <= 1):
             return None  # another dimension, or not each unit smaller than the one before

@@ -30,7 +30,7 @@ from rlvr.verifiers.extraction import PROSE_VALUES, Extraction, extract_answer
 from rlvr.verifiers.guards import malformed_reason, unsafe_reason
 from rlvr.verifiers.limits import REGEX_TIMEOUT_S
 from rlvr.verifiers.lossless import unread_part
-from rlvr.verifiers.notations import unit_vector_tuple
+from rlvr.verifiers.notations import compound_quantity, unit_vector_tuple
 from rlvr.verifiers.remarks import without_remark
 from rlvr.verifiers.normalize import choice_option_text, gold_answer, normalize_answer, value_key
 from rlvr.verifiers.rules import (
@@ -59,6 +59,8 @@ _BAD_GOLDS = ByteLRU("unparseable golds", int(TOTAL_BYTES * 0.05))
 
 EMPTY_GOLD = rule("compare.empty_gold", "the gold answer is empty")
 PROSE_GOLD = rule("compare.prose_gold", "the gold is a sentence that states no answer")
+COMPOUND = rule("compare.compound_quantity", "a quantity in several units ('2 hours 30 minutes') is a unitless gold in its "
+                "smallest unit (150)")
 EMPTY_ANSWER = rule("compare.empty_answer", "the final answer is empty after normalisation")
 LABELS_CONTRADICTED = rule("compare.labels_contradicted", "labelled values contradict their labels (the least above the greatest)")
 GUARD = rule("compare.guard", "the answer is refused before sympy (too large, too deep, malformed)")
@@ -264,6 +266,14 @@ def _decide_locally(answer_text: str, gold_text_: str, config: VerifierConfig) -
         if not g.percent and repeating_rounds_to_gold(answer_text, value, g.key):
             return Decision("correct", f"{answer_text[:60]!r} repeats without end and rounds to gold {gold_text_!r} at "
                             "its decimal places", "number", ROUNDED), answer, gold_text_
+    if (smallest := compound_quantity(answer_text, in_smallest=True)) is not None:
+        # "5 feet 6 inches" against 66: a unitless gold counts in the unit the question asked for, the first unit
+        # (5.5 ft, compared below as any quantity) or the smallest; both are the one quantity the answer states
+        g = gold_info(gold_text_, config).norm
+        if not g.unit and not g.percent and (number := parse_number(g.key)) is not None \
+                and parse_number(normalize_answer(smallest).key) == number:
+            return Decision("correct", f"{answer_text[:60]!r} is {smallest!r}, gold {gold_text_!r} in its smallest unit",
+                            "number", COMPOUND), answer, gold_text_
     return _local_decision(answer_text, answer, gold_text_, config)
 
 

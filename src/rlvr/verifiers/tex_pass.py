@@ -24,12 +24,13 @@ __all__ = ["TexPass"]
 
 _ACTING = sorted(set(BOX_MACROS) | set(HIDING_MACROS) | set(STRIKING_MACROS) | set(COLOUR_MACROS)
                  | set(REDEFINING_MACROS) | set(TRANSPARENT_MACROS) | set(TEX_CONDITIONALS), key=len, reverse=True)
-_ACTING_SET = frozenset(_ACTING)
 _TRANSPARENT = frozenset(TRANSPARENT_MACROS) - set(BOX_MACROS)
 # "0.1\overline{6}" outside math: the bar marks a repeating period, it formats nothing
 _DECIMAL_BEFORE_RE = regex.compile(r"[0-9]\.[0-9]*$")
 # an environment first: "\\begin" is also a macro name
-_MACRO_RE = regex.compile(r"\\(?:begin|end)\s*\{(?P<env>comment|hide|invisible)\}|\\(?P<name>[A-Za-z]+)\*?")
+# only the macros that act (the regex engine skips \\frac, \\cdot … that a filter in Python would read one by one)
+_MACRO_RE = regex.compile(r"\\(?:begin|end)\s*\{(?P<env>comment|hide|invisible)\}|\\(?P<name>"
+                          + "|".join(regex.escape(n) for n in _ACTING) + r")(?![A-Za-z])\*?")
 _BRACE_RE = regex.compile(r"\\.|[{}]", regex.DOTALL)
 _BARE_BOX_RE = regex.compile(r"[ \t]+([^\s${}\\.,;]+)")
 _MAX_ARG = 200  # a macro's brace argument starts at most this far after it ("\colorbox[rgb]{…}{…}")
@@ -97,7 +98,7 @@ class TexPass:
     def macros(self, opaque: Spans, math: Spans) -> None:
         text = self.text
         found = [m for m in _MACRO_RE.finditer(text, timeout=self.timeout)
-                 if (m["name"] is None or m["name"] in _ACTING_SET) and not (opaque.spans and opaque.holds(m.start()))
+                 if not (opaque.spans and opaque.holds(m.start()))
                  and not (m["name"] in _TRANSPARENT and math.spans and math.holds(m.start()))]
         if not found:
             return

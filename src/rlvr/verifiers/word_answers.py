@@ -22,7 +22,7 @@ from rlvr.verifiers.limits import REGEX_TIMEOUT_S
 from rlvr.verifiers.spelled_numbers import spells_gold
 from rlvr.verifiers.trace import Decision, rule
 
-__all__ = ["WORDS", "CALENDAR", "SPELLED", "word_answer", "spelled_answer", "yes_no", "yes_no_taken_back", "calendar_decision",
+__all__ = ["WORDS", "CALENDAR", "SPELLED", "word_answer", "spelled_answer", "yes_no", "yes_no_taken_back", "yes_no_reversed", "calendar_decision",
            "yes_no_decision", "spelled_decision"]
 
 WORDS = rule("compare.words", "answers in words compare as words (case, articles and a final period aside), and the "
@@ -131,7 +131,30 @@ def yes_no_taken_back(said: str, text: str) -> bool:
             if any(w in bare for w in YES_WORDS if _UNSPACED_RE.search(w, timeout=t) and len(w) > 1 or w == "能"):
                 return True
     return False
-    return said
+
+
+# words that may stand before the other answer in a later clause that turns to it ("so actually no", "On
+# reflection: no", "my final verdict: No", "Then again, maybe yes"): connectives, turns and verdict nouns
+_TURN_WORDS = _QUALIFYING_WORDS | frozenset(
+    "so then thus hence therefore again actually really wait hmm well oh on reflection second thought my our final "
+    "verdict answer is was the correction after all i think guess say would it be that's obviously clearly "
+    "just".split())
+_CLAUSE_WITH_END_RE = regex.compile(r"([^,;:.!?()\u2014\u2013，。！？；：、]+)([,;:.!?()\u2014\u2013，。！？；：、]*)")
+
+
+def yes_no_reversed(said: str, text: str) -> bool:
+    """Whether a later sentence ``text`` turns a yes/no answer ``said`` into the other one: a clause of turn words
+    ending in the other answer ("Hmm, but for negative $n$ it fails, so actually no.", "Then again, maybe yes.").
+    A clause that answers a question the sentence asks ("Could $n$ be odd? No, …") explains the answer."""
+    t = REGEX_TIMEOUT_S
+    other = _NO_SPACED | {"not"} if said == "yes" else _YES_SPACED  # "Then again, maybe not."
+    asked = False
+    for m in _CLAUSE_WITH_END_RE.finditer(text.lower(), timeout=t):
+        words = _WORD_RE.findall(m[1], timeout=t)
+        if words and not asked and words[-1] in other and len(words) <= 6 and all(w in _TURN_WORDS for w in words[:-1]):
+            return True
+        asked = "?" in m[2]
+    return False
 
 
 def word_answer(clean: str) -> str | None:

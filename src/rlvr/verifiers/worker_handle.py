@@ -20,6 +20,8 @@ from collections import OrderedDict
 from pathlib import Path
 from typing import Any
 
+from rlvr.verifiers.limits import WORKER_ENV
+
 __all__ = ["WorkerHandle", "CLOCK_TICK"]
 
 CLOCK_TICK = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
@@ -32,7 +34,7 @@ class WorkerHandle:
         src_root = str(Path(__file__).resolve().parents[2])
         env = dict(os.environ)
         env.update(SYMPY_GROUND_TYPES="python", OMP_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1",
-                   MKL_NUM_THREADS="1", PYTHONUNBUFFERED="1",
+                   MKL_NUM_THREADS="1", PYTHONUNBUFFERED="1", **{WORKER_ENV: "1"},
                    PYTHONPATH=os.pathsep.join(p for p in (src_root, env.get("PYTHONPATH")) if p))
         self.stderr = tempfile.TemporaryFile()
         self.proc = subprocess.Popen(
