@@ -299,6 +299,8 @@ def check_final(doc: Document, all_slots: list[Slot], final: Slot, answer: str, 
                      approximated=approximation is not None)
     if stance is None and strict and (m := doubt_before(doc.view, s_start, timeout)):
         stance = f"the sentence before it calls it {m[0]!r}"  # "I give up. \\boxed{42}", "IDK. \\boxed{42}"
+    if stance is None and (m := _OPEN_BOUND_RE.search(doc.view, last.end, min(s_end, last.end + _NEAR), timeout=timeout)):
+        stance = f"the statement leaves it open ({m[0].strip()!r})"  # "\\boxed{25}, though maybe more"
     if stance:
         return Finding(STANCE, f"the final answer {clean(answer)!r} is not asserted: {stance}")
     if strict:
@@ -403,6 +405,13 @@ def _own_values(answer: str) -> frozenset:
 
 
 _NEAR = 60  # how far from the answer a hedge or an alternative still speaks of it
+# the answer left open upward or downward in its own statement: "\\boxed{25}, though maybe more", "if not more",
+# "25 or more", "perhaps slightly fewer": the comparative ends its clause (not "maybe more elegant proofs exist")
+_OPEN_BOUND_RE = regex.compile(
+    r"(?i)(?:\b(?:" + "|".join(regex.escape(w) for w in sorted(HEDGE_WORDS, key=len, reverse=True))
+    + r")[\s,]+(?:\p{L}+[\s,]+){0,2}?|\bif\s+not\s+|\bor\s+(?:even\s+|possibly\s+|maybe\s+)?)"
+    r"(?:more|fewer|less|higher|lower|larger|smaller|greater|bigger|больше|меньше|mehr|weniger|plus|moins|más|menos|"
+    r"più|meno)(?=\s*(?:[.,;:!?)\]—–]|$))", regex.M)
 
 
 def _offers_another(before: str, after: str, answer: str,

@@ -204,6 +204,8 @@ class SentenceReader(AnswerReadings):
         t = self.timeout
         shown = sentence.strip()[:80]
         folded = fold_digits(sentence)
+        if _RETRACTION.search(folded, timeout=t) and (counted := fold_digits(sentence, counts=True)) != folded:
+            sentence = folded = counted  # "Wait, actually it's forty-one apples": a count is the value
         answer = clean(self.answer)
         if (check := _CHECK_LINE_RE.fullmatch(folded, timeout=t)) and any(
                 self.owns(n) for n in regex.findall(r"[0-9]+(?:\.[0-9]+)?", check["lhs"], timeout=t)):

@@ -24,18 +24,24 @@ _ROMAN_RE = regex.compile(r"\b(?=[MDCLXVI]{2,}\b)M{0,3}(?:CM|CD|D?C{0,3})(?:XC|X
 _CJK_NUMBER_RE = regex.compile(r"[零〇一二两三四五六七八九十百千]+")
 _CJK_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
 _CJK_SCALES = {"十": 10, "百": 100, "千": 1000}
-_NUMBER_WORDS_RE = regex.compile(
+_NUMBER_WORDS = (
     r"(?i)\b(?:(?:minus|negative)[ -])?(?:zero|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|"
     r"fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|"
     r"hundred|thousand|million)(?:[ -](?:and[ -])?(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
     r"thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|"
-    r"ninety|hundred|thousand|million))*\b"
-    r"(?![ \t]+(?!(?:and|or|but|then|so|is|was|instead|ways)\b)\p{L})")  # "two tables", "no two guests": a count, no value
+    r"ninety|hundred|thousand|million))*+\b")  # possessive: "forty-one apples" is read whole or not at all, never "40-one"
+# "two tables", "no two guests": a count, no value
+_NUMBER_WORDS_RE = regex.compile(_NUMBER_WORDS + r"(?![ \t]+(?!(?:and|or|but|then|so|is|was|instead|ways)\b)\p{L})")
+# in a sentence that takes the answer back, a count is a value too ("Wait, actually it's forty-one apples")
+_COUNT_WORDS_RE = regex.compile(_NUMBER_WORDS)
+
+
+_CLAUSE_END_RE = regex.compile(r"\s*(?:[.!?,;)]|$)")
 
 
 def _number_word(m: regex.Match) -> str:
-    if m[0].lower() == "one":
-        return m[0]  # "one squig", "one of them": a pronoun or article as often as a number
+    if m[0].lower() == "one" and not (m.re is _COUNT_WORDS_RE and _CLAUSE_END_RE.match(m.string, m.end(), timeout=REGEX_TIMEOUT_S)):
+        return m[0]  # "one squig", "one of them": a pronoun or article as often as a number ("only one." is one)
     n = number_from_words(m[0])
     return m[0] if n is None else str(n)
 
@@ -76,18 +82,18 @@ def fold_odds(text: str) -> str:
     return _ODDS_RE.sub(r"\1/\2", text, timeout=REGEX_TIMEOUT_S)
 
 
-def fold_digits(text: str) -> str:
+def fold_digits(text: str, counts: bool = False) -> str:
     """Digits of any script (fullwidth, Arabic-Indic, Devanagari …) as ASCII, and number words (English,
-    Chinese, Roman) as digits."""
+    Chinese, Roman) as digits; ``counts``: a number word before a noun too ("forty-one apples")."""
     if not text.isascii():
         text = "".join(str(unicodedata.digit(c)) if unicodedata.category(c) == "Nd" else c for c in text)
         if _CJK_NUMBER_RE.search(text, timeout=REGEX_TIMEOUT_S):
             text = _CJK_NUMBER_RE.sub(_cjk_number, text, timeout=REGEX_TIMEOUT_S)
     if _ROMAN_RE.search(text, timeout=REGEX_TIMEOUT_S):
         text = _ROMAN_RE.sub(_roman_number, text, timeout=REGEX_TIMEOUT_S)
-    if _NUMBER_WORDS_RE.search(text, timeout=REGEX_TIMEOUT_S):
-        text = _NUMBER_WORDS_RE.sub(_number_word, text,
-                                    timeout=REGEX_TIMEOUT_S)
+    words = _COUNT_WORDS_RE if counts else _NUMBER_WORDS_RE
+    if words.search(text, timeout=REGEX_TIMEOUT_S):
+        text = words.sub(_number_word, text, timeout=REGEX_TIMEOUT_S)
     return fold_odds(text)
 
 

@@ -53,7 +53,8 @@ ANSWER_WORDS: tuple[str, ...] = (
     "vastaus", "jibu", "odpověď", "válasz", "răspuns", "svaret er", "jawapan", "คำตอบ", "תשובה", "پاسخ",
     "итого", "итог", "результат", "ergebnis", "solución", "la solución", "solución correcta", "resultado",
     "resultado final", "risultato", "risultato finale", "kết quả", "sonuç", "wynik", "ostateczny wynik",
-    "odpowiedź końcowa", "résultat", "résultat final", "결과", "最终结果", "结果",
+    "odpowiedź końcowa", "résultat", "résultat final", "결과", "最终结果", "结果", "जवाब", "अंतिम जवाब",
+    "câu trả lời", "trả lời", "đáp", "javob", "жауап", "پاسخ نهایی", "jawaban akhir", "sagot", "antwort lautet",
 )
 #: labels only (no article): what may stand alone on an answer line, e.g. "**Final Answer**"
 ANSWER_LINE_LABELS: tuple[str, ...] = tuple(w for w in ANSWER_WORDS if w not in ("final", "解", "답", "solution"))
@@ -115,6 +116,7 @@ HEDGE_WORDS: tuple[str, ...] = (
     "wahrscheinlich", "forse", "talvez", "może", "misschien", "belki", "mungkin", "có lẽ", "возможно",
     "наверное", "也许", "可能", "或许", "たぶん", "多分", "아마", "ربما", "शायद", "plausible", "defensible",
     "arguably", "equally", "conceivably", "alternatively", "alternative", "alternatives", "alternate", "можливо", "kanske", "ίσως", "ehkä", "labda",
+    "может быть", "вроде", "наверно", "мабуть", "напевно", "muhtemelen", "galiba", "아마도", "おそらく",
 )
 #: an approximation is the value it states ("about 12" answers 12, compared exactly), not a hedge
 APPROXIMATION_WORDS: tuple[str, ...] = (
@@ -136,7 +138,8 @@ LIST_WORDS: tuple[str, ...] = ("and", "et", "y", "und", "e", "i", "en", "ve", "d
 NEGATION_WORDS: tuple[str, ...] = (
     "not", "never", "no", "n't", "isn't", "wasn't", "cannot", "can't", "ne", "pas", "jamais", "no es", "nunca",
     "nicht", "kein", "keine", "niemals", "non", "mai", "não", "nie", "niet", "değil", "tidak", "bukan",
-    "không", "не", "нет", "不是", "不", "没有", "並非", "ではない", "아니다", "ليس", "لا", "नहीं",
+    "không", "не", "нет", "不是", "不", "没有", "並非", "ではない", "아니다", "아님", "ليس", "لا", "नहीं", "όχι", "δεν",
+    "ні",
 )
 #: doubt about the answer itself: "not sure", "I think it might be" (a hedge, never a denial)
 UNSURE_PHRASES: tuple[str, ...] = (
@@ -154,6 +157,12 @@ BOUND_WORDS: tuple[str, ...] = (
     "menos de", "al menos", "mehr als", "weniger als", "mindestens", "höchstens", "più di", "meno di",
     "almeno", "mais de", "pelo menos", "больше", "меньше", "не менее", "не более", "至少", "至多", "超过",
     "大于", "小于", "不超过", "以上", "以下", "未満", "이상", "이하",
+    # the same bounds in the other languages whose answer labels are read (no library lists them; words that are
+    # also nouns, "максимум", "最大", are left out: "Ответ: максимум 25" may name the maximum asked for)
+    "более", "свыше", "хотя бы", "как минимум", "как максимум", "понад", "більше", "менше", "щонайменше",
+    "على الأقل", "أكثر من", "أقل من", "τουλάχιστον", "το πολύ", "περισσότερο από", "λιγότερο από", "en az",
+    "en fazla", "少なくとも", "como mucho", "como máximo", "como mínimo", "bis zu", "jusqu'à", "al massimo",
+    "no máximo", "no mínimo", "ten minste", "hoogstens", "co najmniej", "najwyżej",
 )
 #: a candidate that was tried and rejected: "7 fails", "7 doesn't work", "rules out 7"
 REJECTION_WORDS: tuple[str, ...] = (

@@ -12,7 +12,7 @@ from rlvr.verifiers.lexicon import ALTERNATIVE_WORDS, words_pattern
 
 __all__ = ["first_sentence", "line_lead", "lead_before_value", "LEAD_HINT_RE"]
 
-_PERIOD_RE = regex.compile(r"[.。](?:\s|$)")
+_PERIOD_RE = regex.compile(r"\.(?:\s|$)|[。！？]")  # a full stop of CJK ends its sentence with no space after it
 _MATH_DOLLAR_RE = regex.compile(r"(?<!\\)\$")  # a math delimiter, not an escaped currency sign ("\\$18")
 
 _SENTENCE_AFTER_RE = regex.compile(r"\s*(?:$|\n|\p{Lu}|\()")  # after a value's dots: a new sentence, or the end

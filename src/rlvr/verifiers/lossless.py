@@ -61,6 +61,8 @@ _FUNCTION_WORDS = frozenset(m.lower() for m in KNOWN_MACROS) | frozenset(
      "min", "gcd", "lcm", "floor", "ceil"})
 
 _WORD_OR_NUMBER_RE = regex.compile(r"\p{L}+|[0-9]+")
+# a Greek letter is a variable, but four of them written together are a word ("τουλάχιστον 25")
+_GREEK_WORD_RE = regex.compile(r"(?<!\p{L})(?:\p{Greek}\p{Mn}*){4,}(?!\p{L})")
 
 
 def _text_ok(content: str) -> bool:
@@ -82,6 +84,8 @@ def unread_part(clean: str) -> str | None:
     for m in _MACRO_RE.finditer(bare, timeout=0.5):
         if m[1] not in KNOWN_MACROS:
             return f"the answer uses \\{m[1]}, which the math parser does not read; it would grade what is left"
+    if word := _GREEK_WORD_RE.search(bare, timeout=0.5):
+        return f"the answer holds the Greek word {word[0]!r}: prose, which the math parser would read as variables"
     for c in bare:
         if ord(c) < 128:
             continue

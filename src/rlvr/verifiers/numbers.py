@@ -123,7 +123,10 @@ def rounds_long_gold(answer: Fraction, gold_key: str, answer_key: str | None = N
     exponent = int(m[3] or 0)
     scale = Fraction(10) ** exponent
     gold = Fraction(f"{m[1] or '0'}.{m[2]}") * scale * (-1 if gold_key.startswith("-") else 1)
-    return abs(answer - gold) <= Fraction(1, 10 ** len(m[2])) * scale
+    unit = Fraction(1, 10 ** len(m[2])) * scale
+    if (answer / unit).denominator == 1:
+        return answer == gold  # 12345679/10000 against 1234.5678: a value the gold's places write, and another one
+    return abs(answer - gold) <= unit
 
 
 _DECIMAL_RE = regex.compile(r"-?[0-9]+\.([0-9]+)")
