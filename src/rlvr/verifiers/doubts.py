@@ -17,6 +17,15 @@ __all__ = ["unresolved_doubt", "doubt_before", "doubted_before"]
 
 _TENTATIVE = words_pattern(TENTATIVE_WORDS)
 _PAST_COPULA_RE = regex.compile(r"(?i)\b(?:I|we)\s+(?:was|were|had\s+been)\s+(?:(?:a\s+bit|a\s+little|quite|initially|first)\s+)?$")
+# tentative words that are also the work's ordinary words: they speak of the answer only where their clause ends
+# ("I gave up.", "not verified,", "(unproven)"); followed by their object they narrate ("gave up 2 marbles",
+# "a sample of 200", "commonly known as", "the dummy variable u", "to be checked are n = 4")
+_ORDINARY_USES = frozenset((
+    "give up", "gave up", "a sample", "dummy", "template", "commonly", "the format", "should be written",
+    "written like", "without proof", "no proof", "unproven", "not checked", "to be checked", "to be verified",
+    "to be confirmed", "not verified", "unverified", "without solving", "without computing", "without checking",
+    "without working", "put your answer", "valid format", "example format", "is around", "something like"))
+_CONTINUED_RE = regex.compile(r"[ \t]+[\p{L}\p{N}$\\]")
 _EXAMPLE_RE = regex.compile(r"(?i)for\s+example|for\s+instance|e\.g\.|such\s+as|an\s+example")
 _INTRODUCES_RE = regex.compile(r"[\s:,.*_-]*(?:(?:the|my|an?)\s+)?(?:final\s+)?(?:answer|result)?[\s:,.*_-]*")
 _LEAD_CHARS = 160  # how far before the final statement a short preface still speaks of its answer
@@ -31,6 +40,8 @@ def unresolved_doubt(text: str, timeout: float, lead: bool = False) -> regex.Mat
     for m in _TENTATIVE.finditer(text, timeout=timeout):
         if _PAST_COPULA_RE.search(text, max(0, m.start() - 24), m.start(), timeout=timeout):
             continue
+        if m[0].lower() in _ORDINARY_USES and _CONTINUED_RE.match(text, m.end(), timeout=timeout):
+            continue  # "She gave up 4 stickers", "a sample space", "boxes not checked is": the work's own words
         if lead and _EXAMPLE_RE.fullmatch(m[0], timeout=timeout) \
                 and not _INTRODUCES_RE.fullmatch(text, m.end(), timeout=timeout):
             continue

@@ -32,8 +32,11 @@ _NUMBER_WORDS = (
     r"ninety|hundred|thousand|million))*+\b")  # possessive: "forty-one apples" is read whole or not at all, never "40-one"
 # "two tables", "no two guests": a count, no value
 _NUMBER_WORDS_RE = regex.compile(_NUMBER_WORDS + r"(?![ \t]+(?!(?:and|or|but|then|so|is|was|instead|ways)\b)\p{L})")
-# in a sentence that takes the answer back, a count is a value too ("Wait, actually it's forty-one apples")
-_COUNT_WORDS_RE = regex.compile(_NUMBER_WORDS)
+# in a sentence that takes the answer back, a count said as what something is or has is a value too ("Wait,
+# actually it's forty-one apples", "she really has eleven marbles", "it has only one"); "all three methods agree",
+# "the two masses" and "I mean ten distinct handshakes" describe
+_COUNT_WORDS_RE = regex.compile(r"(?<=\b(?:is|are|'s|was|were|has|have|had|gets?|got|gives?|makes?|leaves?|only|just|"
+                                r"equals?|totals?)\s+)" + _NUMBER_WORDS)
 
 
 _CLAUSE_END_RE = regex.compile(r"\s*(?:[.!?,;)]|$)")

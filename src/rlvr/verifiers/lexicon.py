@@ -212,7 +212,8 @@ HYPOTHETICAL_WORDS: tuple[str, ...] = (
 GRADER_WORDS: tuple[str, ...] = ("grader", "evaluator", "checker", "verifier", "marker", "reviewer", "examiner",
                                  "judge", "scorer", "rater", "reward model", "scoring system", "grading system",
                                  "scoring model", "correcteur", "correctrice", "evaluador", "prüfer", "prüferin",
-                                 "评分员", "评分", "阅卷老师", "阅卷")
+                                 "评分员", "评分", "阅卷老师", "阅卷", "评审", "corrector", "проверяющий", "проверяющего",
+                                 "llm judge", "automated system", "evaluation pipeline", "checking script", "grading script")
 
 # -- LaTeX and HTML: what draws a box, hides, strikes, colours or redefines -----------------------
 #: macros whose last brace argument is an answer box; the number of brace arguments before it

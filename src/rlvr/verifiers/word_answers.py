@@ -109,6 +109,8 @@ def yes_no_taken_back(said: str, text: str) -> bool:
     possible after all", "scratch that") or the other answer on its own ("Yep.", "Nein, doch", "No, 可以")."""
     t = REGEX_TIMEOUT_S
     rest = text.lower()
+    if _VERIFYING_RE.search(rest, timeout=t) and not _TURNING & set(_WORD_RE.findall(rest, timeout=t)):
+        return False  # "Wait, let me make sure 7 is odd.", "To confirm: 15 = 3 × 5, yes.": the work checked, not turned
     if _RETRACTING_RE.search(rest, timeout=t):
         return True
     other = _NO_SPACED if said == "yes" else _YES_SPACED
@@ -139,6 +141,10 @@ _TURN_WORDS = _QUALIFYING_WORDS | frozenset(
     "so then thus hence therefore again actually really wait hmm well oh on reflection second thought my our final "
     "verdict answer is was the correction after all i think guess say would it be that's obviously clearly "
     "just".split())
+_VERIFYING_RE = regex.compile(r"\b(?:check|checks|checking|checked|double-check|verify|verifying|verified|verification|"
+                              r"confirm|confirms|confirming|confirmed|make\s+sure|sanity|indeed|holds|matches|consistent|agrees)\b")
+_TURNING = frozenset("actually again reflection thought verdict answer correction mistake oops instead rather "
+                     "reconsider reconsidering retract kidding scratch wrong".split())
 _CLAUSE_WITH_END_RE = regex.compile(r"([^,;:.!?()\u2014\u2013，。！？；：、]+)([,;:.!?()\u2014\u2013，。！？；：、]*)")
 
 
@@ -148,12 +154,15 @@ def yes_no_reversed(said: str, text: str) -> bool:
     A clause that answers a question the sentence asks ("Could $n$ be odd? No, …") explains the answer."""
     t = REGEX_TIMEOUT_S
     other = _NO_SPACED | {"not"} if said == "yes" else _YES_SPACED  # "Then again, maybe not."
-    asked = False
+    said_before: list[str] = []
     for m in _CLAUSE_WITH_END_RE.finditer(text.lower(), timeout=t):
         words = _WORD_RE.findall(m[1], timeout=t)
-        if words and not asked and words[-1] in other and len(words) <= 6 and all(w in _TURN_WORDS for w in words[:-1]):
-            return True
-        asked = "?" in m[2]
+        if words and words[-1] in other and len(words) <= 6 and all(w in _TURN_WORDS for w in words[:-1]) \
+                and _TURNING & set(said_before + words):
+            return True  # a turn word says the answer changes; a bare "Yes." after a check confirms the check
+        if "?" in m[2]:
+            return False  # "Are there others? As shown above, no.": what follows answers the question
+        said_before += words
     return False
 
 
