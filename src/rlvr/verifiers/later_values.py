@@ -97,7 +97,32 @@ def fold_digits(text: str, counts: bool = False) -> str:
     words = _COUNT_WORDS_RE if counts else _NUMBER_WORDS_RE
     if words.search(text, timeout=REGEX_TIMEOUT_S):
         text = words.sub(_number_word, text, timeout=REGEX_TIMEOUT_S)
+    if counts:
+        text = _other_language_numbers(text)
     return fold_odds(text)
+
+
+def _other_language_numbers(text: str) -> str:
+    """Number words of text2num's other languages as digits ("Eigentlich sind es einundvierzig" -> "… 41"), in the
+    first language that reads any (an article alone, "un", "eine", stays a word). Read only in a sentence that
+    takes the answer back, where a number in words is the value it names."""
+    if len(text) > 2000:
+        return text  # a retraction is a sentence; a page of words is read as it is
+    try:
+        from text_to_num import alpha2digit
+    except ImportError:  # text2num is a dependency; without it the words stay words
+        return text
+    for lang in _OTHER_LANGUAGES:
+        try:
+            read = alpha2digit(text, lang)
+        except (ValueError, TypeError, IndexError, KeyError):
+            continue
+        if read != text and _DIGIT_RE.search(read, timeout=REGEX_TIMEOUT_S):
+            return read
+    return text
+
+
+_OTHER_LANGUAGES = ("fr", "es", "pt", "de", "it", "nl", "da")  # text2num's, English read above
 
 
 @byte_cache(0.02)
