@@ -236,7 +236,7 @@ class SentenceReader(AnswerReadings):
         cue = _RETRACTION.search(folded, timeout=t)
         if first and self.said and yes_no_taken_back(self.said, folded):
             return Finding(RETRACTION, f"the final answer {answer!r} is taken back right after it ({shown!r})")
-        if self.said and not first and not answers_question and yes_no_reversed(self.said, folded):
+        if self.said and not answers_question and yes_no_reversed(self.said, folded):
             return Finding(RETRACTION, f"the final answer {answer!r} is turned into the other answer later ({shown!r})")
         if first and not values and _WITHDRAWAL.search(folded, timeout=t):
             return Finding(DENIAL, f"the final answer {answer!r} is withdrawn right after it ({shown!r})")

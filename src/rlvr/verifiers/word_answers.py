@@ -141,6 +141,8 @@ _TURN_WORDS = _QUALIFYING_WORDS | frozenset(
     "so then thus hence therefore again actually really wait hmm well oh on reflection second thought my our final "
     "verdict answer is was the correction after all i think guess say would it be that's obviously clearly "
     "just".split())
+_ANSWER_AS_NOUN_RE = regex.compile(r"\b(?:it'?s|it\s+is|that'?s|that\s+is|answer\s+is|response\s+is|verdict\s+is)\s+(?:a\s+)?(?:clear\s+|definite\s+|firm\s+)?"
+                                   r"[\"“'‘]?(yes|no)[\"”'’]?(?=\s*(?:[.!,;)]|$))")
 _VERIFYING_RE = regex.compile(r"\b(?:check|checks|checking|checked|double-check|verify|verifying|verified|verification|"
                               r"confirm|confirms|confirming|confirmed|make\s+sure|sanity|indeed|holds|matches|consistent|agrees)\b")
 _TURNING = frozenset("actually again reflection thought verdict answer correction mistake oops instead rather "
@@ -155,6 +157,8 @@ def yes_no_reversed(said: str, text: str) -> bool:
     t = REGEX_TIMEOUT_S
     other = _NO_SPACED | {"not"} if said == "yes" else _YES_SPACED  # "Then again, maybe not."
     said_before: list[str] = []
+    if (noun := _ANSWER_AS_NOUN_RE.search(text.lower(), timeout=t)) and noun[1] in other and "?" not in text[:noun.start()]:
+        return True  # "Thinking about it more, it's a no.": the other answer named as the verdict
     for m in _CLAUSE_WITH_END_RE.finditer(text.lower(), timeout=t):
         words = _WORD_RE.findall(m[1], timeout=t)
         if words and words[-1] in other and len(words) <= 6 and all(w in _TURN_WORDS for w in words[:-1]) \
