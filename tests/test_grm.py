@@ -208,6 +208,22 @@ def test_grm_rule_reward():
 
 # -- a real local model: the tiny judge writes no score line --------------------------------------
 
+def test_grm_rule_scores_a_judgment_with_no_score_line_from_the_scorers_distribution(tiny_judge):
+    """The RL stage of a small judge: the policy's critique rarely reaches a score line, so the rule
+    reads the score from the (frozen) scorer's token distribution after it; a written line still wins."""
+    prompt = JudgePrompt().messages("What is 3*4?", ["It is 12.", "It is 13."])
+    texts = ["Principles: correctness. Critique: the first is right", "Critique: both", "Scores: \\boxed{2, 9}"]
+    plain = get_reward("grm_rule").explain(prompts=[prompt] * 3, completions=texts, answer=["1"] * 3)
+    assert [r.status for r in plain] == ["unparseable", "unparseable", "incorrect"]
+    scored = get_reward("grm_rule", scorer=tiny_judge, min_mass=0.0).explain(prompts=[prompt] * 3, completions=texts,
+                                                                answer=["1"] * 3)
+    assert [r.status in ("correct", "incorrect") for r in scored] == [True] * 3
+    assert "scorer's expected scores" in scored[0].reason and "mass" in scored[0].reason
+    assert scored[2].reason == plain[2].reason  # the written line is read as before
+    strict = get_reward("grm_rule", scorer=tiny_judge, min_mass=1.01).explain(prompts=[prompt], completions=texts[:1],
+                                                                             answer=["1"])
+    assert strict[0].status == "unparseable" and "scorer has none either" in strict[0].reason
+
 def test_tiny_local_judge_abstains_with_raw_text_and_tokens(tiny_judge, tmp_path):
     """With the text parse only (score_method: text) a judge that writes no score line abstains."""
     r = get_reward("grm", judge_model=tiny_judge, k=2, max_new_tokens=12, cache_dir=str(tmp_path), device="cpu",

@@ -5,6 +5,7 @@ rlvr sample/select/sft, rule-based GRPO through rlvr train)."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -79,6 +80,12 @@ def test_meta_rm_rft_and_rl_stages(tiny_judge, tmp_path, scripted):
     assert [x.value for x in voted] == [18.0, 4.0] and "the meta RM's top 2" in voted[0].reason
     tuned, note = rejective_fine_tuning(tiny_judge, rows, tmp_path / "rft", steps=2)
     assert tuned is not None and "4 mixed" in note and "SFT on 8 right judgments" in note
+    weights = {f: f.stat().st_mtime_ns for f in (Path(meta_dir) / "model.safetensors", Path(tuned) / "config.json")}
+    assert train_meta_rm(rows, tmp_path / "meta", max_steps=2) == meta_dir  # an interrupted run resumes after
+    assert rejective_fine_tuning(tiny_judge, rows, tmp_path / "rft", steps=2) == (tuned, note)  # its finished stages
+    assert {f: f.stat().st_mtime_ns for f in weights} == weights  # nothing trained again
+    assert rejective_fine_tuning(tiny_judge, rows[4:], tmp_path / "rft", steps=2)[0] not in (None, tuned)  # other data
+    assert (tmp_path / "rft" / "sft.jsonl").read_text().count("\n") < 8
     sft = [json.loads(line) for line in (tmp_path / "rft" / "sft.jsonl").read_text().splitlines()]
     assert all("\\boxed{9, 2}" in r["completion"][0]["content"] or "\\boxed{8, 3}" in r["completion"][0]["content"]
                for r in sft)
@@ -88,6 +95,9 @@ def test_meta_rm_rft_and_rl_stages(tiny_judge, tmp_path, scripted):
     assert (tmp_path / "rl" / "grpo" / "merged" / "config.json").is_file() and "1 GRPO steps" in note
     metrics = [json.loads(line) for line in (tmp_path / "rl" / "grpo" / "metrics.jsonl").read_text().splitlines()]
     assert any("rewards/grm_rule/mean" in m for m in metrics)
+    samples = [json.loads(line) for line in (tmp_path / "rl" / "grpo" / "samples.jsonl").read_text().splitlines()]
+    rules = [s["rewards"]["grm_rule"] for s in samples]  # a critique with no score line went to the scorer
+    assert rules and all("scorer" in r["reason"] for r in rules if r["status"] == "unparseable")
 
 
 def test_hinted_sampling_when_no_judgment_prefers_the_better_response(tmp_path, scripted):

@@ -12,7 +12,11 @@ verdict cache keeps them, so ``rlvr grm eval`` and a re-run reuse them). Then:
   ``rlvr sft`` fine-tunes the judge (LoRA) on the right ones. A judgment with no score line of its
   own carries the one read from its token distribution, so the judge learns to write it.
 * ``rl`` (rule-based online RL): ``rlvr train`` runs GRPO on the judge prompts with ``grm_rule`` as
-  the reward and the KL term kept (``beta`` > 0); the merged judge is the result.
+  the reward and the KL term kept (``beta`` > 0); the merged judge is the result. A sampled judgment
+  that stops before its score line is scored by the stage's starting judge from its token distribution
+  (``grm_rule``'s ``scorer``), so a small judge's critiques still get a signal that varies.
+
+A stage that finished on the same data before (an interrupted benchmark) is reused, not trained again.
 
 A stage with nothing to learn from (no parseable judgment, no right one) says so and is skipped; it
 never fabricates data.
@@ -96,12 +100,22 @@ def train_meta_rm(rows: list[dict[str, Any]], out_dir: Path, max_steps: int = 60
                           "use a judge that writes the score line")
     out_dir.mkdir(parents=True, exist_ok=True)
     data = out_dir / "meta_pairs.jsonl"
-    data.write_text("".join(json.dumps(e, ensure_ascii=False) + "\n" for e in examples))
+    text = "".join(json.dumps(e, ensure_ascii=False) + "\n" for e in examples)
+    if _finished(data, text, out_dir / "model" / "eval.json"):
+        logger.info("meta RM: %s was trained on these judgment pairs before; reused", out_dir / "model")
+        return str(out_dir / "model")
+    data.write_text(text)
     recipe = load_rm_recipe(None, [f"data.path={data}", f"output.dir={out_dir / 'model'}", f"training.max_steps={max_steps}",
                                    "training.batch_size=8", "training.max_length=512", "data.eval_share=0.2"])
     metrics = train_reward_model(recipe)
     logger.info("meta RM: %d judgment pairs, held-out accuracy %.3f", len(examples), metrics["accuracy"])
     return str(out_dir / "model")
+
+
+def _finished(data: Path, text: str, marker: Path) -> bool:
+    """A stage ran to its end (``marker`` written last) on exactly this data: an interrupted
+    ``rlvr grm train`` resumes after its finished stages instead of training them again."""
+    return marker.is_file() and data.is_file() and data.read_text(encoding="utf-8") == text
 
 
 def _run_config(judge: str, out_dir: Path, max_seq_length: int = 1536, **sections: Any) -> Any:
@@ -206,9 +220,18 @@ def rejective_fine_tuning(judge: str, rows: list[dict[str, Any]], out_dir: Path,
     if not sft_rows:
         return None, note + "; nothing to fine-tune on, SFT skipped"
     sft_path = out_dir / "sft.jsonl"
-    sft_path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in sft_rows))
-    summary = run_sft(_run_config(judge, out_dir / "sft", sft={"data": str(sft_path), "max_steps": steps, "batch_size": 4,
-                                                               "learning_rate": 1e-4, "save_steps": max(steps, 1)}))
+    text = "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in sft_rows)
+    done = out_dir / "sft" / "summary.json"
+    if _finished(sft_path, text, done) and json.loads(done.read_text()).get("steps") == steps:
+        from types import SimpleNamespace
+
+        summary = SimpleNamespace(**json.loads(done.read_text()))
+        logger.info("RFT: %s was fine-tuned on these judgments before; reused", summary.model_dir)
+    else:
+        sft_path.write_text(text)
+        summary = run_sft(_run_config(judge, out_dir / "sft", sft={"data": str(sft_path), "max_steps": steps,
+                                                                   "batch_size": 4, "learning_rate": 1e-4,
+                                                                   "save_steps": max(steps, 1)}))
     return summary.model_dir, note + (f"; SFT on {len(sft_rows)} right judgments of {len(per_pair)} pairs "
                                       f"({sum(r.get('hinted', False) for r in kept[:len(sft_rows)])} hinted), "
                                       f"{summary.steps} steps, loss {summary.loss_first} -> {summary.loss_last}")
@@ -225,7 +248,9 @@ def online_rl(judge: str, rows: list[dict[str, Any]], out_dir: Path, steps: int 
     for r in rows:
         seen.setdefault(r["id"], {"id": r["id"], "problem": r["problem"], "answer": r["answer"]})
     data.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in seen.values()))
+    # the judge at the start of this stage reads the score of a critique that stops before its score line
     config = _run_config(judge, out_dir / "grpo", max_seq_length=max_prompt_length + max_new_tokens,
+                         rewards=[{"name": "grm_rule", "params": {"scorer": judge}}],
                          data={"name": str(data), "template": {"system": SYSTEM, "instruction": "{problem}"},
                                "on_bad_gold": "keep"},
                          trainer={"num_generations": 4, "per_device_train_batch_size": 8, "max_prompt_length": max_prompt_length,

@@ -232,9 +232,34 @@ class GRMRule(Reward):
                                            "the judge prompt's [Response i] headers)")
         right: float = param(1.0, "value of a judgment that puts the best response strictly on top")
         wrong: float = param(-1.0, "value of any other judgment (ties, wrong order, unparseable)")
+        scorer: str | None = param(None, "judge model folder that reads a judgment with no score line from its "
+                                         "token distribution (the score line forced after the judgment's text, "
+                                         "expected scores compared); unset: such a judgment is wrong")
+        scorer_device: str = param("cpu", "device of the scorer model")
+        min_mass: float = param(0.05, "the scorer abstains (a wrong judgment) below this probability on the scale")
 
     def reads(self) -> Reads:
         return Reads(columns=(self.p.best_column,) + ((self.p.n_column,) if self.p.n_column else ()))
+
+    def _forced(self, prompts: list[Any] | None, todo: list[tuple[int, str, int]]) -> dict[int, Any]:
+        """Scores of judgments with no score line, read by ``scorer`` from its token distribution.
+
+        A small judge trained by RL rarely reaches a written score line in its token budget, so a text-only
+        rule gives every sample -1 and GRPO no gradient (measured: 100% unparseable, reward std 0 on SmolLM2)."""
+        if not self.p.scorer or not todo or prompts is None:
+            return {}
+        from rlvr.rewards.judges.backends import JudgeCall, TransformersJudge
+        from rlvr.rewards.judges.distribution import Scale
+
+        if getattr(self, "_scorer", None) is None:
+            self._scorer = TransformersJudge(self.p.scorer, device=self.p.scorer_device)
+        items = []
+        for i, text, count in todo:
+            prompt = prompts[i]
+            messages = prompt if isinstance(prompt, list) else [{"role": "user", "content": str(prompt)}]
+            items.append((JudgeCall.of(messages, 0.0, 1, 0), text, count))
+        scored = self._scorer.score_judgments(items, Scale(), self.p.min_mass)
+        return {i: s for (i, _, _), s in zip(todo, scored)}
 
     def score(self, completions: list[str], prompts: list[Any] | None, **columns: Any) -> list[RewardResult]:
         n = len(completions)
@@ -243,16 +268,33 @@ class GRMRule(Reward):
             counts = column_values(columns, self.p.n_column, n)
         else:
             counts = [responses_shown(query_text(p)) for p in (prompts or [None] * n)]
-        out = []
-        for text, best, count in zip(completions, bests, counts):
+        checked, todo = [], []
+        for i, (text, best, count) in enumerate(zip(completions, bests, counts)):
             try:
                 best, count = int(str(best).strip()), int(count)
             except (TypeError, ValueError):
                 raise ConfigError(f"grm_rule: {self.p.best_column}={best!r} / {self.p.n_column}={count!r} must be "
                                   "integers (the best response's 1-based position and the number shown)") from None
             parsed = parse_judgment(text, count)
+            checked.append((best, parsed))
             if parsed.scores is None:
-                out.append(RewardResult(self.p.wrong, "unparseable", parsed.reason))
+                todo.append((i, text, count))
+        forced = self._forced(prompts, todo)
+        out = []
+        for i, (best, parsed) in enumerate(checked):
+            if parsed.scores is None:
+                f = forced.get(i)
+                if f is None or f.error is not None:
+                    why = parsed.reason + (f"; the scorer has none either: {f.error}" if f is not None else "")
+                    out.append(RewardResult(self.p.wrong, "unparseable", why))
+                    continue
+                values = [p.expected for p in f.positions]
+                top, rest = values[best - 1], [v for j, v in enumerate(values) if j != best - 1]
+                ok = all(top > v for v in rest)
+                out.append(RewardResult(self.p.right if ok else self.p.wrong, "correct" if ok else "incorrect",
+                                        f"no score line; the scorer's expected scores {[round(v, 2) for v in values]} "
+                                        f"(mass {f.min_mass:.2f}) put best response {best} "
+                                        f"{'strictly on top' if ok else 'not strictly on top'}"))
                 continue
             top = parsed.scores[best - 1]
             rest = [s for i, s in enumerate(parsed.scores) if i != best - 1]
