@@ -220,6 +220,10 @@ def test_grm_rule_scores_a_judgment_with_no_score_line_from_the_scorers_distribu
     assert [r.status in ("correct", "incorrect") for r in scored] == [True] * 3
     assert "scorer's expected scores" in scored[0].reason and "mass" in scored[0].reason
     assert scored[2].reason == plain[2].reason  # the written line is read as before
+    graded = get_reward("grm_rule", graded=True).explain(prompts=[prompt] * 3, answer=["1", "2", "1"], completions=[
+        "Scores: \\boxed{9, 3}", "Scores: \\boxed{9, 3}", "Scores: \\boxed{5, 5}"])
+    assert [r.value for r in graded] == [round(-1 + (6 / 9 + 1), 4), round(-1 + (-6 / 9 + 1), 4), 0.0]
+    assert [r.status for r in graded] == ["correct", "incorrect", "incorrect"]  # the margin, its sign the rule's
     strict = get_reward("grm_rule", scorer=tiny_judge, min_mass=1.01).explain(prompts=[prompt], completions=texts[:1],
                                                                              answer=["1"])
     assert strict[0].status == "unparseable" and "scorer has none either" in strict[0].reason

@@ -14,7 +14,8 @@ verdict cache keeps them, so ``rlvr grm eval`` and a re-run reuse them). Then:
 * ``rl`` (rule-based online RL): ``rlvr train`` runs GRPO on the judge prompts with ``grm_rule`` as
   the reward and the KL term kept (``beta`` > 0); the merged judge is the result. A sampled judgment
   that stops before its score line is scored by the stage's starting judge from its token distribution
-  (``grm_rule``'s ``scorer``), so a small judge's critiques still get a signal that varies.
+  (``grm_rule``'s ``scorer``), and the reward is the score margin (``graded``): with +1/-1 alone a
+  135M judge's sampled judgments of one prompt all scored alike (every group's rewards equal, no gradient).
 
 A stage that finished on the same data before (an interrupted benchmark) is reused, not trained again.
 
@@ -250,7 +251,7 @@ def online_rl(judge: str, rows: list[dict[str, Any]], out_dir: Path, steps: int 
     data.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in seen.values()))
     # the judge at the start of this stage reads the score of a critique that stops before its score line
     config = _run_config(judge, out_dir / "grpo", max_seq_length=max_prompt_length + max_new_tokens,
-                         rewards=[{"name": "grm_rule", "params": {"scorer": judge}}],
+                         rewards=[{"name": "grm_rule", "params": {"scorer": judge, "graded": True}}],
                          data={"name": str(data), "template": {"system": SYSTEM, "instruction": "{problem}"},
                                "on_bad_gold": "keep"},
                          trainer={"num_generations": 4, "per_device_train_batch_size": 8, "max_prompt_length": max_prompt_length,

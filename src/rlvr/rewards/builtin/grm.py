@@ -237,9 +237,19 @@ class GRMRule(Reward):
                                          "expected scores compared); unset: such a judgment is wrong")
         scorer_device: str = param("cpu", "device of the scorer model")
         min_mass: float = param(0.05, "the scorer abstains (a wrong judgment) below this probability on the scale")
+        graded: bool = param(False, "pay the best response's score margin over the next, scaled from wrong (-9) to "
+                                    "right (+9), instead of right/wrong: a small judge's sampled judgments of one "
+                                    "prompt often agree in sign, and GRPO learns only from their differences")
 
     def reads(self) -> Reads:
         return Reads(columns=(self.p.best_column,) + ((self.p.n_column,) if self.p.n_column else ()))
+
+    def _value(self, ok: bool, top: float, rest: list[float]) -> float:
+        if not self.p.graded or not rest:
+            return self.p.right if ok else self.p.wrong
+        margin = max(-1.0, min(1.0, (top - max(rest)) / 9))  # the 1-10 scale's widest gap is 9
+        low, high = self.p.wrong, self.p.right
+        return round(low + (margin + 1) / 2 * (high - low), 4)
 
     def _forced(self, prompts: list[Any] | None, todo: list[tuple[int, str, int]]) -> dict[int, Any]:
         """Scores of judgments with no score line, read by ``scorer`` from its token distribution.
@@ -291,7 +301,7 @@ class GRMRule(Reward):
                 values = [p.expected for p in f.positions]
                 top, rest = values[best - 1], [v for j, v in enumerate(values) if j != best - 1]
                 ok = all(top > v for v in rest)
-                out.append(RewardResult(self.p.right if ok else self.p.wrong, "correct" if ok else "incorrect",
+                out.append(RewardResult(self._value(ok, top, rest), "correct" if ok else "incorrect",
                                         f"no score line; the scorer's expected scores {[round(v, 2) for v in values]} "
                                         f"(mass {f.min_mass:.2f}) put best response {best} "
                                         f"{'strictly on top' if ok else 'not strictly on top'}"))
@@ -299,9 +309,9 @@ class GRMRule(Reward):
             top = parsed.scores[best - 1]
             rest = [s for i, s in enumerate(parsed.scores) if i != best - 1]
             if all(top > s for s in rest):
-                out.append(RewardResult(self.p.right, "correct", f"best response {best} scored {top}, strictly "
+                out.append(RewardResult(self._value(True, top, rest), "correct", f"best response {best} scored {top}, strictly "
                                                                  f"above {rest}"))
             else:
-                out.append(RewardResult(self.p.wrong, "incorrect", f"best response {best} scored {top}, not strictly "
+                out.append(RewardResult(self._value(False, top, rest), "incorrect", f"best response {best} scored {top}, not strictly "
                                                                    f"above {rest}"))
         return out
