@@ -117,6 +117,11 @@ HEDGE_WORDS: tuple[str, ...] = (
     "наверное", "也许", "可能", "或许", "たぶん", "多分", "아마", "ربما", "शायद", "plausible", "defensible",
     "arguably", "equally", "conceivably", "alternatively", "alternative", "alternatives", "alternate", "можливо", "kanske", "ίσως", "ehkä", "labda",
     "может быть", "вроде", "наверно", "мабуть", "напевно", "muhtemelen", "galiba", "아마도", "おそらく",
+    "at best", "at worst", "in theory", "in principle", "in all likelihood", "in all probability", "in doubt",
+    "in question", "in teoria", "en teoría", "en théorie", "in theorie", "em teoria", "auf verdacht", "по идее",
+    "в теории", "теоретически", "theoretisch", "vermutlich", "ich glaube", "ich denke", "creo que", "je pense",
+    "je crois", "penso che", "credo che", "acho que", "думаю", "кажется", "大概是", "我猜", "我觉得", "kanskje",
+    "måske", "wellicht", "chyba",
 )
 #: an approximation is the value it states ("about 12" answers 12, compared exactly), not a hedge
 APPROXIMATION_WORDS: tuple[str, ...] = (

@@ -80,8 +80,8 @@ _TRAILING_UNIT_RE = regex.compile(
     regex.IGNORECASE)  # "42 \\text{ ways}", "42 \\text{ (ways)}"
 # a unit written as plain words after a number: 2 dollars, 30 inches, 12 pommes (only after a number)
 _TRAILING_WORD_UNIT_RE = regex.compile(
-    r"(?:(?<=[0-9])|(?<=\\pi)|(?<=\}))(?:\s+(?!" + _MAGNITUDE + r")([\p{L}\p{M}]{2,15}(?:\s+[\p{L}\p{M}]{2,15})?"
-    r"(?:\s+(?:per|pro|par|por|every|each|a|an)\s+[\p{L}\p{M}]{2,15})?)|(" + _GLUED_UNITS + r"))"
+    r"(?:(?<=[0-9])|(?<=\\pi)|(?<=\}))(?:\s+(?!" + _MAGNITUDE + r")((?:[\p{L}\p{M}]{2,15}|[\p{L}\p{M}](?=\s+[\p{L}\p{M}]))(?:\s+[\p{L}\p{M}]{1,15}){0,3})"
+    r"|(" + _GLUED_UNITS + r"))"
     r"\.?(?:\^\{?[23]\}?)?\s*$", regex.IGNORECASE)
 _RADIAN_RE = regex.compile(r"(?i)rad(?:ian)?s?")
 # "100\pi cm^3", "\frac{5\pi}{12} rad", "\pi/4 rad", "\frac{3}{4} cups": a unit after a multiple of pi or a fraction

@@ -22,7 +22,9 @@ from rlvr.verifiers.chains import chain_operands
 from rlvr.verifiers.plain_math import one_number, plain_math
 from rlvr.verifiers.repeating import IN_PROSE as REPEATING_IN_PROSE
 from rlvr.verifiers.prose_groups import derived_label, named_tail, named_values, one_value
+from rlvr.verifiers.sentence_breaks import FACTORIAL_AHEAD as _FACTORIAL_AHEAD, sentences
 from rlvr.verifiers.solution_sets import joined_solutions
+from rlvr.verifiers.stating_verb import object_value, single_verb
 from rlvr.verifiers.value_roles import CLAUSE_BREAK_RE, RoleIndex, value_role
 from rlvr.verifiers.lexicon import (
     ADDING_WORDS, ALTERNATIVE_WORDS, ANSWER_WORDS, BOUND_WORDS, CONCLUSION_WORDS, HEDGE_WORDS, HYPOTHETICAL_WORDS, NEGATION_WORDS,
@@ -48,7 +50,6 @@ _MATH_SPAN_RE = regex.compile(r"\$\$((?:(?!\$\$).)+?)\$\$|(?<!\\)\$((?:\\.|[^$\\
 # percent; a number
 # glued to letters (2x, 3rd, x2) is not a value, nor one glued to Unicode maths (100π, 5√2, 12½, 3², √2)
 # "!" after a number followed by an operator is a factorial ("(5! = 120)", "4! \\times 3"), no sentence's end
-_FACTORIAL_AHEAD = r"\s*(?:[=×*·+/<>≈]|\\(?:times|cdot|approx|div)(?![A-Za-z]))"
 _UNICODE_MATH = r"\p{Greek}√∛∜\p{No}"
 _PROSE_NUMBER_RE = regex.compile(
     r"(?<![A-Za-z0-9])\([A-J]\)(?![A-Za-z0-9])|(?<![A-Za-z0-9.,/^_√∛∜])[-+−]?" + REPEATING_IN_PROSE + r"|"
@@ -83,8 +84,6 @@ _NAME_VERB_RE = regex.compile(
     r"(?:^|(?<=[,:;]\s))\s*(?:\p{Lu}\p{Ll}+(?:\s+\p{Lu}\p{Ll}+)?|(?i:there))\s+(?i:is|are|was|were|will\s+be|costs?|makes?|earns?|"
     r"gets?|needs?|takes?|has|have|had|pays?|weighs?|measures?|totals?|spends?|saves?|sells?|buys?|owes?|receives?|"
     r"collects?|uses?|reads?|walks?|runs?|drives?|travels?|scores?|eats?|loses?|wins?|bakes?|plants?|picks?)\b")
-_VERB_RE = regex.compile(r"(?i)\b(?:is|are|was|were|costs?|makes?|earns?|gets?|needs?|takes?|has|have|pays?|weighs?|"
-                         r"measures?|totals?|equals?)\b")
 _STRONG_DOUBT = words_pattern(NEGATION_WORDS + HEDGE_WORDS + UNSURE_PHRASES + BOUND_WORDS + REJECTION_WORDS
                               + HYPOTHETICAL_WORDS + ALTERNATIVE_WORDS + NEGATIVE_EVALUATIONS + RETRACTION_CUES)
 # the same without the bounds, which bound only the value they stand beside: in the subject of a stating verb they
@@ -112,37 +111,10 @@ _DOUBTS_RESULT = words_pattern(HEDGE_WORDS + UNSURE_PHRASES + TENTATIVE_WORDS + 
 _NEAR_DOUBT = words_pattern(tuple(w for w in PROSE_DOUBT_WORDS if w not in _ATTRIBUTION and w not in ("more", "fewer")))
 # "not 10", "isn't equal to 10": the value right after; "10 is not the answer", "10 isn't right": the one before
 _BROKEN_SLOT_RE = regex.compile(r"\\boxed|\\fbox|(?i:<answer>|<solution>)|####")
-_SENTENCE_BREAK_RE = regex.compile(r"(?<=[.?])\s+|(?<=!)(?<![0-9)]!)\s+|(?<=[0-9)]!)(?!" + _FACTORIAL_AHEAD + r")\s+"
-                                   r"|(?<=[。！？।])\s*|\n+")
 _LEADING_VALUE_RE = regex.compile(r"\s*(?:\$((?:\\.|[^$\\])+)\$|\\\((.+?)\\\)|([-+]?[0-9][0-9,]*(?:\.[0-9]+)?(?:/[0-9]+)?))")
 _LONG_WORD_RE = regex.compile(r"\p{L}{2,}")
 
 
-_DISPLAY_RE = regex.compile(r"\\\[(?:(?!\\[\[\]]).)*?\\\]|\$\$(?:(?!\$\$).)*?\$\$", regex.DOTALL)
-
-
-def sentences(text: str, timeout: float) -> list[tuple[int, int]]:
-    """(start, end) of each sentence; a break inside ``$…$`` math or a display block is not a break."""
-    spans, start = [], 0
-    math_open = False
-    last = 0
-    displays = [m.span() for m in _DISPLAY_RE.finditer(text, timeout=timeout)] if "\\[" in text or "$$" in text else []
-    d = 0
-    for m in _SENTENCE_BREAK_RE.finditer(text, timeout=timeout):
-        while d < len(displays) and displays[d][1] <= m.start():
-            d += 1
-        if d < len(displays) and displays[d][0] < m.start() < displays[d][1]:
-            continue  # "\[ a = b \n = c \]" is one statement
-        math_open ^= text.count("$", last, m.start()) % 2 == 1
-        last = m.start()
-        if "\n" in m[0]:
-            math_open = False  # a stray "$" never joins lines into one sentence
-        elif math_open:
-            continue
-        spans.append((start, m.start()))
-        start = m.end()
-    spans.append((start, len(text)))
-    return [(a, b) for a, b in spans if text[a:b].strip()]
 
 
 def prose_answer(text: str, timeout: float, bold: tuple[tuple[int, int], ...] = ()) -> list[Candidate]:
@@ -156,7 +128,8 @@ def prose_answer(text: str, timeout: float, bold: tuple[tuple[int, int], ...] = 
         return []  # a box or tag was attempted and broken: a format failure, not prose
     base = max(0, len(text) - _PROSE_SCAN)
     tail = text[base:]
-    for start, end in reversed(sentences(tail, timeout)[-4:]):
+    spans = sentences(tail, timeout)
+    for start, end in reversed(spans[-4:]):
         sentence = _without_restatements(tail[start:end], timeout)
         if not _PROSE_VALUE_HINT_RE.search(sentence, timeout=timeout):
             if _DOUBTS_RESULT.search(sentence, timeout=timeout):
@@ -165,13 +138,17 @@ def prose_answer(text: str, timeout: float, bold: tuple[tuple[int, int], ...] = 
         if sentence.rstrip().endswith(("?", "？")):
             return []  # a question states no answer ("12?")
         stressed = any(base + start <= a and b <= base + end for a, b in bold)
+        # a closing line that is one sentence ("\n\nJames writes 624 pages a year.") concludes by its place,
+        # whatever its verb or language; its words are still read for hedges, bounds and attributions
+        closing = (start, end) == spans[-1] and (base + start == 0 or "\n" in text[max(0, base + start - 2):base + start]
+                                                  or not text[:base + start].strip()) and _counted(sentence, timeout)
         # a sentence that concludes ("…, so the probability is 2/3") is judged by its conclusion: the
         # working before the conclusion word may try, solve and suppose without taking the result back
         scope = sentence[_conclusion_start(sentence, timeout):]
         premises_out = _without_premises(scope, timeout)
         if (joined := _solution_set(sentence, scope, timeout)) is not None:
             return [(joined[0], base + start + joined[1], base + start + joined[2])]
-        if _doubtful(premises_out, timeout) or not _asserts(scope, timeout, stressed or len(scope) < len(sentence)):
+        if _doubtful(premises_out, timeout) or not _asserts(scope, timeout, stressed or closing or len(scope) < len(sentence)):
             return []
         if len(scope) < len(sentence) and _DOUBTS_RESULT.search(_without_premises(sentence, timeout), timeout=timeout):
             return []  # "… it is probably wrong, therefore 42": doubt before the conclusion is doubt about it
@@ -181,6 +158,31 @@ def prose_answer(text: str, timeout: float, bold: tuple[tuple[int, int], ...] = 
         if _sentence_values(sentence, 0, timeout, roles=False):
             return []  # it has values, but none is stated (a bound, a rejected one): no answer here
     return []
+
+
+_LETTERS_RE = regex.compile(r"\p{L}")
+
+
+def _counted(sentence: str, timeout: float) -> bool:
+    """The sentence's one value comes after words of the sentence's own and before what it counts ("James writes
+    624 pages a year", "Janet gagne 18 dollars par jour"): a closing line of that shape states a result; a bare
+    value after a word or two ("Vermutlich 18.", "I still need to confirm 18.") is no such statement; math alone on
+    the line is the result it displays."""
+    from rlvr.verifiers.units import unit_words  # units reads the number words of CLDR: loaded with it
+
+    if not _LETTERS_RE.search(_MATH_SPAN_RE.sub(" ", sentence, timeout=timeout), timeout=timeout) \
+            and _MATH_SPAN_RE.search(sentence, timeout=timeout):
+        return True  # a display alone on the closing line ("… reduces to\n\n$$2\sin x\cos x$$")
+    values = _sentence_values(sentence, 0, timeout)
+    values = object_value(sentence, 0, values) or values  # "Janet gana 18 dólares al día con los 9 huevos"
+    if len({c for c, _s, _e in values}) != 1:
+        return False
+    _c, a, b = values[-1]
+    if not _SENTENCE_WORD_RE.search(sentence, 0, a, timeout=timeout) and not _OTHER_SCRIPT_WORD_RE.search(sentence, 0, a, timeout=timeout):
+        return False
+    tail = _WORDS_AFTER_RE.match(sentence, b, timeout=timeout)
+    tokens = tail[0].split() if tail else []
+    return any(unit_words(" ".join(tokens[:k])) for k in range(1, len(tokens) + 1))
 
 
 def _solution_set(sentence: str, scope: str, timeout: float) -> Candidate | None:
@@ -324,7 +326,7 @@ def _narrowed(sentence: str, offset: int, timeout: float, bold: tuple[tuple[int,
         if len({content for content, _s, _e in stressed}) == 1:
             return stressed
         stated = _sentence_values(clause[verb:], offset + verb, timeout) if verb else []
-        found = stated or found
+        found = object_value(clause, offset, stated or found) or stated or found
     if found and (one := one_value(clause, found, offset, timeout)):
         return one  # "The point is (4, −1).", "(0, ∞)", "2 3/4 cups"
     if len({content for content, _s, _e in found}) > 1:
@@ -363,6 +365,9 @@ def sentence_value(sentence: str, timeout: float) -> tuple[str, int] | None:
     from rlvr.verifiers.temperatures import with_temperature_scale  # units reads CLDR's number words: loaded with it
 
     content, at, end = values[-1]
+    for bound in _BOUNDING.finditer(sentence, end, timeout=timeout):
+        if not sentence[bound.end():].strip(" .,;:!)*"):
+            return None  # "18 dollars at most", "18 Dollar mindestens": a bound closing the sentence bounds its value
     if (scaled := with_temperature_scale(sentence, content, at, timeout)) != content:
         return scaled, len(sentence)  # "25 degrees Fahrenheit (25 °F)": the scale belongs to the value
     tail = _WORDS_AFTER_RE.match(sentence, end, timeout=timeout)
@@ -477,16 +482,5 @@ _NAME_SPAN_RE = regex.compile(r"\s*(?:m\s*)?(?:\\(?:angle|triangle|overline|over
 
 
 def _single_is(sentence: str, timeout: float) -> int | None:
-    """Where the text after a sentence's only stating verb ("is", "has", "costs", …, outside math) begins;
-    ``None`` for zero or several ("After 3 days she has 12 apples left" states 12)."""
-    math = [m.span() for m in _MATH_SPAN_RE.finditer(sentence, timeout=timeout)]
-    verbs = [m for m in _VERB_RE.finditer(sentence, timeout=timeout) if not any(a <= m.start() < b for a, b in math)]
-    if len(verbs) > 1 and (sub := _SUBORDINATE_RE.search(sentence, 0, verbs[0].start(), timeout=timeout)) \
-            and not _VALUE_BEFORE_RE.search(sentence, 0, sub.start(), timeout=timeout):
-        verbs = verbs[-1:]  # "The remainder when 100 is divided by 7 is 2": the clause's own verb is not the sentence's
-    return verbs[0].end() if len(verbs) == 1 else None
-
-
-# a subordinate clause of its own verbs before the sentence's ("when 100 is divided by 7", "if x is 3", "after it is cut")
-_SUBORDINATE_RE = regex.compile(r"(?i)\b(?:when|if|after|once|whenever)\b")
-_VALUE_BEFORE_RE = regex.compile(r"[0-9$]")
+    """Where the text after a sentence's only stating verb begins (see :func:`stating_verb.single_verb`)."""
+    return single_verb(sentence, [m.span() for m in _MATH_SPAN_RE.finditer(sentence, timeout=timeout)], timeout)

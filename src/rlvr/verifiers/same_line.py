@@ -8,6 +8,10 @@ import regex
 
 from rlvr.verifiers.choices import choice_letter
 from rlvr.verifiers.document import Document
+from rlvr.verifiers.lexicon import (
+    ADDING_WORDS, ALTERNATIVE_WORDS, ANSWER_WORDS, CONCLUSION_WORDS, HEDGE_WORDS, RETRACTION_CUES, TENTATIVE_WORDS, UNSURE_PHRASES,
+    WITHDRAWAL_CUES, words_pattern,
+)
 from rlvr.verifiers.line_reading import line_lead
 from rlvr.verifiers.normalize import value_key
 from rlvr.verifiers.prose import stated_values
@@ -25,6 +29,12 @@ _LINE_REST = 400  # how much of the line after its opening value is read
 _LINE_SLOTS = 4  # how many line slots before the final answer on its line are read
 _BOX_MACRO_RE = regex.compile(r"\\(?:boxed|fbox|framebox)(?![A-Za-z])")
 # a choice letter in running text: "(D)", or "D" before punctuation or the end ("Or D.", "Answer: D")
+# what makes the rest of the line another answer under every policy: "Answer: 18. Actually 9.", "… Maybe 9.",
+# "… So it is 9.", "… The other option is 9."
+_CUED_RE = words_pattern(ADDING_WORDS + RETRACTION_CUES + WITHDRAWAL_CUES + HEDGE_WORDS + UNSURE_PHRASES + ALTERNATIVE_WORDS + CONCLUSION_WORDS
+                         + ANSWER_WORDS + TENTATIVE_WORDS + ("other", "instead", "correction", "guess", "wait"))
+# the opening value's sentence ends with it: a full stop, not a decimal point or the dots of "0.333..."
+_FULL_STOP_RE = regex.compile(r"(?<![.…])[.。]\s*$")
 _REST_LETTER_RE = regex.compile(r"\(([A-J])\)|(?<![\p{L}\\])([A-J])(?=\s*(?:[.,;!?)]|$))")
 
 
@@ -67,6 +77,9 @@ def line_values(doc: Document, all_slots: list[Slot], final: Slot, answer: str,
         read = _line_lead(doc, line_slots, slot, timeout)
         if read is None or not clean(read[0]):
             continue
+        if slot.kind == "answer_line" and _FULL_STOP_RE.search(read[0], timeout=timeout) \
+                and not _CUED_RE.search(doc.view, read[1], read[2], timeout=timeout) and "?" not in doc.view[read[1]:read[2]]:
+            continue  # "Answer: 18. She sells 9 eggs at $2 each.": working of its own, read as the text after the answer
         lead = clean(read[0])
         rest = _rest_values(doc, line_slots, read[1], read[2], choice_letter(lead) is not None, timeout)
         other = next((v for v in rest if clean(v) and _value_key(v) != _value_key(lead)), None)

@@ -61,6 +61,11 @@ _CHANGING = frozenset(w.lower() for group in (
     WITHDRAWAL_CUES, RETRACTION_CUES, UNSURE_PHRASES, REJECTION_WORDS, NEGATIVE_EVALUATIONS, ALTERNATIVE_WORDS,
     LIST_WORDS) for phrase in group for w in phrase.split()) - (
     frozenset(w.lower() for phrase in ANSWER_WORDS for w in phrase.split() if not w.isascii()))
+# the closed class's phrases whole ("al menos", "at best"), and its words that change a number on their own ("or", "max")
+_CHANGING_GROUPS = (OPERATION_WORDS, FUNCTION_WORDS, MODIFIERS_AFTER, APPROXIMATION_WORDS, BOUND_WORDS, HEDGE_WORDS,
+                    NEGATION_WORDS, WITHDRAWAL_CUES, RETRACTION_CUES, UNSURE_PHRASES, REJECTION_WORDS,
+                    NEGATIVE_EVALUATIONS, ALTERNATIVE_WORDS, LIST_WORDS)
+_CHANGING_PHRASES = frozenset(phrase.lower() for group in _CHANGING_GROUPS for phrase in group)
 # adjectives of the closed class above that describe what is counted, before its noun ("3 possible values"): the
 # count is said, not doubted
 _DESCRIBING = frozenset({"possible", "feasible", "valid", "admissible", "allowable"})
@@ -130,13 +135,25 @@ def count_noun(text: str) -> bool:
 _RATE_WORDS = frozenset({"per", "pro", "par", "por", "за", "every", "each", "a", "an"})
 
 
+def _connector(word: str) -> bool:
+    """A short word that joins a unit to what qualifies it ("in" total, "al" día, "в" день, "im" Jahr): no
+    more than three lower-case letters, and none of the closed class that changes a number (:data:`_CHANGING`:
+    "or", "not", "max", "to"…) or a number word of any language."""
+    return (1 <= len(word) <= 3 and word.isalpha() and word.islower() and word not in _CHANGING_PHRASES
+            and word not in small_words() and word not in scale_words())
+
+
 def unit_words(text: str) -> bool:
-    """Every word of ``text`` is a unit or count noun (see :func:`unit_word`)."""
+    """Every word of ``text`` is a unit or count noun (see :func:`unit_word`), perhaps qualified by a
+    phrase of its own ("dollars in total", "dólares al día", "долларов в день", "a week")."""
     words = [w.strip(".") for w in text.replace("/", " ").replace("~", " ").split()]  # "sq. ft.": abbreviations' periods
     if len(words) >= 2 and words[-2].lower() in _RATE_WORDS and unit_word(words[-1], open_class=True):
         words = words[:-2] + ([] if words[-2].lower() in ("every", "each", "a", "an") else words[-1:])
         if not words:
             return True  # "18 per day": a rate of the answer's own unit
+    if len(words) >= 3 and _connector(words[-2]) and _noun_word(words[-1]) and not words[-1].isupper() \
+            and f"{words[-2]} {words[-1]}".lower() not in _CHANGING_PHRASES:
+        words = words[:-2]  # what the count is qualified by: "in total", "in profit", "al día", "pro Jahr"
     return bool(words) and all(unit_word(w, open_class=True, last=i + 1 == len(words))
                                or (i + 1 < len(words) and w.lower() in _AREA_VOLUME) for i, w in enumerate(words))
 # a plain number (sign, digits, groups, decimals, a fraction, scientific notation) then the unit tail
