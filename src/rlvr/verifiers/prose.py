@@ -250,8 +250,8 @@ def _without_premises(sentence: str, timeout: float) -> str:
 # a clause that gives the premise of the result: from its conjunction to the next comma
 _PREMISE_RE = regex.compile(r"(?i)(?:^|(?<=[,;:]\s?))\s*(?:since|because|as|given(?:\s+that)?|now\s+that|seeing\s+that|"
                             r"weil|da|puisque|comme|porque|ya\s+que|poiché|так\s+как|因为|由于|既然)\b[^,;.]{0,160}[,;]")
-# the verb a stated value follows ("… is 12", "… equals 12", "… = 12")
-_COPULA_RE = regex.compile(r"(?i)\b(?:is|are|was|were|equals?|becomes?|comes\s+to|totals?)\b|=")
+# the verb a stated value follows ("… is 12", "… equals 12", "… = 12", a label's colon: "Range: $[0.5, 2]$")
+_COPULA_RE = regex.compile(r"(?i)\b(?:is|are|was|were|equals?|becomes?|comes\s+to|totals?)\b|=|(?<=\p{L})\s*[:：]")
 
 
 # "Here is the matrix: $…$", "Special matrix: $…$": words, a colon, then the math they label

@@ -199,7 +199,7 @@ _WORD_SPLIT_RE = regex.compile(r"[\s-]+")
 
 # a value and what follows it: "2 thousand people", "1.5 Millionen Euro", "12 lakh", "42\\text{ million}"
 _SCALED_VALUE_RE = regex.compile(r"([-+]?[0-9]{1,15}(?:,[0-9]{3})*(?:\.[0-9]{1,15})?|[-+]?[0-9]{1,15},[0-9]{1,2})\s*(?:\\[,;! ]\s*)*"
-                                 r"(?:\\(?:text|mathrm|mbox|textrm)\s*\{\s*)?([\p{L}\p{M}]+)((?:\s+[\p{L}\p{M}]+){0,3})\s*\}?\.?")
+                                 r"(?:\\(?:text|mathrm|mbox|textrm)\s*\{\s*)?([\p{L}\p{M}]+)((?:\s+[\p{L}\p{M}'’]+){0,3})\s*\}?\.?")
 # a number in Chinese or Japanese numerals, then what it counts: "二十人", "一百二十种", "三万五千元"
 _HAN_NUMBER_RE = regex.compile(r"([零〇一二两兩三四五六七八九十拾百佰千仟万萬亿億兆]+)\s*([\p{Han}\p{Hiragana}\p{Katakana}]{0,6})")
 
@@ -217,6 +217,10 @@ def scaled_value(text: str) -> tuple[str, str] | None:
         # ("5.4 cents" are cents, not French hundreds)
         factor = None if m[2].lower() in _WORD_UNITS or m[2] in _SYMBOLS else scale_value(m[2])
         rest = m[3].strip()
+        # "2 millones de unidades", "3 millions d'euros", "2 million of people": a scale word's "of" before its noun
+        counted = regex.match(r"(?i)(?:of|de|di|da|do)\s+|d['’]", rest, timeout=REGEX_TIMEOUT_S)
+        if counted and count_noun(rest[counted.end():]):
+            rest = rest[counted.end():]
         if factor is not None and (not rest or count_noun(rest)):
             number = m[1].replace(",", ".") if regex.fullmatch(r"[-+]?[0-9]+,[0-9]{1,2}", m[1], timeout=REGEX_TIMEOUT_S) \
                 else m[1].replace(",", "")  # "1,5 Millionen": a decimal comma; "1,500 million": a group
