@@ -66,6 +66,10 @@ _BARE_QUANTITY_RE = regex.compile(r"(?i)(?:count|number|sum|value|amount|outcome
 _FINAL_WORD_RE = regex.compile(r"(?i)\b(?:final|answer|result)\b")
 _OTHER_QUANTITY_RE = regex.compile(r"(?i)(?:count|number|sum|value|amount|probability|outcome)\b")
 # "the answer is reasonable / correct / consistent with …": what a later answer phrase says of the answer, not a value
+# an evaluation word as the object of an infinitive: a mistake one could make ("easy to make an error", "to get it wrong")
+_POSSIBLE_MISTAKE_RE = regex.compile(r"(?i)\bto\s+(?:make|get|go|be|commit)(?:\s+(?:an?|the|this|that|it|such|a\s+common))?\s*$")
+# a conclusion after the evaluation ("…, so only 5 works", "…; hence 5"): what the sentence states in the end
+_SO_RE = words_pattern(CONCLUSION_WORDS)
 JUDGED_RE = regex.compile(r"(?i)\s*(?:indeed\s+|also\s+|thus\s+|therefore\s+)?(?:reasonable|correct|right|consistent|"
                            r"plausible|confirmed|verified|valid|sensible|checked|as expected|accurate|based\s+on|"
                            r"derived\s+from|in\s+\p{L}+\s*[:,])")
@@ -213,6 +217,11 @@ class SentenceReader(AnswerReadings):
         # 1. a denial of the answer
         for m in _EVALUATION.finditer(folded, timeout=t):
             before = folded[max(0, m.start() - 60):m.start()]
+            if _POSSIBLE_MISTAKE_RE.search(before, timeout=t):
+                continue  # "It is easy to make an error here by …": a mistake one could make, not this answer
+            if (so := _SO_RE.search(folded, m.end(), timeout=t)) and any(
+                    self.owns(v) for v in self.values(folded[so.end():], roles=False)):
+                continue  # "That statement is false for $x = -3$, so only $5$ works": it concludes the answer
             reference = None
             for reference in _REFERENCE.finditer(before, timeout=t):
                 pass
