@@ -301,6 +301,8 @@ def check_final(doc: Document, all_slots: list[Slot], final: Slot, answer: str, 
         stance = f"the sentence before it calls it {m[0]!r}"  # "I give up. \\boxed{42}", "IDK. \\boxed{42}"
     if stance is None and (m := _OPEN_BOUND_RE.search(doc.view, last.end, min(s_end, last.end + _NEAR), timeout=timeout)):
         stance = f"the statement leaves it open ({m[0].strip()!r})"  # "\\boxed{25}, though maybe more"
+    if stance is None and (m := _CALLED_RE.match(doc.view, last.end, min(s_end, last.end + _NEAR), timeout=timeout)):
+        stance = f"the statement calls it {m['what']!r}"  # "\\boxed{42} is an upper bound.", "\\boxed{120} (estimated)"
     if stance:
         return Finding(STANCE, f"the final answer {clean(answer)!r} is not asserted: {stance}")
     if strict:
@@ -412,6 +414,16 @@ _OPEN_BOUND_RE = regex.compile(
     + r")[\s,]+(?:\p{L}+[\s,]+){0,2}?|\bif\s+not\s+|\bor\s+(?:even\s+|possibly\s+|maybe\s+)?)"
     r"(?:more|fewer|less|higher|lower|larger|smaller|greater|bigger|больше|меньше|mehr|weniger|plus|moins|más|menos|"
     r"più|meno)(?=\s*(?:[.,;:!?)\]—–]|$))", regex.M)
+
+
+# the answer itself called a bound, an estimate or a guess right after it
+_CALLED_RE = regex.compile(
+    r"(?i)[\s$}]*(?:[,;:(—–-]\s*)?(?:(?:which|this|that|it)\s+)?(?:is|was|being|serves\s+as|as)?\s*(?P<what>"
+    # a bound, said as one of several ("an upper bound", "only a lower bound"; "the least upper bound" is the answer)
+    r"(?:(?:only|just|merely|at\s+best)\s+(?:an?\s+)?|an?\s+)(?:(?:strict|rough|crude|loose)\s+)?(?:lower|upper)\s+bound"
+    # an estimate or a guess, however it is introduced
+    r"|(?:(?:only|just|merely|at\s+best|no\s+more\s+than)\s+)?(?:an?\s+|the\s+|my\s+|our\s+)?"
+    r"(?:(?:rough|crude|ballpark)\s+)?(?:estimate|guess)|(?:an?\s+)?(?:rough|crude|ballpark)\s+figure|estimated|approx\.|ballpark)\b")
 
 
 def _offers_another(before: str, after: str, answer: str,

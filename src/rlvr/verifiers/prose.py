@@ -180,9 +180,15 @@ def _counted(sentence: str, timeout: float) -> bool:
     _c, a, b = values[-1]
     if not _SENTENCE_WORD_RE.search(sentence, 0, a, timeout=timeout) and not _OTHER_SCRIPT_WORD_RE.search(sentence, 0, a, timeout=timeout):
         return False
+    if _MONEY_BEFORE_RE.search(sentence, max(0, a - 3), a + 2, timeout=timeout) or sentence[b:b + 2].lstrip()[:1] == "%" \
+            or sentence[a:b].endswith("%"):
+        return True  # "Each person should pay $12.", "The price rose by 12%.": the sign is what it counts
     tail = _WORDS_AFTER_RE.match(sentence, b, timeout=timeout)
     tokens = tail[0].split() if tail else []
     return any(unit_words(" ".join(tokens[:k])) for k in range(1, len(tokens) + 1))
+
+
+_MONEY_BEFORE_RE = regex.compile(r"[$€£¥₹]\s?\\?[0-9]?")
 
 
 def _solution_set(sentence: str, scope: str, timeout: float) -> Candidate | None:
