@@ -188,7 +188,7 @@ def _compare_row(ex: Extraction, gold: str, config: VerifierConfig, compare: Com
     if (option := choice_option_text(gold)) is not None and normalize_answer(ex.answer or "").key not in _LETTERS:
         gold = option  # gold "(B) 12", answer "12": the option's text is what it states
     answer_text = ex.answer or ""
-    if normalize_answer(gold).key not in _LETTERS and (stated := choice_option_text(answer_text)) is not None:
+    if (stated := choice_option_text(answer_text)) is not None and normalize_answer(gold).key not in _LETTERS:
         answer_text = stated  # answer "\\textbf{(B)}\\ 5", gold "5": the option's text is the value it commits to
     outcome = decide(answer_text, gold, config, compare)
     return _verdict(outcome.status, ex.answer, outcome.reason, ex.source, outcome.method, outcome.rule)

@@ -28,13 +28,13 @@ _LINE_KINDS = frozenset({"answer_line", "table_answer", "hash_answer"})
 _LINE_REST = 400  # how much of the line after its opening value is read
 _LINE_SLOTS = 4  # how many line slots before the final answer on its line are read
 _BOX_MACRO_RE = regex.compile(r"\\(?:boxed|fbox|framebox)(?![A-Za-z])")
-# a choice letter in running text: "(D)", or "D" before punctuation or the end ("Or D.", "Answer: D")
 # what makes the rest of the line another answer under every policy: "Answer: 18. Actually 9.", "… Maybe 9.",
 # "… So it is 9.", "… The other option is 9."
 _CUED_RE = words_pattern(ADDING_WORDS + RETRACTION_CUES + WITHDRAWAL_CUES + HEDGE_WORDS + UNSURE_PHRASES + ALTERNATIVE_WORDS + CONCLUSION_WORDS
                          + ANSWER_WORDS + TENTATIVE_WORDS + ("other", "instead", "correction", "guess", "wait"))
 # the opening value's sentence ends with it: a full stop, not a decimal point or the dots of "0.333..."
 _FULL_STOP_RE = regex.compile(r"(?<![.…])[.。]\s*$")
+# a choice letter in running text: "(D)", or "D" before punctuation or the end ("Or D.", "Answer: D")
 _REST_LETTER_RE = regex.compile(r"\(([A-J])\)|(?<![\p{L}\\])([A-J])(?=\s*(?:[.,;!?)]|$))")
 
 

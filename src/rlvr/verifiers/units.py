@@ -56,15 +56,12 @@ def unit_word(word: str, open_class: bool = False, last: bool = True) -> bool:
 # and lists, in every language the lexicon has them; with the number and scale words of every language
 # CLDR spells numbers in (number_words), they are the closed class a count noun is not
 # (the words of answer labels are no such words: "kết quả" labels an answer, "12 quả táo" counts apples)
-_CHANGING = frozenset(w.lower() for group in (
-    OPERATION_WORDS, FUNCTION_WORDS, MODIFIERS_AFTER, APPROXIMATION_WORDS, BOUND_WORDS, HEDGE_WORDS, NEGATION_WORDS,
-    WITHDRAWAL_CUES, RETRACTION_CUES, UNSURE_PHRASES, REJECTION_WORDS, NEGATIVE_EVALUATIONS, ALTERNATIVE_WORDS,
-    LIST_WORDS) for phrase in group for w in phrase.split()) - (
-    frozenset(w.lower() for phrase in ANSWER_WORDS for w in phrase.split() if not w.isascii()))
-# the closed class's phrases whole ("al menos", "at best"), and its words that change a number on their own ("or", "max")
 _CHANGING_GROUPS = (OPERATION_WORDS, FUNCTION_WORDS, MODIFIERS_AFTER, APPROXIMATION_WORDS, BOUND_WORDS, HEDGE_WORDS,
                     NEGATION_WORDS, WITHDRAWAL_CUES, RETRACTION_CUES, UNSURE_PHRASES, REJECTION_WORDS,
                     NEGATIVE_EVALUATIONS, ALTERNATIVE_WORDS, LIST_WORDS)
+_CHANGING = frozenset(w.lower() for group in _CHANGING_GROUPS for phrase in group for w in phrase.split()) - (
+    frozenset(w.lower() for phrase in ANSWER_WORDS for w in phrase.split() if not w.isascii()))
+# the closed class's phrases whole ("al menos", "at best"), and its words that change a number on their own ("or", "max")
 _CHANGING_PHRASES = frozenset(phrase.lower() for group in _CHANGING_GROUPS for phrase in group)
 # adjectives of the closed class above that describe what is counted, before its noun ("3 possible values"): the
 # count is said, not doubted
@@ -200,6 +197,7 @@ _WORD_SPLIT_RE = regex.compile(r"[\s-]+")
 # a value and what follows it: "2 thousand people", "1.5 Millionen Euro", "12 lakh", "42\\text{ million}"
 _SCALED_VALUE_RE = regex.compile(r"([-+]?[0-9]{1,15}(?:,[0-9]{3})*(?:\.[0-9]{1,15})?|[-+]?[0-9]{1,15},[0-9]{1,2})\s*(?:\\[,;! ]\s*)*"
                                  r"(?:\\(?:text|mathrm|mbox|textrm)\s*\{\s*)?([\p{L}\p{M}]+)((?:\s+[\p{L}\p{M}'’]+){0,3})\s*\}?\.?")
+_SCALE_OF_RE = regex.compile(r"(?i)(?:of|de|di|da|do)\s+|d['’]")  # "millones de unidades", "millions d'euros"
 # a number in Chinese or Japanese numerals, then what it counts: "二十人", "一百二十种", "三万五千元"
 _HAN_NUMBER_RE = regex.compile(r"([零〇一二两兩三四五六七八九十拾百佰千仟万萬亿億兆]+)\s*([\p{Han}\p{Hiragana}\p{Katakana}]{0,6})")
 
@@ -218,7 +216,7 @@ def scaled_value(text: str) -> tuple[str, str] | None:
         factor = None if m[2].lower() in _WORD_UNITS or m[2] in _SYMBOLS else scale_value(m[2])
         rest = m[3].strip()
         # "2 millones de unidades", "3 millions d'euros", "2 million of people": a scale word's "of" before its noun
-        counted = regex.match(r"(?i)(?:of|de|di|da|do)\s+|d['’]", rest, timeout=REGEX_TIMEOUT_S)
+        counted = _SCALE_OF_RE.match(rest, timeout=REGEX_TIMEOUT_S)
         if counted and count_noun(rest[counted.end():]):
             rest = rest[counted.end():]
         if factor is not None and (not rest or count_noun(rest)):
