@@ -223,3 +223,15 @@ def test_caches_stay_under_their_byte_bound():
         verify_batch([f"\\boxed{{{7 + i}}}" for i in range(80)], [f"{i}" * 3 for i in range(80)])
     held = sum(c.bytes for c in all_caches())
     assert held <= TOTAL_BYTES, held
+
+
+def test_a_rule_that_reads_the_answer_as_written_is_not_shared_through_the_cache():
+    """"0.\\overline{3}" and "\\frac{1}{3}" normalise alike; only the repeating decimal rounds to a gold of
+    0.33 (the table's decision). Whichever a worker met first, each keeps its own verdict."""
+    clear_cache()
+    exact, repeating = "\\boxed{\\frac{1}{3}}", "\\boxed{0.\\overline{3}}"
+    for _ in range(4):  # every worker meets both, in both orders
+        for pair in ((exact, repeating), (repeating, exact)):
+            verdicts = {c: v for c, v in zip(pair, verify_batch(list(pair), ["0.33", "0.33"]))}
+            assert (verdicts[repeating].correct, verdicts[repeating].rule) == (True, "compare.rounded")
+            assert not verdicts[exact].correct, verdicts[exact].reason

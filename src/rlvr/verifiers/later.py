@@ -40,6 +40,7 @@ __all__ = ["check_later", "LATER_STATEMENT", "RETRACTION", "DENIAL", "HEDGED_LAT
 # the name an answer is given right before its slot: "x = \\boxed{5}", "$m+n = \\boxed{7}$", "a_1 = \\boxed{2}"
 _BOX_LABEL_RE = regex.compile(r"(?<![A-Za-z\\])((?:[A-Za-z](?:_\{?[A-Za-z0-9]+\}?)?)(?:\s*[-+]\s*[A-Za-z](?:_\{?[A-Za-z0-9]+\}?)?)*)"
                            r"\s*=\s*(?:\$|\\\(|\\\[)?\s*$")
+_LABEL_NAME = _BOX_LABEL_RE.pattern[:_BOX_LABEL_RE.pattern.index(r"\s*=\s*(?:")]
 _DIGIT_RE = regex.compile(r"[0-9]")
 _VALUE_LIKE_RE = regex.compile(r"[0-9$\\]|\b(?:zero|one|two|three|four|five|six|seven|eight|nine|ten)\s*[.!]?\s*$", regex.I)
 _HEADING_WORD_RE = regex.compile(r"\p{L}{2,}")
@@ -49,12 +50,23 @@ _SENTENCE_END_RE = regex.compile(r"[.!?。！？\n]")
 _ASKED_RE = regex.compile(r"[?？][\s*_)]*$")
 
 
+def _carried_label(view: str, start: int, answer: str, timeout: float) -> regex.Match | None:
+    """The name a box on its own takes from the equation that ends right before it ("$m + n = 3 + 4 = 7$.
+    \\n\\n$\\boxed{7}$" names the box m + n), as a box written after that name would ("m + n = \\boxed{7}")."""
+    if not answer or len(answer) > 40:
+        return None
+    before = view[max(0, start - 200):start]
+    return regex.search(_LABEL_NAME + r"\s*=\s*(?:[^=\n$]{0,40}=\s*)*" + regex.escape(answer)
+                        + r"\s*(?:\$\$|\$|\\\)|\\\])?\s*[.,;]?\s*(?:\$\$|\$|\\\(|\\\[)?\s*$", before, timeout=timeout)
+
+
 def check_later(doc: Document, later_slots: list[list[Slot]], final: Slot, answer: str, timeout: float) -> Finding | None:
     """After the final answer nothing may state another value (the strict policy).
 
     ``later_slots``: the slots after the final one, grouped by place, not stated together with it.
     """
-    label = _BOX_LABEL_RE.search(doc.view, max(0, final.start - 40), final.start, timeout=timeout)
+    label = _BOX_LABEL_RE.search(doc.view, max(0, final.start - 40), final.start, timeout=timeout) \
+        or _carried_label(doc.view, final.start, answer, timeout)
     reader = SentenceReader(answer, timeout, unit_after(doc.view, final.end, timeout), label_key(label[1]) if label else None)
     for group in later_slots:
         value = min(group, key=lambda s: s.value[1] - s.value[0]).content
@@ -76,6 +88,7 @@ def check_later(doc: Document, later_slots: list[list[Slot]], final: Slot, answe
         end = max(end, span[1])  # what follows the box inside its own math span is the box context's to judge
     tail = doc.view[end:end + _MAX_TAIL]
     reader.explaining = EXPLANATION_RE.match(tail, timeout=timeout) is not None
+    reader.working = doc.view[max(0, final.start - _MAX_TAIL):final.start]
     around = doc.view[max(0, final.start - 3):min(len(doc.view), final.end + 12)]
     reader.money = bool(MONEY_ANYWHERE_RE.search(around, timeout=timeout))
     code = [doc.text[a:b] for f in doc.fences if f.start >= end for a, b in [f.content]]

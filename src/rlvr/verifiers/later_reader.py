@@ -20,7 +20,8 @@ from rlvr.verifiers.value_roles import value_role
 from rlvr.verifiers.limits import REGEX_TIMEOUT_S
 from rlvr.verifiers.later_answer import AnswerReadings
 from rlvr.verifiers.later_values import agrees_approximately, fold_digits, key
-from rlvr.verifiers.later_working import JUSTIFYING_RE, RESULT_CLAIM_RE, names_label, said_of_answer, work_value
+from rlvr.verifiers.later_subjects import approves, other_quantity_end, worked_keys
+from rlvr.verifiers.later_working import JUSTIFYING_RE, RESULT_CLAIM_RE, said_of_answer, work_value
 from rlvr.verifiers.slots import clean
 from rlvr.verifiers.statements import is_constant_side, names_a_quantity
 from rlvr.verifiers.trace import Finding, rule
@@ -61,10 +62,6 @@ _QUANTITY_IS_RE = regex.compile(
     r"(?i)\b(?:answer|result|total|count|number|sum|value|amount|solution|outcome|probability|it|this|that)\b"
     r"[^.!?;:0-9$\\]{0,60}?"
     r"\b(?:is|are|was|be|equals?|becomes?)\s*\$?\s*(?=[-+]?[0-9(\\])")
-# a quantity's noun that is not the answer itself: after a named answer ("m + n = \\boxed{7}") it names another quantity
-_BARE_QUANTITY_RE = regex.compile(r"(?i)(?:count|number|sum|value|amount|outcome)\s+(?:is|was|equals?)\s*\$?\s*")
-_FINAL_WORD_RE = regex.compile(r"(?i)\b(?:final|answer|result)\b")
-_OTHER_QUANTITY_RE = regex.compile(r"(?i)(?:count|number|sum|value|amount|probability|outcome)\b")
 # "the answer is reasonable / correct / consistent with …": what a later answer phrase says of the answer, not a value
 # an evaluation word as the object of an infinitive: a mistake one could make ("easy to make an error", "to get it wrong")
 _POSSIBLE_MISTAKE_RE = regex.compile(r"(?i)\bto\s+(?:make|get|go|be|commit)(?:\s+(?:an?|the|this|that|it|such|a\s+common))?\s*$")
@@ -89,12 +86,10 @@ _SIGN_OFF_RE = regex.compile(r"(?i)\b(?:i\s+)?hope(?:fully)?\s+(?:this|that|it|t
 _RULED_OUT = words_pattern(REJECTION_WORDS + NEGATIVE_EVALUATIONS + ("fail", "eliminating", "ruling out", "excluded",
                                                                   "exclude", "wrong", "incorrect"))
 _WITHDRAWAL = words_pattern(WITHDRAWAL_CUES)
-_APPROVAL = words_pattern(("right", "correct", "the correct one", "the right one", "true", "accurate", "the answer",
-                           "the real answer", "the actual answer", "valid", "what i meant", "intended"))
 _REFERENCE = words_pattern(ANSWER_REFERENCES)
 # a value of its own between a reference word and an evaluation ("that $x = -3$ is invalid")
 _SUBJECT_VALUE_RE = regex.compile(r"\$[^$]*[0-9A-Za-z][^$]*\$|\\\(.+?\\\)|(?<![A-Za-z])[-+]?[0-9]")
-_LABEL_LINE_RE = regex.compile(r"^\s*(?:[-*+]\s+|\d{1,2}[.)]\s+)?[\p{L}][\p{L} '’-]{0,40}\s*[:：]\s")
+_LABEL_LINE_RE = regex.compile(r"^\s*(?:[-*+]\s+|\d{1,2}[.)]\s+)?[\p{L}][\p{L} '’/-]{0,40}\s*[:：]\s")
 _LABEL_SPACE_RE = regex.compile(r"[\s{}$]")
 
 
@@ -162,6 +157,8 @@ class SentenceReader(AnswerReadings):
         self.named: set[str] = set()  # later values given the answer's name
         self.explaining = False  # what follows is labelled as the answer's explanation ("Explanation:", "Here's why:")
         self.money = False  # the answer is an amount of money (set by check_later from its slot and what follows it)
+        self.working = ""  # the text before the final answer (set by check_later): the work a recap restates
+        self._worked: set[object] | None = None
 
     def values(self, text: str, roles: bool = True) -> list[str]:
         """Stated values of ``text`` (all its values without ``roles``), labelled ones ("x = 2") left out."""
@@ -271,7 +268,7 @@ class SentenceReader(AnswerReadings):
             end = min(len(folded), at + len(v) + 40)
             if at >= 0 and (stop := _CLAUSE_END_RE.search(folded, at + len(v), end, timeout=t)):
                 end = stop.start()
-            if at >= 0 and _APPROVAL.search(folded, at + len(v), end, timeout=t):
+            if at >= 0 and approves(folded, at + len(v), end, t):
                 return Finding(LATER_STATEMENT, f"the final answer {answer!r} is followed by {clean(v)!r} called "
                                f"right ({shown!r})", (clean(v),))
         approximate = says_approximately(folded, t)
@@ -304,6 +301,10 @@ class SentenceReader(AnswerReadings):
         # as the answer recaps the work ("There are 56 arrangements in total, of which 14 are invalid")
         if len(others) < len(values) and not any(self._answer_cue_before(folded, v) for v in others):
             return None
+        aside = first and sentence.strip().startswith("(") and sentence.strip().endswith(")") \
+            and len(_META_TOKEN_RE.findall(folded, timeout=t)) >= 2  # words of its own: "(41)" alone is another value
+        if not self.named and self._restates_working(folded, others, aside):
+            return None  # "To summarize, there are 6 rows with 7 seats each.", "120 (5 books, 5! orders)": the work's values
         # ", from 9 eggs.", "because 5 books have 5! orderings": the reason, after the answer; not a premise before a
         # claim of its own ("Since $6 \\times 7 = 42$, the number of arrangements is 41.")
         # the working after an answer given first ("**Answer: $18** Explanation: … so she has 9 eggs left."), and a
@@ -317,13 +318,13 @@ class SentenceReader(AnswerReadings):
                 and all(work_value(folded, v, self.money, t) for v in others):
             return None
         quantity = _QUANTITY_IS_RE.search(folded, timeout=t)
-        if quantity and self.label and _OTHER_QUANTITY_RE.match(quantity[0], timeout=t) \
-                and not _BARE_QUANTITY_RE.fullmatch(quantity[0], timeout=t) and not names_label(quantity[0], self.label, t) \
-                and not _FINAL_WORD_RE.search(folded, max(0, quantity.start() - 16), quantity.end(), timeout=t):
-            # "The probability is 25/82", "The number of ways is 56" after "m + n = \boxed{107}": another quantity;
-            # not "The value of x is 6", "The final value is 108", "The value is 108": the answer's own
-            quantity = None
-        claims = [c for c in (_CLAIM.search(folded, timeout=t), quantity) if c]
+        since = 0
+        if (other := other_quantity_end(folded, quantity, self.label, t)) is not None:
+            # "The probability is 25/82", "That is, the area is $20\\sqrt{3}$" after "m + n = \\boxed{107}": another
+            # quantity's value, and the words that claim it are its verb; not "The value of x is 6", "The final value
+            # is 108", "The value is 108": the answer's own
+            quantity, since = None, other
+        claims = [c for c in (_CLAIM.search(folded, since, timeout=t), quantity) if c]
         claim = min(claims, key=lambda c: c.start()) if claims else None
         if claim is not None and _JUDGED_AFTER_RE.match(folded, claim.end(), timeout=t):
             claim = None  # "The answer is reasonable, since she sells about 10 eggs": the answer judged, no value claimed
@@ -370,6 +371,21 @@ class SentenceReader(AnswerReadings):
         if unit is None or (other := canonical_unit(unit)) is None:
             return False
         return self.unit is None or same_dimension(self.unit, other) is False
+
+    def _restates_working(self, folded: str, others: list[str], aside: bool = False) -> bool:
+        """A recap of the work: every other value of the sentence was stated before the final answer, none is put
+        forward as the answer, and the sentence names several of the work's values ("To summarize, there are 6
+        rows with 7 seats each.", "The total number of outcomes is 36, and 9 of them are favorable.") or is a
+        parenthesis of words right after the answer (``aside``: "Answer: 120 (5 books, 5! orders)"). One value of
+        the work restated alone ("So the count is 41.", "To summarize, 41.") may be an earlier candidate taken
+        back up, so it is still read as a claim."""
+        if not self.working or any(self._answer_cue_before(folded, v) for v in others):
+            return False
+        if len({key(v) for v in others}) < 2 and not aside:
+            return False
+        if self._worked is None:
+            self._worked = worked_keys(self.working, self.timeout)
+        return all(key(v) in self._worked for v in others)
 
     def _answer_cue_before(self, folded: str, value: str) -> bool:
         """An answer word right before ``value`` ("the answer is 41", "Итого: 41"): it is put forward as the answer."""

@@ -200,7 +200,8 @@ def decide(answer_text: str, gold: str, config: VerifierConfig, compare: Compare
     # share the key "42" and must not share a verdict; "1,22" may be a decimal comma, "1, 22" is a list
     # read from the text as written, before normalisation ("十一月" is no number 11) and its cache
     if (written := calendar_decision(answer_text, gold) or yes_no_decision(answer_text, gold)
-            or spelled_decision(answer_text, gold, _plain_number(gold, config))) is not None:
+            or spelled_decision(answer_text, gold, _plain_number(gold, config))
+            or _written_decision(answer_text, gold, config)) is not None:
         return written
     key = (normalize_answer(answer_text), gold, config)
     cached = _CACHE.get(key)
@@ -250,10 +251,10 @@ def _reconciled(ex: Extraction, config: VerifierConfig, compare: Compare) -> Ext
                       + ", ".join(repr(c) for c in ex.candidates) + ")", ex.source, rule=RESTATED, values=ex.values)
 
 
-def _decide_locally(answer_text: str, gold_text_: str, config: VerifierConfig) -> tuple[Decision | None, Any, str]:
-    """The decision the cheap rules make, or ``None``; the answer as it is to be compared (the value an
-    equation states for the asked quantity, a labelled list's values, a definition in the gold's variable);
-    and the gold as it is to be compared (a labelled gold's tuple)."""
+def _written_decision(answer_text: str, gold_text_: str, config: VerifierConfig) -> Decision | None:
+    """The rules that read the answer as written, not its normalised form: a decimal given beside the exact
+    value, a repeating decimal, a quantity in several units. Taken before the cache, whose key is the normalised
+    answer: "0.\\overline{3}" and "\\frac{1}{3}" normalise alike and only the first rounds to a gold of 0.33."""
     full = normalize_answer(answer_text)
     answer = exact_part(full)
     if answer is not full and (approx := approximation_part(full)) is not None:
@@ -263,12 +264,12 @@ def _decide_locally(answer_text: str, gold_text_: str, config: VerifierConfig) -
         if not g.percent and (approx.key == g.key and "." in g.key and len(g.key.split(".")[1]) >= ROUNDED_GOLD_PLACES
                               or rounds_to_gold(approx.key, g.key)):
             return Decision("correct", f"{approx.clean!r}, given beside {answer.clean!r}, is gold {gold_text_!r} at its "
-                            "decimal places", "number", ROUNDED), answer, gold_text_
+                            "decimal places", "number", ROUNDED)
     if "." in answer_text and (value := parse_number(answer.key, config.max_digits)) is not None:
         g = gold_info(gold_text_, config).norm
         if not g.percent and repeating_rounds_to_gold(answer_text, value, g.key):
             return Decision("correct", f"{answer_text[:60]!r} repeats without end and rounds to gold {gold_text_!r} at "
-                            "its decimal places", "number", ROUNDED), answer, gold_text_
+                            "its decimal places", "number", ROUNDED)
     if (smallest := compound_quantity(answer_text, in_smallest=True)) is not None:
         # "5 feet 6 inches" against 66: a unitless gold counts in the unit the question asked for, the first unit
         # (5.5 ft, compared below as any quantity) or the smallest; both are the one quantity the answer states
@@ -276,8 +277,15 @@ def _decide_locally(answer_text: str, gold_text_: str, config: VerifierConfig) -
         if not g.unit and not g.percent and (number := parse_number(g.key)) is not None \
                 and parse_number(normalize_answer(smallest).key) == number:
             return Decision("correct", f"{answer_text[:60]!r} is {smallest!r}, gold {gold_text_!r} in its smallest unit",
-                            "number", COMPOUND), answer, gold_text_
-    return _local_decision(answer_text, answer, gold_text_, config)
+                            "number", COMPOUND)
+    return None
+
+
+def _decide_locally(answer_text: str, gold_text_: str, config: VerifierConfig) -> tuple[Decision | None, Any, str]:
+    """The decision the cheap rules make, or ``None``; the answer as it is to be compared (the value an
+    equation states for the asked quantity, a labelled list's values, a definition in the gold's variable);
+    and the gold as it is to be compared (a labelled gold's tuple)."""
+    return _local_decision(answer_text, exact_part(normalize_answer(answer_text)), gold_text_, config)
 
 
 def _local_decision(answer_text: str, answer: Any, gold_text_: str, config: VerifierConfig) -> tuple[Decision | None, Any, str]:

@@ -8,9 +8,10 @@ import regex
 
 __all__ = ["sentences", "FACTORIAL_AHEAD"]
 
-# "!" after a number followed by an operator is a factorial ("(5! = 120)", "4! \\times 3"), no sentence's end
+# "!" after a number followed by an operator is a factorial ("(5! = 120)", "4! \\times 3"), no sentence's end; so is
+# one the sentence goes on after in lower case ("5! orders", "3! ways")
 FACTORIAL_AHEAD = r"\s*(?:[=×*·+/<>≈]|\\(?:times|cdot|approx|div)(?![A-Za-z]))"
-_SENTENCE_BREAK_RE = regex.compile(r"(?<=[.?])\s+|(?<=!)(?<![0-9)]!)\s+|(?<=[0-9)]!)(?!" + FACTORIAL_AHEAD + r")\s+"
+_SENTENCE_BREAK_RE = regex.compile(r"(?<=[.?])\s+|(?<=!)(?<![0-9)]!)\s+|(?<=[0-9)]!)(?!" + FACTORIAL_AHEAD + r"|\s+\p{Ll})\s+"
                                    r"|(?<=[。！？।])\s*|\n+")
 _DISPLAY_RE = regex.compile(r"\\\[(?:(?!\\[\[\]]).)*?\\\]|\$\$(?:(?!\$\$).)*?\$\$", regex.DOTALL)
 

@@ -21,6 +21,18 @@ _HYPOTHETICAL_RE = words_pattern(HYPOTHETICAL_WORDS)
 _NEGATES_NEXT_RE = regex.compile(r"(?i)(?:\bnot|n't|\bnever|不是|不)\s*(?:(?:equal\s+to|be|equals?)\s+)?\$?\s*$")
 _NEGATED_BY_NEXT_RE = regex.compile(r"(?i)^\s*\$?\s*(?:is|was)\s*(?:not\b|n't\b)|^\s*\$?\s*(?:isn't|wasn't)\b")
 CLAUSE_BREAK_RE = regex.compile(r"[,;:，；：]|\s[-–—]\s|\bthen\b|\bso\b")
+# the least or the most of something: with a verb of need or ability in its sentence ("We must draw at least 5
+# socks", "At most 4 of them can be chosen", "we need no more than 6 colours") the bound states the extremum the
+# problem asks for; said of the answer itself ("it must be at least 5", "the answer is at least 5") it only bounds
+_EXTREMUM_BOUND_RE = regex.compile(
+    r"(?i)(?:\bat\s+(?:least|most)|\bno\s+(?:more|fewer|less)\s+than|\bnot\s+(?:more|fewer|less)\s+than|"
+    r"\ba\s+(?:minimum|maximum)\s+of|\bmindestens|\bhöchstens|\bau\s+(?:moins|plus)|\bal\s+menos|"
+    r"\bcomo\s+(?:mínimo|máximo)|\bкак\s+(?:минимум|максимум)|\bне\s+(?:менее|более))[\s$*_]*$")
+_EXTREMAL_VERB_RE = regex.compile(
+    r"(?i)\b(?:needs?|needed|required?|requires|suffices?|guarantees?|guaranteed|it\s+takes|"
+    r"(?:must|can(?:not)?|can't|have\s+to|has\s+to)(?!\s+(?:be|have\s+been)\s+(?:at|no|not|more|less|fewer|greater|"
+    r"smaller|up|over|under|between|as)\b)|muss|müssen|braucht|brauchen|benötigt|faut|doit|doivent|necesita|necesitan|"
+    r"hay\s+que|нужно|необходимо|надо)\b")
 
 
 def _opening(sentence: str) -> str:
@@ -57,6 +69,8 @@ def value_role(sentence: str, start: int, end: int, timeout: float, index: RoleI
     ``index`` (a :class:`RoleIndex` of ``sentence``) makes many calls on one sentence linear."""
     before, after = sentence[max(0, start - 60):start], sentence[end:end + 60]
     if _BOUND.ends(before, timeout):
+        if _EXTREMUM_BOUND_RE.search(before, timeout=timeout) and _EXTREMAL_VERB_RE.search(sentence, timeout=timeout):
+            return "stated"  # "We must draw at least 5 socks": the least number the problem asks for
         return "bound"
     tail = _BOUND_TAIL_RE.search(before, timeout=timeout)[0]
     if tail.strip(" \t\n$") and _BOUND.ends(before[:len(before) - len(tail)] + " ", timeout):
