@@ -10,12 +10,15 @@ from __future__ import annotations
 
 import functools
 import logging
+from fractions import Fraction
+
+import regex
 
 from rlvr.verifiers.vocabulary_cache import cached, installed_version
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["currency_signs", "is_currency"]
+__all__ = ["currency_signs", "is_currency", "in_main_unit", "grouped_amount"]
 
 
 def _read_babel() -> list[str]:
@@ -45,3 +48,29 @@ def currency_signs() -> frozenset[str]:
 
 def is_currency(token: str) -> bool:
     return token.strip() in currency_signs()
+
+
+# a hundredth of a currency's main unit, by name or sign: "50 cents", "125 \\text{ cents}", "50¢", "30 pence".
+# CLDR names no subunits, so these few words are listed here; each is a hundredth in every currency that uses it
+_SUBUNIT_RE = regex.compile(
+    r"(?i)^\s*\$?\s*(?P<n>[0-9]+(?:\.[0-9]+)?)\s*(?:\\text\{\s*|\\,|\\ |~)*"
+    r"(?:cents?|¢|\\cent|pennies|penny|pence|centavos?|céntimos?|centimes?|centesimi|Cent)\s*\}?\s*\$?\s*\.?\s*$")
+
+
+def in_main_unit(text: str) -> Fraction | None:
+    """The amount an answer in a currency's hundredths ("50 cents", "125¢") is in its main unit (0.5, 1.25)."""
+    m = _SUBUNIT_RE.match(text)
+    return Fraction(m["n"]) / 100 if m else None
+
+
+# three digits after the only dot of an amount beside a currency sign group thousands ("3.500 €", "R$ 1.250"):
+# a currency of two decimals never writes three (the few with three are ISO 4217's BHD, IQD, JOD, KWD, LYD, OMR, TND)
+_GROUPED_RE = regex.compile(r"[0-9]{1,3}(?:\.[0-9]{3})+")
+_THREE_DECIMALS = frozenset({"BHD", "IQD", "JOD", "KWD", "LYD", "OMR", "TND"})
+
+
+def grouped_amount(amount: str, sign: str) -> str:
+    """``amount`` without its thousands dots when a currency ``sign`` beside it says they group digits."""
+    if _GROUPED_RE.fullmatch(amount) and sign.strip().upper() not in _THREE_DECIMALS:
+        return amount.replace(".", "")
+    return amount

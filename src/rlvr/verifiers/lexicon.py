@@ -260,7 +260,7 @@ TRANSPARENT_MACROS: tuple[str, ...] = (
 #: counters ("42个苹果", "42個", "42개", "42명"); a word after a number that opens with none of them ("的平方",
 #: "以上", "ではない") is no count. 打 (a dozen) and 双/对 (a pair) multiply, so they are not here
 MEASURE_WORDS: frozenset[str] = frozenset(
-    "个 個 只 本 张 張 条 條 块 塊 元 圆 角 分 人 次 天 年 月 日 岁 歲 米 克 升 种 種 辆 輛 件 位 名 份 支 头 頭 匹 棵 根 颗 顆 粒 "
+    "个 個 只 本 张 張 条 條 块 塊 元 圆 角 分 人 次 天 年 月 日 岁 歲 米 克 升 种 種 辆 輛 件 位 名 份 支 头 頭 匹 棵 根 颗 顆 粒 倍 "
     "斤 瓶 杯 碗 盒 箱 包 袋 套 台 部 架 艘 座 栋 棟 间 間 家 所 首 篇 页 頁 道 题 題 步 点 點 秒 周 週 度 "
     "枚 冊 回 円 歳 羽 軒 着 足 膳 脚 通 曲 話 巻 番 段 階 つ "
     "개 명 마리 권 장 번 살 원 대 송이 병 잔 시 분 초 일 년 달 주 켤레 벌 채 층 과".split())

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import regex
 
+from rlvr.verifiers.currencies import is_currency
 from rlvr.verifiers.repeating import ENDS_IN_DECIMAL_DOTS_RE
 
 from rlvr.verifiers.lexicon import ALTERNATIVE_WORDS, words_pattern
@@ -15,6 +16,8 @@ __all__ = ["first_sentence", "line_lead", "lead_before_value", "LEAD_HINT_RE"]
 _PERIOD_RE = regex.compile(r"\.(?:\s|$)|[。！？]")  # a full stop of CJK ends its sentence with no space after it
 _MATH_DOLLAR_RE = regex.compile(r"(?<!\\)\$")  # a math delimiter, not an escaped currency sign ("\\$18")
 
+_SIGN_BEFORE_RE = regex.compile(r"(?<![\p{L}])(\p{L}{1,4}\.?)$")
+_AMOUNT_AFTER_RE = regex.compile(r"\s*[0-9]")
 _SENTENCE_AFTER_RE = regex.compile(r"\s*(?:$|\n|\p{Lu}|\()")  # after a value's dots: a new sentence, or the end
 _ABBREVIATION_RE = regex.compile(r"(?i)(?<![\p{L}])(?:i\.e|e\.g|i\.e\.|e\.g\.|approx|resp|cf|viz|etc|vs)\.$")
 # a remark in parentheses after the answer: "42 (i.e. 6 · 7)", "42 (that is, 6 · 7)"
@@ -36,6 +39,9 @@ def first_sentence(text: str, timeout: float) -> str:
     for m in _PERIOD_RE.finditer(text, timeout=timeout):
         if _ABBREVIATION_RE.search(text, max(0, m.start() - 6), m.start() + 1, timeout=timeout):
             continue  # "i.e.", "e.g.", "approx.": an abbreviation's period ends no sentence
+        if (sign := _SIGN_BEFORE_RE.search(text, max(0, m.start() - 8), m.start() + 1, timeout=timeout)) \
+                and is_currency(sign[1]) and _AMOUNT_AFTER_RE.match(text, m.end(), timeout=timeout):
+            continue  # "Rs. 1,20,000": a currency's abbreviation before its amount
         if (text.count("$", 0, m.start()) - text.count("\\$", 0, m.start())) % 2 == 0:
             if ENDS_IN_DECIMAL_DOTS_RE.search(text, max(0, m.start() - 40), m.start() + 1, timeout=timeout):
                 if not _SENTENCE_AFTER_RE.match(text, m.end(), timeout=timeout):

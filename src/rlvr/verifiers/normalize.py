@@ -21,9 +21,9 @@ from fractions import Fraction
 
 from rlvr.verifiers.characters import fold_math_unicode
 from rlvr.verifiers.choices import LOWER, UPPER, choice_with_text, option_text
-from rlvr.verifiers.currencies import is_currency
+from rlvr.verifiers.currencies import grouped_amount, is_currency
 from rlvr.verifiers.lexicon import (
-    ANSWER_WORDS, APPROVAL_MARKS,
+    ANSWER_WORDS, APPROVAL_MARKS, TOTAL_WORDS, alternation,
 )
 from rlvr.verifiers.brackets import split_top_level
 from rlvr.verifiers.repeating import DOTS, as_fractions
@@ -242,12 +242,26 @@ def _strip_marks_and_label(s: str) -> str:
     return rest.strip()
 
 
+_TEXT_GROUP_RE = regex.compile(r"\\(?:text|mathrm|textrm)\s*\{([^{}]*)\}")
+# a word of totals opening the answer, before its value
+_TOTAL_LEAD_RE = regex.compile(r"(?i)\s*(?:" + alternation(TOTAL_WORDS) + r")\s*[,:]?\s*(?=[-+]?[0-9$€£¥₹\\])")
+
+
+def _money_amount(s: str) -> str:
+    """The amount of a sum of money ("R$ 18", "US$18", "18 CHF", "USD 12.50", "R\\$ 35,00", "\\text{Rs. } 500",
+    "3.500 €"), a currency sign of any CLDR locale beside it; else ``s``."""
+    plain = _TEXT_GROUP_RE.sub(r"\1", s.replace("\\$", "$"), timeout=REGEX_TIMEOUT_S) if "\\" in s else s
+    if (m := _MONEY_RE.fullmatch(plain.strip(), timeout=REGEX_TIMEOUT_S)) and is_currency(sign := m[1] or m[4] or ""):
+        return grouped_amount(m[2] or m[3], sign)
+    return s
+
+
 @byte_cache(0.15)
 def normalize_answer(text: str) -> NormalizedAnswer:
     """Normalise one extracted answer (already capped in length); pure, so results are cached."""
-    s = fold_math_unicode(text)
-    if (m := _MONEY_RE.fullmatch(s.strip(), timeout=REGEX_TIMEOUT_S)) and is_currency(m[1] or m[4] or ""):
-        s = m[2] or m[3]  # "R$ 18", "US$18", "18 CHF", "USD 12.50": the amount (a currency sign of any CLDR locale)
+    if (lead := _TOTAL_LEAD_RE.match(text, timeout=REGEX_TIMEOUT_S)) is not None:
+        text = text[lead.end():]  # "Insgesamt 3.500 €", "In total 45", "Altogether 45": the total is the value
+    s = fold_math_unicode(amount) if (amount := _money_amount(text)) != text else _money_amount(fold_math_unicode(text))
     s = s.replace("\\$", "")  # an escaped dollar is a currency sign, not a math delimiter
     s = _strip_math_delimiters(s)
     s = strip_outer_box(s)

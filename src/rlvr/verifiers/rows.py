@@ -26,6 +26,7 @@ from rlvr.verifiers.cache import TOTAL_BYTES, ByteLRU, byte_cache
 from rlvr.verifiers.choices import CHOICE_LETTERS
 from rlvr.verifiers.commitment import ALTERNATIVES
 from rlvr.verifiers.config import VerifierConfig
+from rlvr.verifiers.currencies import in_main_unit
 from rlvr.verifiers.extraction import PROSE_VALUES, Extraction, extract_answer
 from rlvr.verifiers.guards import malformed_reason, unsafe_reason
 from rlvr.verifiers.limits import REGEX_TIMEOUT_S
@@ -59,6 +60,8 @@ _BAD_GOLDS = ByteLRU("unparseable golds", int(TOTAL_BYTES * 0.05))
 
 EMPTY_GOLD = rule("compare.empty_gold", "the gold answer is empty")
 PROSE_GOLD = rule("compare.prose_gold", "the gold is a sentence that states no answer")
+SUBUNIT = rule("compare.currency_subunit", "an amount in a currency's hundredths ('50 cents') is a unitless or money "
+               "gold in its main unit (0.5)")
 COMPOUND = rule("compare.compound_quantity", "a quantity in several units ('2 hours 30 minutes') is a unitless gold in its "
                 "smallest unit (150)")
 EMPTY_ANSWER = rule("compare.empty_answer", "the final answer is empty after normalisation")
@@ -270,6 +273,13 @@ def _written_decision(answer_text: str, gold_text_: str, config: VerifierConfig)
         if not g.percent and repeating_rounds_to_gold(answer_text, value, g.key):
             return Decision("correct", f"{answer_text[:60]!r} repeats without end and rounds to gold {gold_text_!r} at "
                             "its decimal places", "number", ROUNDED)
+    if (main := in_main_unit(answer_text)) is not None:
+        # "50 cents" against 0.5, "125¢" against \\$1.25: a unitless or money gold counts in the main unit; against
+        # 50 or 125 the number is compared as written, its unit aside, below
+        g = gold_info(gold_text_, config).norm
+        if not g.unit and not g.percent and parse_number(g.key) == main:
+            return Decision("correct", f"{answer_text[:60]!r} is gold {gold_text_!r} in the currency's main unit",
+                            "number", SUBUNIT)
     if (smallest := compound_quantity(answer_text, in_smallest=True)) is not None:
         # "5 feet 6 inches" against 66: a unitless gold counts in the unit the question asked for, the first unit
         # (5.5 ft, compared below as any quantity) or the smallest; both are the one quantity the answer states
