@@ -68,6 +68,9 @@ class _Server:
         calendar_names.warm()
         spelled_numbers.warm()
         conversions.warm()  # pint's registry takes ~0.5 CPU-s: never inside a row's budget
+        from rlvr.verifiers.percent_words import percent_words
+
+        percent_words()  # built from CLDR once per babel release (seconds): never inside a row's budget
         from rlvr.verifiers.config import VerifierConfig
         from rlvr.verifiers.rows import clear_row_caches
         from rlvr.verifiers.warmup import warm

@@ -14,6 +14,8 @@ from fractions import Fraction
 
 import regex
 
+from rlvr.verifiers.limits import REGEX_TIMEOUT_S
+
 from rlvr.verifiers.vocabulary_cache import cached, installed_version
 
 logger = logging.getLogger(__name__)
@@ -59,7 +61,7 @@ _SUBUNIT_RE = regex.compile(
 
 def in_main_unit(text: str) -> Fraction | None:
     """The amount an answer in a currency's hundredths ("50 cents", "125¢") is in its main unit (0.5, 1.25)."""
-    m = _SUBUNIT_RE.match(text)
+    m = _SUBUNIT_RE.match(text, timeout=REGEX_TIMEOUT_S)
     return Fraction(m["n"]) / 100 if m else None
 
 
@@ -71,6 +73,6 @@ _THREE_DECIMALS = frozenset({"BHD", "IQD", "JOD", "KWD", "LYD", "OMR", "TND"})
 
 def grouped_amount(amount: str, sign: str) -> str:
     """``amount`` without its thousands dots when a currency ``sign`` beside it says they group digits."""
-    if _GROUPED_RE.fullmatch(amount) and sign.strip().upper() not in _THREE_DECIMALS:
+    if _GROUPED_RE.fullmatch(amount, timeout=REGEX_TIMEOUT_S) and sign.strip().upper() not in _THREE_DECIMALS:
         return amount.replace(".", "")
     return amount

@@ -16,7 +16,7 @@ from rlvr.verifiers.approximations import says_approximately
 from rlvr.verifiers.conversions import same_dimension
 from rlvr.verifiers.currencies import is_currency
 from rlvr.verifiers.prose import stated_values
-from rlvr.verifiers.value_roles import value_role
+from rlvr.verifiers.value_roles import bound_before, value_role
 from rlvr.verifiers.limits import REGEX_TIMEOUT_S
 from rlvr.verifiers.later_answer import AnswerReadings
 from rlvr.verifiers.later_values import agrees_approximately, fold_digits, key
@@ -47,6 +47,11 @@ _ANSWER_NOUNS = ("réponse", "respuesta", "antwort", "risposta", "resposta", "о
                  "cevap", "jawaban", "antwoord", "odpowiedź", "câu trả lời", "đáp án", "答え", "解答")
 _RETRACTION = words_pattern(RETRACTION_CUES)
 _ALTERNATIVE = words_pattern(ALTERNATIVE_WORDS + HEDGE_WORDS + ADDING_WORDS + ("unless", "except"))
+# a bare noun of the answer claiming a value ("the count is 17", "the number of seats is 41"), and words that make a
+# value the one to take ("use 41", "41 should be submitted", "really", "I trust my first count")
+_OWN_CLAIM_RE = regex.compile(r"(?i)\b(?:count|number|total|sum|amount|value)\s+(?:is|was|equals?|comes\s+to|becomes?)\b")
+_CHANGE_CUE_RE = regex.compile(r"(?i)\b(?:use|submit\w*|really|actually|trust|instead|rather|in\s+fact|true|"
+                               r"official|key|defensible|stricter|should)\b")
 _ANSWER_CUE = words_pattern(("answer", "final answer", "the answer", "result", "final result", "solution", "final",
                              "should be", "instead", "correct", "right") + _ANSWER_NOUNS + _META_CUES)
 _CUE_REACH = 40  # how far before a value an answer word still puts it forward
@@ -116,6 +121,7 @@ _ANSWER_SUBJECT_RE = regex.compile(r"(?i)\b(?:answer|result|final|solution|total
 _VALUE_CHAR_RE = regex.compile(r"[0-9A-Za-z]")
 _OPERAND_RE = regex.compile(r"[0-9]+(?:\.[0-9]+)?")  # the numbers of a worked identity
 # where the clause of a value ends, so that an approval after it speaks of something else ("13, so it is correct")
+_BOTH_GROUP_END_RE = regex.compile(r"[,;:]|\b(?:so|which|thus|hence|therefore|but|because|since)\b")
 _CLAUSE_END_RE = regex.compile(r"[,;:]|\b(?:so|and|which|thus|hence|therefore|confirming|as)\b")
 _MACRO_NAME_RE = regex.compile(r"\\[A-Za-z]+")
 _ORDINAL_SUFFIX_RE = regex.compile(r"(?:st|nd|rd|th)\b|\^\{?\\?(?:text\{)?(?:st|nd|rd|th)")  # "the 5th triangular number"
@@ -127,7 +133,10 @@ _LONE_LETTER_RE = regex.compile(r"\s*\\?\(?\s*\p{L}\s*\\?\)?\s*")
 # "If the problem means distinct seats, then 41.": another value offered under a condition
 _OPENS_WITH_CONDITION_RE = regex.compile(r"(?i)[\s(*_>-]*(?:but\s+|and\s+)?(?:if|when|assuming|unless|provided|in case)\b")
 _RESULT_LEAD_RE = regex.compile(r"(?i)(?:\bthen|\bis|\bbe|\bare|\bget|\bgives?|=|:|,)\s*\$?\s*$")
-_CONDITION_RE = regex.compile(r"(?i)\b(?:if|when|assuming|unless|provided)\b")
+# a condition or a reading a value is given under ("41 if zero counts", "41 excluding the corner seat", "41 under
+# the stricter reading", "41 counting only intact seats")
+_CONDITION_RE = regex.compile(r"(?i)(?<![\p{L}-])(?:if|when|assuming|unless|provided|excluding|including|counting|ignoring|"
+                              r"discounting|without|depending|otherwise|under\s+the|per\s+the)\b")
 _ANSWER_LABEL_RE = regex.compile(r"(?i)\s*(?:(?:the|my|our)\s+)?(?:(?:final|correct|true)\s+)?(?:answer|total|result|solution)\s*")
 _NO_OTHER_THAN_RE = regex.compile(r"(?i)\bno\s+other\s+than\s*\$?\s*$")
 _QUESTION_RE = regex.compile(r"[?？]\s*\)?\s*$")
@@ -238,7 +247,9 @@ class SentenceReader(AnswerReadings):
             # one's role would cost seconds of the trainer's time
             return Finding(LATER_STATEMENT, f"the final answer {answer!r} is followed by a sentence of {len(values)} "
                            f"values ({shown!r})")
-        others = self.other(values)
+        # a bound after the answer is no claim of another value, even one that states an extremum ("Therefore we can
+        # guarantee at least 2 socks of one color."): the box answered the question, this follows from it
+        others = [v for v in self.other(values) if not bound_before(folded, v, t)]
         cue = _RETRACTION.search(folded, timeout=t)
         if first and self.said and yes_no_taken_back(self.said, folded):
             return Finding(RETRACTION, f"the final answer {answer!r} is taken back right after it ({shown!r})")
@@ -301,9 +312,7 @@ class SentenceReader(AnswerReadings):
         # as the answer recaps the work ("There are 56 arrangements in total, of which 14 are invalid")
         if len(others) < len(values) and not any(self._answer_cue_before(folded, v) for v in others):
             return None
-        aside = first and sentence.strip().startswith("(") and sentence.strip().endswith(")") \
-            and len(_META_TOKEN_RE.findall(folded, timeout=t)) >= 2  # words of its own: "(41)" alone is another value
-        if not self.named and self._restates_working(folded, others, aside):
+        if not self.named and self._restates_working(folded, others):
             return None  # "To summarize, there are 6 rows with 7 seats each.", "120 (5 books, 5! orders)": the work's values
         # ", from 9 eggs.", "because 5 books have 5! orderings": the reason, after the answer; not a premise before a
         # claim of its own ("Since $6 \\times 7 = 42$, the number of arrangements is 41.")
@@ -372,16 +381,17 @@ class SentenceReader(AnswerReadings):
             return False
         return self.unit is None or same_dimension(self.unit, other) is False
 
-    def _restates_working(self, folded: str, others: list[str], aside: bool = False) -> bool:
-        """A recap of the work: every other value of the sentence was stated before the final answer, none is put
-        forward as the answer, and the sentence names several of the work's values ("To summarize, there are 6
-        rows with 7 seats each.", "The total number of outcomes is 36, and 9 of them are favorable.") or is a
-        parenthesis of words right after the answer (``aside``: "Answer: 120 (5 books, 5! orders)"). One value of
-        the work restated alone ("So the count is 41.", "To summarize, 41.") may be an earlier candidate taken
-        back up, so it is still read as a claim."""
-        if not self.working or any(self._answer_cue_before(folded, v) for v in others):
-            return False
-        if len({key(v) for v in others}) < 2 and not aside:
+    def _restates_working(self, folded: str, others: list[str]) -> bool:
+        """A recap of the work: every other value of the sentence is one the work computed with before the final
+        answer (an operand or result of its arithmetic: "6 × 7 = 42", "\\frac{9}{36}", "5!"), and the sentence puts
+        none forward as the answer (no answer word, approval or bare "the count is"): "To summarize, there are 6
+        rows with 7 seats each.", "So she sells 9 eggs.", "Answer: 120 (5 books, 5! orders)". A count the work
+        only stated ("At first I counted 41 seats") is a candidate, not an operand, and is still read as a claim."""
+        t = self.timeout
+        if not self.working or len(_META_TOKEN_RE.findall(_MACRO_NAME_RE.sub(" ", folded, timeout=t), timeout=t)) < 2:
+            return False  # "9." or "So 9." after the answer: a value put in its place, not a recap
+        if _ANSWER_CUE.search(folded, timeout=t) or approves(folded, 0, len(folded), t) \
+                or _OWN_CLAIM_RE.search(folded, timeout=t) or _CHANGE_CUE_RE.search(folded, timeout=t):
             return False
         if self._worked is None:
             self._worked = worked_keys(self.working, self.timeout)
@@ -406,20 +416,20 @@ class SentenceReader(AnswerReadings):
 
     def _offered(self, folded: str, values: list[str]) -> bool:
         """An alternative or hedge word beside one of ``values`` ("or 41", "41 is also possible", "maybe
-        41"); "both" only when the answer is named with them ("Both 42 and 41 work", not "both 6 and 8
-        divide it"). Far from every value ("each of the 6 elements is either in or out") it offers none."""
+        41"); "both" only when the answer is one of the values it joins ("Both 42 and 41 work", not "both 6 and 8
+        divide it", "36 is a multiple of both 9 and 12"). Far from every value ("each of the 6 elements is either in or out") it offers none."""
         matches = list(_ALTERNATIVE.finditer(folded, timeout=self.timeout))
         if not matches or not values:
             return False
         if len(values) * len(matches) > 4096:
             return True  # thousands of values and alternatives in one sentence: offered, and bounded
-        named = None
         for m in matches:
             if m[0].lower() == "both":
-                if named is None:
-                    named = self.key in {key(v) for v in self.values(folded, roles=False)}
-                if not named:
-                    continue
+                group = folded[m.end():m.end() + 80]
+                if (stop := _BOTH_GROUP_END_RE.search(group, timeout=self.timeout)) is not None:
+                    group = group[:stop.start()]
+                if self.key not in {key(v) for v in self.values(group, roles=False)}:
+                    continue  # "36 is a multiple of both 9 and 12": the values joined by "both" are not the answer's
             for v in values:
                 at, seen = folded.find(v), 0
                 while at >= 0 and seen < 8:

@@ -9,28 +9,48 @@ import regex
 from rlvr.verifiers.later_values import fold_digits, key
 from rlvr.verifiers.later_working import names_label
 from rlvr.verifiers.lexicon import words_pattern
-from rlvr.verifiers.prose import stated_values
 
 __all__ = ["approves", "other_quantity_end", "worked_keys"]
 
 # a quantity's noun that is not the answer itself: after a named answer ("m + n = \\boxed{7}") it names another quantity
 _OTHER_QUANTITY_RE = regex.compile(r"(?i)(?:count|number|sum|value|amount|probability|outcome)\b")
+_SUM_RE = regex.compile(r"(?i)(?:sum|total)\b")  # after "m + n = \\boxed{107}", "the sum of …" is the answer's own
 _BARE_QUANTITY_RE = regex.compile(r"(?i)(?:count|number|sum|value|amount|outcome)\s+(?:is|was|equals?)\s*\$?\s*")
 _FINAL_WORD_RE = regex.compile(r"(?i)\b(?:final|answer|result)\b")
 # a named quantity and its verb, right before a value ("the area is", "its perimeter equals")
 _SUBJECT_VERB_RE = regex.compile(r"(?i)\b(?:the|its|their|this|that|our)\s+(?P<noun>\p{L}[\p{L}\s-]{0,40}?)\s+"
                                  r"(?:is|was|are|were|equals?|becomes?|comes\s+to)\s*\$?\s*(?=[-+]?[0-9(\\])")
 # the answer's own nouns: "the answer is", "the final value is", "the sum is" restate the named answer
-_OWN_NOUN_RE = regex.compile(r"(?i)^(?:count|number|sum|value|amount|outcome|total)$|\b(?:answer|result|solution|final)\b")
+_OWN_NOUN_RE = regex.compile(r"(?i)\b(?:count|number|sum|value|amount|outcome|total|answer|result|solution|final|"
+                             r"requested|desired|asked|required|wanted|correct|right|true|actual|real|maximum|minimum|"
+                             r"smallest|largest|greatest|least|most|fewest)\b")
+# a name made of several letters joined by signs ("m + n", "a+b+c"): the answer is computed from other quantities
+# of the problem, which a later sentence may name without taking the answer back
+_COMPOUND_NAME_RE = regex.compile(r"[A-Za-z][^A-Za-z]*[-+*/][^A-Za-z]*[A-Za-z]")
 _APPROVAL = words_pattern(("right", "correct", "the correct one", "the right one", "true", "accurate", "the answer",
-                           "the real answer", "the actual answer", "valid", "what i meant", "intended"))
-# an approval word used as an adjective before its noun ("a right triangle", "its 4 right angles", "the right
-# side"): it names a thing, it does not approve a value ("the right answer", "a correct one" still approve)
-_ATTRIBUTIVE_AFTER_RE = regex.compile(r"(?i)\s+(?!(?:answer|one|choice|option|value|result|solution|number|pick|"
-                                      r"call|guess|count|total|figure|amount)s?\b)\p{L}{3,}")
-_DETERMINER_BEFORE_RE = regex.compile(r"(?i)\b(?:a|an|the|its|their|his|her|our|each|every|both|two|three|four|"
-                                      r"all|[0-9]+)\s+$")
-_NUMBER_RE = regex.compile(r"(?<![0-9.])[0-9]+(?:\.[0-9]+)?(?![0-9])")
+                           "the real answer", "the actual answer", "valid", "what i meant", "intended",
+                           # the same in the languages whose answer labels are read ("41 est la bonne réponse")
+                           "bonne", "bon", "juste", "correct", "correcte", "exacte", "richtig", "richtige", "richtigen",
+                           "korrekt", "korrekte", "stimmt", "correcta", "correcto", "verdadera", "giusta", "giusto",
+                           "corretta", "corretto", "certa", "certo", "correta", "правильный", "правильная",
+                           "правильное", "правильно", "верный", "верно", "正确", "正確", "対", "正しい"))
+# "right" as the geometer's adjective before its noun ("a right triangle", "4 right angles", "a right-angled
+# triangle"): it names a figure, it approves no value
+_RIGHT_FIGURE_RE = regex.compile(r"(?i)[\s-]+(?:angle[sd]?|triangles?|prisms?|cylinders?|cones?|circular|isosceles|"
+                                 r"trapezoids?|pyramids?|bisectors?|hand(?:ed)?)\b")
+_DIRECTION_RE = regex.compile(r"(?i)(?:to\s+the|units?|steps?|places?|spaces?|blocks?|squares?)\s+$")
+# a number the work computes with: before or after an operator, in a fraction or a binomial, before "!" or "^", or
+# the result of an arithmetic ("6 \\times 7 = 42": 6, 7 and 42)
+_NUM = r"([0-9]+(?:\.[0-9]+)?)"
+_OPERATOR = r"(?:[-+×*/÷^·−]|\\(?:times|cdot|div)(?![A-Za-z]))"
+_OPERAND_RES = tuple(regex.compile(p) for p in (
+    r"(?<![0-9.A-Za-z])" + _NUM + r"(?=\s*(?:" + _OPERATOR + r"|!|\^))",  # before an operator, "!" or a power
+    _OPERATOR + r"\s*\(?\s*" + _NUM + r"(?![0-9.])",  # after an operator
+    r"\\[dt]?(?:frac|binom)\s*\{\s*" + _NUM + r"\s*\}\s*\{\s*" + _NUM + r"\s*\}",  # a fraction's or binomial's parts
+    r"[0-9)}!]\s*=\s*\$?\s*" + _NUM + r"(?![0-9.])",  # the result of an arithmetic
+    r"(?<![0-9.A-Za-z])" + _NUM + r"(?=\s*=)",  # a side of an equation ("128 = 2^7")
+    r"(?<=[A-Za-z}]\((?:[^()]{0,40},)?)\s*" + _NUM + r"(?=\s*[,)])",  # a function's argument ("lcm(4, 6)")
+))
 
 
 def other_quantity_end(folded: str, quantity: regex.Match | None, label: str | None, timeout: float) -> int | None:
@@ -40,9 +60,12 @@ def other_quantity_end(folded: str, quantity: regex.Match | None, label: str | N
     if not label:
         return None
     if quantity and _OTHER_QUANTITY_RE.match(quantity[0], timeout=timeout) \
+            and not ("+" in label and _SUM_RE.match(quantity[0], timeout=timeout)) \
             and not _BARE_QUANTITY_RE.fullmatch(quantity[0], timeout=timeout) and not names_label(quantity[0], label, timeout) \
             and not _FINAL_WORD_RE.search(folded, max(0, quantity.start() - 16), quantity.end(), timeout=timeout):
         return quantity.end()
+    if not _COMPOUND_NAME_RE.search(label, timeout=timeout):
+        return None  # "x = \\boxed{6}" ... "The smallest possible value is 7": a one-letter name may be said in words
     for m in _SUBJECT_VERB_RE.finditer(folded, timeout=timeout):
         noun = m["noun"]
         if not _OWN_NOUN_RE.search(noun, timeout=timeout) and not names_label(noun, label, timeout):
@@ -51,17 +74,22 @@ def other_quantity_end(folded: str, quantity: regex.Match | None, label: str | N
 
 
 def approves(folded: str, start: int, end: int, timeout: float) -> bool:
-    """An approval word in ``folded[start:end]`` said of a value, not one used as an adjective ("a right triangle")."""
+    """An approval word in ``folded[start:end]`` said of a value, not "right" naming a figure ("a right triangle")."""
     for m in _APPROVAL.finditer(folded, start, end, timeout=timeout):
-        if _DETERMINER_BEFORE_RE.search(folded[max(0, m.start() - 12):m.start()], timeout=timeout) \
-                and _ATTRIBUTIVE_AFTER_RE.match(folded, m.end(), timeout=timeout):
-            continue
+        if m[0].lower() == "right" and (_RIGHT_FIGURE_RE.match(folded, m.end(), timeout=timeout) or _DIRECTION_RE.search(
+                folded, max(0, m.start() - 12), m.start(), timeout=timeout)):
+            continue  # "a right triangle", "6 units right", "to the right": a figure or a direction
         return True
     return False
 
 
 def worked_keys(working: str, timeout: float) -> set[object]:
-    """The keys of every value the work states (its math, and every plain number of its prose)."""
+    """The keys of the numbers the work computes with: an operand or a result of its arithmetic ("6 × 7 = 42",
+    "16 - 3 - 4 = 9", "\\frac{9}{36}", "\\binom{8}{3}", "5!"). A count it only states ("At first I counted 41
+    seats") is left out: restated after the answer, that is a candidate taken back up, not a recap."""
     folded = fold_digits(working)
-    found = {key(v) for v in stated_values(folded, timeout, roles=False, numbers_too=True)}
-    return found | {key(n) for n in _NUMBER_RE.findall(folded, timeout=timeout)}
+    found: set[object] = set()
+    for pattern in _OPERAND_RES:
+        for m in pattern.finditer(folded, timeout=timeout):
+            found.update(key(n) for n in m.groups() if n)
+    return found

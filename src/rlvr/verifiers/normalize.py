@@ -22,6 +22,7 @@ from fractions import Fraction
 from rlvr.verifiers.characters import fold_math_unicode
 from rlvr.verifiers.choices import LOWER, UPPER, choice_with_text, option_text
 from rlvr.verifiers.currencies import grouped_amount, is_currency
+from rlvr.verifiers.percent_words import percent_word_after
 from rlvr.verifiers.lexicon import (
     ANSWER_WORDS, APPROVAL_MARKS, TOTAL_WORDS, alternation,
 )
@@ -332,6 +333,8 @@ def normalize_answer(text: str) -> NormalizedAnswer:
     if (time_of_day := clock_time(s)) is not None:
         s = time_of_day  # 20:34:00 and 8:34 pm are 20:34
     s = _PERCENT_WORD_RE.sub("%", s, timeout=REGEX_TIMEOUT_S)  # "28 percent" says what "28\\%" says
+    if s[-1:].isalpha() and (word := percent_word_after(s)) is not None:
+        s = s[:len(s) - len(s[-40:]) + word.start()] + "%"  # "28 Prozent", "28 por ciento", "28 процентов"
     percent = s.endswith("%")
     if percent:
         s = s[:-1].strip()

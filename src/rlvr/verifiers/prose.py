@@ -24,8 +24,10 @@ from rlvr.verifiers.repeating import IN_PROSE as REPEATING_IN_PROSE
 from rlvr.verifiers.prose_groups import derived_label, named_tail, named_values, one_value
 from rlvr.verifiers.sentence_breaks import FACTORIAL_AHEAD as _FACTORIAL_AHEAD, sentences
 from rlvr.verifiers.solution_sets import joined_solutions
+from rlvr.verifiers.closing_line import counted
+from rlvr.verifiers.prose_patterns import MATH_SPAN_RE, OTHER_SCRIPT_WORD_RE, SENTENCE_WORD_RE, WORDS_AFTER_RE
 from rlvr.verifiers.stating_verb import object_value, single_verb
-from rlvr.verifiers.value_roles import CLAUSE_BREAK_RE, RoleIndex, value_role
+from rlvr.verifiers.value_roles import CLAUSE_BREAK_RE, DOING_AFTER_RE, RoleIndex, bounds_a_value, value_role
 from rlvr.verifiers.lexicon import (
     ADDING_WORDS, ALTERNATIVE_WORDS, ANSWER_WORDS, BOUND_WORDS, CONCLUSION_WORDS, HEDGE_WORDS, HYPOTHETICAL_WORDS, NEGATION_WORDS,
     NEGATIVE_EVALUATIONS, PROSE_DOUBT_WORDS, REJECTION_WORDS, RESULT_VERBS, RETRACTION_CUES, TOTAL_WORDS,
@@ -40,12 +42,7 @@ __all__ = ["Candidate", "prose_answer", "sentence_value", "sentences", "stated_v
 Candidate = tuple[str, int, int]
 
 _PROSE_WORD_RE = regex.compile(r"(?<![\\A-Za-z])[A-Za-z]{4,}")
-_SENTENCE_WORD_RE = regex.compile(r"(?<![\\A-Za-z])[A-Za-z]{3,}")
-_OTHER_SCRIPT_WORD_RE = regex.compile(r"[^\x00-\x7f\d\s\p{P}\p{S}]{2,}")  # two letters of a script other than ASCII
 _PROSE_SCAN = 800  # the last this-many characters are read for a final sentence
-# "$\$18$": an escaped dollar inside inline math is a currency sign, not the span's end
-_MATH_SPAN_RE = regex.compile(r"\$\$((?:(?!\$\$).)+?)\$\$|(?<!\\)\$((?:\\.|[^$\\])+)\$|\\\(((?:(?!\\[()]).)+?)\\\)"
-                           r"|\\\[((?:(?!\\[\[\]]).)+?)\\\]", regex.DOTALL)
 # a number in prose: sign, digits with thousands (or lakh: 25,00,000) groups, decimals (also "2,74") or a fraction,
 # percent; a number
 # glued to letters (2x, 3rd, x2) is not a value, nor one glued to Unicode maths (100π, 5√2, 12½, 3², √2)
@@ -103,6 +100,12 @@ _ATTRIBUTION = ("given", "state", "states", "stated", "says", "said", "test", "t
                 "can", "cannot", "unable", "stuck", "give up", "let", "pretend", "question", "consider", "considering",
                 "candidate", "candidates", "guess")
 _ATTRIBUTING = words_pattern(tuple(w for w in PROSE_DOUBT_WORDS if w in _ATTRIBUTION))
+# a modal before a verb of doing restates the question's own verb ("She should read 42 pages", "Each person should
+# pay $12", "we can seat 12 guests"); before "be" it hedges the value ("It could be 42") and a word of trying,
+# testing or supposing after it attributes the value as before ("We can try 42")
+_DOING_MODAL_RE = regex.compile(r"(?i)(?:should|could|can)\s+(?!(?:be|have|not|never|only|try|test|check|guess|"
+                                r"consider|imagine|pretend|assume|suppose|say|estimate|also|either|perhaps|maybe|"
+                                r"possibly|probably)\b)\p{Ll}{2,}\b")
 _TENTATIVE_RE = words_pattern(TENTATIVE_WORDS)
 # doubt about the result wherever it stands in the sentence (the working may suppose, test and deny freely)
 _DOUBTS_RESULT = words_pattern(HEDGE_WORDS + UNSURE_PHRASES + TENTATIVE_WORDS + NEGATIVE_EVALUATIONS)
@@ -141,7 +144,7 @@ def prose_answer(text: str, timeout: float, bold: tuple[tuple[int, int], ...] = 
         # a closing line that is one sentence ("\n\nJames writes 624 pages a year.") concludes by its place,
         # whatever its verb or language; its words are still read for hedges, bounds and attributions
         closing = (start, end) == spans[-1] and (base + start == 0 or "\n" in text[max(0, base + start - 2):base + start]
-                                                  or not text[:base + start].strip()) and _counted(sentence, timeout)
+                                                  or not text[:base + start].strip()) and counted(sentence, timeout, lambda: _sentence_values(sentence, 0, timeout))
         # a sentence that concludes ("…, so the probability is 2/3") is judged by its conclusion: the
         # working before the conclusion word may try, solve and suppose without taking the result back
         scope = sentence[_conclusion_start(sentence, timeout):]
@@ -158,37 +161,6 @@ def prose_answer(text: str, timeout: float, bold: tuple[tuple[int, int], ...] = 
         if _sentence_values(sentence, 0, timeout, roles=False):
             return []  # it has values, but none is stated (a bound, a rejected one): no answer here
     return []
-
-
-_LETTERS_RE = regex.compile(r"\p{L}")
-
-
-def _counted(sentence: str, timeout: float) -> bool:
-    """The sentence's one value comes after words of the sentence's own and before what it counts ("James writes
-    624 pages a year", "Janet gagne 18 dollars par jour"): a closing line of that shape states a result; a bare
-    value after a word or two ("Vermutlich 18.", "I still need to confirm 18.") is no such statement; math alone on
-    the line is the result it displays."""
-    from rlvr.verifiers.units import unit_words  # units reads the number words of CLDR: loaded with it
-
-    if not _LETTERS_RE.search(_MATH_SPAN_RE.sub(" ", sentence, timeout=timeout), timeout=timeout) \
-            and _MATH_SPAN_RE.search(sentence, timeout=timeout):
-        return True  # a display alone on the closing line ("… reduces to\n\n$$2\sin x\cos x$$")
-    values = _sentence_values(sentence, 0, timeout)
-    values = object_value(sentence, 0, values) or values  # "Janet gana 18 dólares al día con los 9 huevos"
-    if len({c for c, _s, _e in values}) != 1:
-        return False
-    _c, a, b = values[-1]
-    if not _SENTENCE_WORD_RE.search(sentence, 0, a, timeout=timeout) and not _OTHER_SCRIPT_WORD_RE.search(sentence, 0, a, timeout=timeout):
-        return False
-    if _MONEY_BEFORE_RE.search(sentence, max(0, a - 3), a + 2, timeout=timeout) or sentence[b:b + 2].lstrip()[:1] == "%" \
-            or sentence[a:b].endswith("%"):
-        return True  # "Each person should pay $12.", "The price rose by 12%.": the sign is what it counts
-    tail = _WORDS_AFTER_RE.match(sentence, b, timeout=timeout)
-    tokens = tail[0].split() if tail else []
-    return any(unit_words(" ".join(tokens[:k])) for k in range(1, len(tokens) + 1))
-
-
-_MONEY_BEFORE_RE = regex.compile(r"[$€£¥₹]\s?\\?[0-9]?")
 
 
 def _solution_set(sentence: str, scope: str, timeout: float) -> Candidate | None:
@@ -223,7 +195,9 @@ def _asserts(sentence: str, timeout: float, stressed: bool = False) -> bool:
         return False
     scope = _without_premises(sentence, timeout)
     verb = _single_is(scope, timeout)  # the values after a sentence's one stating verb are what it states
-    if _DOUBT_NOT_BOUND.search(scope, timeout=timeout) is not None or _BOUNDING.search(scope, verb or 0, timeout=timeout):
+    if any(not (m[0].lower() == "would" and DOING_AFTER_RE.match(scope, m.end(), timeout=timeout))
+           for m in _DOUBT_NOT_BOUND.finditer(scope, timeout=timeout)) \
+            or any(bounds_a_value(scope, m) for m in _BOUNDING.finditer(scope, verb or 0, timeout=timeout)):
         return False
     for _content, a, b in _sentence_values(scope, 0, timeout, roles=False):
         if verb is not None and b <= verb:
@@ -232,7 +206,8 @@ def _asserts(sentence: str, timeout: float, stressed: bool = False) -> bool:
         clause = 0
         for m in CLAUSE_BREAK_RE.finditer(scope, 0, a, timeout=timeout):
             clause = m.end()
-        if _ATTRIBUTING.search(scope, clause, min(len(scope), b + _NEAR_AFTER), timeout=timeout):
+        if any(not _DOING_MODAL_RE.match(scope, m.start(), timeout=timeout)
+               for m in _ATTRIBUTING.finditer(scope, clause, min(len(scope), b + _NEAR_AFTER), timeout=timeout)):
             return False
         # what bounds or qualifies it, beside it ("42 or more", "a multiple of 42"); after a copula the words
         # before the verb name the quantity ("The range of the data is 12"), not the value
@@ -351,9 +326,9 @@ def sentence_value(sentence: str, timeout: float) -> tuple[str, int] | None:
     An answer line that is a sentence ("Jane started growing Sphere 3 hours ago") answers with its
     one number; math-only content, a sentence with several values or a hedge is left as it is.
     """
-    bare = _MATH_SPAN_RE.sub(" ", sentence, timeout=REGEX_TIMEOUT_S)
-    latin = len(_SENTENCE_WORD_RE.findall(bare, timeout=timeout)) >= 2  # "She has 12 apples"
-    other_script = not latin and "\\" not in sentence and _OTHER_SCRIPT_WORD_RE.search(bare, timeout=timeout) is not None
+    bare = MATH_SPAN_RE.sub(" ", sentence, timeout=REGEX_TIMEOUT_S)
+    latin = len(SENTENCE_WORD_RE.findall(bare, timeout=timeout)) >= 2  # "She has 12 apples"
+    other_script = not latin and "\\" not in sentence and OTHER_SCRIPT_WORD_RE.search(bare, timeout=timeout) is not None
     if not (latin or other_script) or _doubtful(sentence, timeout) or NEGATION_RE.search(sentence, timeout=timeout) \
             or _TENTATIVE_RE.search(sentence, timeout=timeout):
         return None  # "共有42个苹果", "всего 42 яблока": prose of another script states its one number too
@@ -376,7 +351,7 @@ def sentence_value(sentence: str, timeout: float) -> tuple[str, int] | None:
             return None  # "18 dollars at most", "18 Dollar mindestens": a bound closing the sentence bounds its value
     if (scaled := with_temperature_scale(sentence, content, at, timeout)) != content:
         return scaled, len(sentence)  # "25 degrees Fahrenheit (25 °F)": the scale belongs to the value
-    tail = _WORDS_AFTER_RE.match(sentence, end, timeout=timeout)
+    tail = WORDS_AFTER_RE.match(sentence, end, timeout=timeout)
     return content + _noun_phrase(tail[0] if tail else ""), len(sentence)
 
 
@@ -394,7 +369,6 @@ def _noun_phrase(words: str) -> str:
 
 
 # what follows a value up to the clause's end: "42 яблока", "42个苹果", "42 миллиона" (never past punctuation)
-_WORDS_AFTER_RE = regex.compile(r"[^\S\n]*[^\W\d_]+(?:[^\S\n]+[^\W\d_]+){0,2}")
 
 
 def stated_values(sentence: str, timeout: float, roles: bool = True, numbers_too: bool = False) -> list[str]:
@@ -447,14 +421,14 @@ def _sentence_values(sentence: str, offset: int, timeout: float, roles: bool = T
     by a negation beside them are left out.
     """
     found, names = [], []
-    for m in _MATH_SPAN_RE.finditer(sentence, timeout=timeout):
+    for m in MATH_SPAN_RE.finditer(sentence, timeout=timeout):
         content = next(g for g in m.groups() if g is not None)
         if not content.strip():
             continue  # a span whose content is hidden or struck ("$\\cancel{42}$") states nothing
         # "the value of $x$ is 9", "$\\triangle ABC$ has area 6": math that only names a quantity states no value
         (names if _NAME_SPAN_RE.fullmatch(content, timeout=timeout) else found).append(
             (content, offset + m.start(), offset + m.end()))
-    if not found and names and not _PROSE_NUMBER_RE.search(_MATH_SPAN_RE.sub(" ", sentence, timeout=timeout), timeout=timeout):
+    if not found and names and not _PROSE_NUMBER_RE.search(MATH_SPAN_RE.sub(" ", sentence, timeout=timeout), timeout=timeout):
         found = names  # nothing else is stated: the names are the sentence's values ("the answer is $x$")
     if not found or numbers_too:
         spans = sorted(found + names, key=lambda v: v[1])  # numbers inside any math span are the span's
@@ -489,4 +463,4 @@ _NAME_SPAN_RE = regex.compile(r"\s*(?:m\s*)?(?:\\(?:angle|triangle|overline|over
 
 def _single_is(sentence: str, timeout: float) -> int | None:
     """Where the text after a sentence's only stating verb begins (see :func:`stating_verb.single_verb`)."""
-    return single_verb(sentence, [m.span() for m in _MATH_SPAN_RE.finditer(sentence, timeout=timeout)], timeout)
+    return single_verb(sentence, [m.span() for m in MATH_SPAN_RE.finditer(sentence, timeout=timeout)], timeout)

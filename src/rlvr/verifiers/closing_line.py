@@ -1,0 +1,52 @@
+"""What a closing line states: a line of one sentence at the end of a completion concludes by its place,
+whatever its verb or language, when its one value comes after words of its own and before what it counts
+("James writes 624 pages a year.", "Janet gagne 18 dollars par jour.", "The price rose by 12 percent.")."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import regex
+
+from rlvr.verifiers.percent_words import percent_word_after, percent_words
+from rlvr.verifiers.prose_patterns import MATH_SPAN_RE, OTHER_SCRIPT_WORD_RE, SENTENCE_WORD_RE, WORDS_AFTER_RE
+from rlvr.verifiers.stating_verb import object_value
+
+__all__ = ["counted"]
+
+_LETTERS_RE = regex.compile(r"\p{L}")
+_MONEY_BEFORE_RE = regex.compile(r"[$€£¥₹]\s?\\?[0-9]?")
+
+
+def counted(sentence: str, timeout: float, values_of: Callable[[], list[tuple[str, int, int]]]) -> bool:
+    """The sentence's one value comes after words of the sentence's own and before what it counts ("James writes
+    624 pages a year", "Janet gagne 18 dollars par jour"): a closing line of that shape states a result; a bare
+    value after a word or two ("Vermutlich 18.", "I still need to confirm 18.") is no such statement; math alone on
+    the line is the result it displays. ``values_of``: the sentence's values, (content, start, end)."""
+    from rlvr.verifiers.units import unit_words  # units reads the number words of CLDR: loaded with it
+
+    if not _LETTERS_RE.search(MATH_SPAN_RE.sub(" ", sentence, timeout=timeout), timeout=timeout) \
+            and MATH_SPAN_RE.search(sentence, timeout=timeout):
+        return True  # a display alone on the closing line ("… reduces to\n\n$$2\sin x\cos x$$")
+    values = values_of()
+    values = object_value(sentence, 0, values) or values  # "Janet gana 18 dólares al día con los 9 huevos"
+    if len({c for c, _s, _e in values}) != 1:
+        return False
+    _c, a, b = values[-1]
+    if not SENTENCE_WORD_RE.search(sentence, 0, a, timeout=timeout) and not OTHER_SCRIPT_WORD_RE.search(sentence, 0, a, timeout=timeout):
+        return False
+    if _MONEY_BEFORE_RE.search(sentence, max(0, a - 3), a + 2, timeout=timeout) or sentence[b:b + 2].lstrip()[:1] == "%" \
+            or sentence[a:b].endswith("%") or _percent_word_next(sentence, a, b, timeout):
+        return True  # "Each person should pay $12.", "The price rose by 12% / 12 percent.": the sign is what it counts
+    tail = WORDS_AFTER_RE.match(sentence, b, timeout=timeout)
+    tokens = tail[0].split() if tail else []
+    return any(unit_words(" ".join(tokens[:k])) for k in range(1, len(tokens) + 1))
+
+
+def _percent_word_next(sentence: str, start: int, end: int, timeout: float) -> bool:
+    """A word for percent of any CLDR language ending the value at ``[start, end)`` or right after it."""
+    if percent_word_after(sentence[start:end]):
+        return True
+    words = WORDS_AFTER_RE.match(sentence, end, timeout=timeout)
+    tokens = words[0].lower().split() if words else []
+    return any(" ".join(tokens[:k]) in percent_words() for k in (1, 2, 3))
