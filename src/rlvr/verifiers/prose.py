@@ -25,7 +25,9 @@ from rlvr.verifiers.prose_groups import derived_label, named_tail, named_values,
 from rlvr.verifiers.sentence_breaks import FACTORIAL_AHEAD as _FACTORIAL_AHEAD, sentences
 from rlvr.verifiers.solution_sets import joined_solutions
 from rlvr.verifiers.closing_line import counted
-from rlvr.verifiers.prose_patterns import MATH_SPAN_RE, OTHER_SCRIPT_WORD_RE, SENTENCE_WORD_RE, WORDS_AFTER_RE
+from rlvr.verifiers.prose_patterns import (
+    MATH_SPAN_RE, OTHER_SCRIPT_WORD_RE, SENTENCE_WORD_RE, WORDS_AFTER_RE, blank_count_modifiers,
+)
 from rlvr.verifiers.stating_verb import object_value, single_verb
 from rlvr.verifiers.value_roles import CLAUSE_BREAK_RE, DOING_AFTER_RE, RoleIndex, bounds_a_value, value_role
 from rlvr.verifiers.lexicon import (
@@ -151,7 +153,9 @@ def prose_answer(text: str, timeout: float, bold: tuple[tuple[int, int], ...] = 
         premises_out = _without_premises(scope, timeout)
         if (joined := _solution_set(sentence, scope, timeout)) is not None:
             return [(joined[0], base + start + joined[1], base + start + joined[2])]
-        if _doubtful(premises_out, timeout) or not _asserts(scope, timeout, stressed or closing or len(scope) < len(sentence)):
+        checked = blank_count_modifiers(scope, timeout)  # "24 种不同的排法": "different" describes, negates nothing
+        if _doubtful(blank_count_modifiers(premises_out, timeout), timeout) \
+                or not _asserts(checked, timeout, stressed or closing or len(scope) < len(sentence)):
             return []
         if len(scope) < len(sentence) and _DOUBTS_RESULT.search(_without_premises(sentence, timeout), timeout=timeout):
             return []  # "… it is probably wrong, therefore 42": doubt before the conclusion is doubt about it
@@ -329,8 +333,9 @@ def sentence_value(sentence: str, timeout: float) -> tuple[str, int] | None:
     bare = MATH_SPAN_RE.sub(" ", sentence, timeout=REGEX_TIMEOUT_S)
     latin = len(SENTENCE_WORD_RE.findall(bare, timeout=timeout)) >= 2  # "She has 12 apples"
     other_script = not latin and "\\" not in sentence and OTHER_SCRIPT_WORD_RE.search(bare, timeout=timeout) is not None
-    if not (latin or other_script) or _doubtful(sentence, timeout) or NEGATION_RE.search(sentence, timeout=timeout) \
-            or _TENTATIVE_RE.search(sentence, timeout=timeout):
+    checked = blank_count_modifiers(sentence, timeout)
+    if not (latin or other_script) or _doubtful(checked, timeout) or NEGATION_RE.search(checked, timeout=timeout) \
+            or _TENTATIVE_RE.search(checked, timeout=timeout):
         return None  # "共有42个苹果", "всего 42 яблока": prose of another script states its one number too
     values = _sentence_values(sentence, 0, timeout)
     if len({content for content, _s, _e in values}) != 1:
