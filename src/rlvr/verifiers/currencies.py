@@ -67,12 +67,20 @@ def in_main_unit(text: str) -> Fraction | None:
 
 # three digits after the only dot of an amount beside a currency sign group thousands ("3.500 €", "R$ 1.250"):
 # a currency of two decimals never writes three (the few with three are ISO 4217's BHD, IQD, JOD, KWD, LYD, OMR, TND)
-_GROUPED_RE = regex.compile(r"[0-9]{1,3}(?:\.[0-9]{3})+")
+_GROUPED_RE = regex.compile(r"[1-9][0-9]{0,2}(?:\.[0-9]{3})+")  # "0.125" is an eighth, no group
 _THREE_DECIMALS = frozenset({"BHD", "IQD", "JOD", "KWD", "LYD", "OMR", "TND"})
 
 
-def grouped_amount(amount: str, sign: str) -> str:
-    """``amount`` without its thousands dots when a currency ``sign`` beside it says they group digits."""
+# signs written before an amount by locales that group thousands with dots ("R$ 1.250", "Rp 15.000"); "$1.125" and
+# "£1.125" keep their decimal point, as English writes a price of three decimals
+_DOT_GROUPING_BEFORE = frozenset({"R$", "Rp", "Rp.", "Kz", "Gs", "Bs", "Bs.", "COL$", "CLP$", "ARS$", "$U"})
+
+
+def grouped_amount(amount: str, sign: str, before: bool = False) -> str:
+    """``amount`` without its thousands dots when a currency ``sign`` beside it says they group digits: a sign after
+    the amount ("3.500 €"), or before it where its locale groups with dots (``before``: "R$ 1.250")."""
+    if before and sign.strip() not in _DOT_GROUPING_BEFORE:
+        return amount
     if _GROUPED_RE.fullmatch(amount, timeout=REGEX_TIMEOUT_S) and sign.strip().upper() not in _THREE_DECIMALS:
         return amount.replace(".", "")
     return amount

@@ -20,7 +20,7 @@ from rlvr.verifiers.value_roles import bound_before, value_role
 from rlvr.verifiers.limits import REGEX_TIMEOUT_S
 from rlvr.verifiers.later_answer import AnswerReadings
 from rlvr.verifiers.later_values import agrees_approximately, fold_digits, key
-from rlvr.verifiers.later_subjects import approves, other_quantity_end, worked_keys
+from rlvr.verifiers.later_subjects import approves, counts_as_in_work, other_quantity_end, worked_keys
 from rlvr.verifiers.later_working import JUSTIFYING_RE, RESULT_CLAIM_RE, said_of_answer, work_value
 from rlvr.verifiers.slots import clean
 from rlvr.verifiers.statements import is_constant_side, names_a_quantity
@@ -51,7 +51,8 @@ _ALTERNATIVE = words_pattern(ALTERNATIVE_WORDS + HEDGE_WORDS + ADDING_WORDS + ("
 # value the one to take ("use 41", "41 should be submitted", "really", "I trust my first count")
 _OWN_CLAIM_RE = regex.compile(r"(?i)\b(?:count|number|total|sum|amount|value)\s+(?:is|was|equals?|comes\s+to|becomes?)\b")
 _CHANGE_CUE_RE = regex.compile(r"(?i)\b(?:use|submit\w*|really|actually|trust|instead|rather|in\s+fact|true|"
-                               r"official|key|defensible|stricter|should)\b")
+                               r"official|key|defensible|stricter|should|must|need|needs|have\s+to|has\s+to|would|"
+                               r"will\s+be)\b")  # a modal restates the question: "So you must draw 4 socks."
 _ANSWER_CUE = words_pattern(("answer", "final answer", "the answer", "result", "final result", "solution", "final",
                              "should be", "instead", "correct", "right") + _ANSWER_NOUNS + _META_CUES)
 _CUE_REACH = 40  # how far before a value an answer word still puts it forward
@@ -135,8 +136,10 @@ _OPENS_WITH_CONDITION_RE = regex.compile(r"(?i)[\s(*_>-]*(?:but\s+|and\s+)?(?:if
 _RESULT_LEAD_RE = regex.compile(r"(?i)(?:\bthen|\bis|\bbe|\bare|\bget|\bgives?|=|:|,)\s*\$?\s*$")
 # a condition or a reading a value is given under ("41 if zero counts", "41 excluding the corner seat", "41 under
 # the stricter reading", "41 counting only intact seats")
-_CONDITION_RE = regex.compile(r"(?i)(?<![\p{L}-])(?:if|when|assuming|unless|provided|excluding|including|counting|ignoring|"
-                              r"discounting|without|depending|otherwise|under\s+the|per\s+the)\b")
+_CONDITION_RE = regex.compile(r"(?i)(?<![\p{L}-])(?:if|when|assuming|unless|provided|depending|otherwise)\b"
+                              # a reading right after the value ("41 excluding …"), not a remark on what it counts
+                              # ("20 students, not counting the 2 teachers")
+                              r"|^[\s$}*_)]*(?:by\s+|when\s+)?(?:excluding|including|counting|ignoring|discounting|without|under\s+the|per\s+the)\b")
 _ANSWER_LABEL_RE = regex.compile(r"(?i)\s*(?:(?:the|my|our)\s+)?(?:(?:final|correct|true)\s+)?(?:answer|total|result|solution)\s*")
 _NO_OTHER_THAN_RE = regex.compile(r"(?i)\bno\s+other\s+than\s*\$?\s*$")
 _QUESTION_RE = regex.compile(r"[?？]\s*\)?\s*$")
@@ -312,7 +315,8 @@ class SentenceReader(AnswerReadings):
         # as the answer recaps the work ("There are 56 arrangements in total, of which 14 are invalid")
         if len(others) < len(values) and not any(self._answer_cue_before(folded, v) for v in others):
             return None
-        if not self.named and self._restates_working(folded, others):
+        aside = first and sentence.strip().startswith("(")  # "Answer: 120 (5 books, 5! orders)": a justification
+        if not self.named and self._restates_working(folded, others, aside):
             return None  # "To summarize, there are 6 rows with 7 seats each.", "120 (5 books, 5! orders)": the work's values
         # ", from 9 eggs.", "because 5 books have 5! orderings": the reason, after the answer; not a premise before a
         # claim of its own ("Since $6 \\times 7 = 42$, the number of arrangements is 41.")
@@ -381,7 +385,7 @@ class SentenceReader(AnswerReadings):
             return False
         return self.unit is None or same_dimension(self.unit, other) is False
 
-    def _restates_working(self, folded: str, others: list[str]) -> bool:
+    def _restates_working(self, folded: str, others: list[str], aside: bool = False) -> bool:
         """A recap of the work: every other value of the sentence is one the work computed with before the final
         answer (an operand or result of its arithmetic: "6 × 7 = 42", "\\frac{9}{36}", "5!"), and the sentence puts
         none forward as the answer (no answer word, approval or bare "the count is"): "To summarize, there are 6
@@ -395,7 +399,11 @@ class SentenceReader(AnswerReadings):
             return False
         if self._worked is None:
             self._worked = worked_keys(self.working, self.timeout)
-        return all(key(v) in self._worked for v in others)
+        if not all(key(v) in self._worked for v in others):
+            return False
+        # one value alone must count what the work counted with it ("So she sells 9 eggs." after "16 - 3 - 4 = 9$
+        # eggs"), not another thing ("So the hall seats 7 people." after "7 seats each")
+        return len({key(v) for v in others}) > 1 or aside or counts_as_in_work(folded, others[0], self.working, t)
 
     def _answer_cue_before(self, folded: str, value: str) -> bool:
         """An answer word right before ``value`` ("the answer is 41", "Итого: 41"): it is put forward as the answer."""

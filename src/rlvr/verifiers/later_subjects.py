@@ -10,10 +10,10 @@ from rlvr.verifiers.later_values import fold_digits, key
 from rlvr.verifiers.later_working import names_label
 from rlvr.verifiers.lexicon import words_pattern
 
-__all__ = ["approves", "other_quantity_end", "worked_keys"]
+__all__ = ["approves", "counts_as_in_work", "other_quantity_end", "worked_keys"]
 
 # a quantity's noun that is not the answer itself: after a named answer ("m + n = \\boxed{7}") it names another quantity
-_OTHER_QUANTITY_RE = regex.compile(r"(?i)(?:count|number|sum|value|amount|probability|outcome)\b")
+_OTHER_QUANTITY_RE = regex.compile(r"(?i)(?:(?:count|number|sum|value|amount)\s+of\s+\p{L}|probability|outcome)")
 _SUM_RE = regex.compile(r"(?i)(?:sum|total)\b")  # after "m + n = \\boxed{107}", "the sum of …" is the answer's own
 _BARE_QUANTITY_RE = regex.compile(r"(?i)(?:count|number|sum|value|amount|outcome)\s+(?:is|was|equals?)\s*\$?\s*")
 _FINAL_WORD_RE = regex.compile(r"(?i)\b(?:final|answer|result)\b")
@@ -37,8 +37,8 @@ _APPROVAL = words_pattern(("right", "correct", "the correct one", "the right one
 # "right" as the geometer's adjective before its noun ("a right triangle", "4 right angles", "a right-angled
 # triangle"): it names a figure, it approves no value
 _RIGHT_FIGURE_RE = regex.compile(r"(?i)[\s-]+(?:angle[sd]?|triangles?|prisms?|cylinders?|cones?|circular|isosceles|"
-                                 r"trapezoids?|pyramids?|bisectors?|hand(?:ed)?)\b")
-_DIRECTION_RE = regex.compile(r"(?i)(?:to\s+the|units?|steps?|places?|spaces?|blocks?|squares?)\s+$")
+                                 r"trapezoids?|pyramids?|bisectors?)\b")
+_DIRECTION_RE = regex.compile(r"(?i)[0-9]\s+(?:units?|steps?|places?|spaces?|blocks?|squares?)\s+$")
 # a number the work computes with: before or after an operator, in a fraction or a binomial, before "!" or "^", or
 # the result of an arithmetic ("6 \\times 7 = 42": 6, 7 and 42)
 _NUM = r"([0-9]+(?:\.[0-9]+)?)"
@@ -93,3 +93,22 @@ def worked_keys(working: str, timeout: float) -> set[object]:
         for m in pattern.finditer(folded, timeout=timeout):
             found.update(key(n) for n in m.groups() if n)
     return found
+
+
+_NOUN_AFTER_RE = regex.compile(r"[\s$}*_]*(?:\\text\{\s*)?(\p{L}{2,})")
+
+
+def counts_as_in_work(sentence: str, value: str, working: str, timeout: float) -> bool:
+    """Whether ``value`` in ``sentence`` counts the same thing as somewhere in ``working``: the word after it there
+    (a plural or singular of it, compared by its first four letters) follows it in the work too."""
+    at = sentence.find(value)
+    noun = _NOUN_AFTER_RE.match(sentence, at + len(value), timeout=timeout) if at >= 0 else None
+    if noun is None:
+        return False
+    stem = noun[1].lower()[:4]
+    folded = fold_digits(working)
+    for m in regex.finditer(r"(?<![0-9.])" + regex.escape(value) + r"(?![0-9])", folded, timeout=timeout):
+        after = _NOUN_AFTER_RE.match(folded, m.end(), timeout=timeout)
+        if after is not None and after[1].lower()[:4] == stem:
+            return True
+    return False

@@ -121,7 +121,9 @@ HEDGE_WORDS: tuple[str, ...] = (
     "in question", "in teoria", "en teoría", "en théorie", "in theorie", "em teoria", "auf verdacht", "по идее",
     "в теории", "теоретически", "theoretisch", "vermutlich", "ich glaube", "ich denke", "creo que", "je pense",
     "je crois", "penso che", "credo che", "acho que", "думаю", "кажется", "大概是", "我猜", "我觉得", "kanskje",
-    "måske", "wellicht", "chyba",
+    "måske", "wellicht", "chyba", "i reckon", "i'd say", "i would say", "apparently",
+    "seemingly", "i would go with", "i'd go with", "could argue", "would argue",
+    "or so i believe", "or so i think",
 )
 #: an approximation is the value it states ("about 12" answers 12, compared exactly), not a hedge
 APPROXIMATION_WORDS: tuple[str, ...] = (

@@ -253,7 +253,7 @@ def _money_amount(s: str) -> str:
     "3.500 €"), a currency sign of any CLDR locale beside it; else ``s``."""
     plain = _TEXT_GROUP_RE.sub(r"\1", s.replace("\\$", "$"), timeout=REGEX_TIMEOUT_S) if "\\" in s else s
     if (m := _MONEY_RE.fullmatch(plain.strip(), timeout=REGEX_TIMEOUT_S)) and is_currency(sign := m[1] or m[4] or ""):
-        return grouped_amount(m[2] or m[3], sign)
+        return grouped_amount(m[3], sign) if m[3] else grouped_amount(m[2], sign, before=True)
     return s
 
 
@@ -332,6 +332,9 @@ def normalize_answer(text: str) -> NormalizedAnswer:
     s = s.rstrip("\\").strip()
     if (time_of_day := clock_time(s)) is not None:
         s = time_of_day  # 20:34:00 and 8:34 pm are 20:34
+    if unit and (word := percent_word_after(f"1 {unit}")) is not None and word.start() > 0:
+        unit = ""  # "12 \\text{ percent}", "12 \\text{ Prozent}": read as a unit above, it is the percent sign
+        s += "%"
     s = _PERCENT_WORD_RE.sub("%", s, timeout=REGEX_TIMEOUT_S)  # "28 percent" says what "28\\%" says
     if s[-1:].isalpha() and (word := percent_word_after(s)) is not None:
         s = s[:len(s) - len(s[-40:]) + word.start()] + "%"  # "28 Prozent", "28 por ciento", "28 процентов"

@@ -21,6 +21,11 @@ logger = logging.getLogger(__name__)
 __all__ = ["percent_words", "percent_word_after"]
 
 _NUMBERS = (1, 2, 3, 5, 7, 11, 12, 21, 22, 25, 100, 1.5)  # every plural form CLDR's rules give a count
+# the languages whose answer labels are read (lexicon.ANSWER_WORDS): a percent word of another language may be an
+# everyday word of one of these ("kaso" is Hausa's percent and Tagalog's "case", "posto" Croatian's and Italian's
+# "place")
+_LANGUAGES = frozenset("en de fr es it pt ru uk pl nl tr vi id ms ja ko zh hi ar fa he el fi hu cs sk ro sv nb no da "
+                       "th ca bg".split())
 _DIGITS_RE = regex.compile(r"[\p{N}.,\u066b\u066c\s\u00a0\u202f\u200e\u200f\u061c-]+")
 
 
@@ -30,6 +35,8 @@ def _read_babel() -> list[str]:
 
     words: set[str] = set()
     for identifier in localedata.locale_identifiers():
+        if identifier.split("_")[0] not in _LANGUAGES:
+            continue
         try:
             locale = Locale.parse(identifier)
         except Exception:  # a locale this release cannot parse
@@ -54,7 +61,7 @@ def percent_words() -> frozenset[str]:
     if importlib.util.find_spec("babel") is None:
         logger.warning("babel is not installed: only the English percent words are recognised")
         return frozenset({"percent", "per cent"})
-    return frozenset(cached("percent-words", installed_version("babel"), _read_babel))
+    return frozenset(cached("percent-words-2", installed_version("babel"), _read_babel))
 
 
 _TAIL_RE = regex.compile(r"(?<=[0-9}.])[ \u00a0]*(\p{L}[\p{L}\p{M} '’]{0,24}?)\.?\s*$")

@@ -107,7 +107,10 @@ _ATTRIBUTING = words_pattern(tuple(w for w in PROSE_DOUBT_WORDS if w in _ATTRIBU
 # testing or supposing after it attributes the value as before ("We can try 42")
 _DOING_MODAL_RE = regex.compile(r"(?i)(?:should|could|can)\s+(?!(?:be|have|not|never|only|try|test|check|guess|"
                                 r"consider|imagine|pretend|assume|suppose|say|estimate|also|either|perhaps|maybe|"
-                                r"possibly|probably)\b)\p{Ll}{2,}\b")
+                                r"possibly|probably|claim|argue|go|pick|opt|bet|lean|think|believe|reckon|"
+                                r"apparently|likely)\b|\p{Ll}+ly\b)\p{Ll}{2,}\b")
+# an opinion tag closing the sentence ("Tom needs 15 boxes, I think.", "…, or so I believe."): the claim is hedged
+_OPINION_TAG_RE = regex.compile(r"(?i),?\s*(?:or\s+so\s+)?i\s+(?:think|believe|guess|suppose|reckon|feel)\s*[.!]*\s*$")
 _TENTATIVE_RE = words_pattern(TENTATIVE_WORDS)
 # doubt about the result wherever it stands in the sentence (the working may suppose, test and deny freely)
 _DOUBTS_RESULT = words_pattern(HEDGE_WORDS + UNSURE_PHRASES + TENTATIVE_WORDS + NEGATIVE_EVALUATIONS)
@@ -256,6 +259,7 @@ def _conclusion_start(sentence: str, timeout: float) -> int:
 def _doubtful(sentence: str, timeout: float) -> bool:
     """A hedge, doubt, or alternatives between values: the sentence states no single answer."""
     return bool(HEDGE_RE.search(sentence, timeout=timeout) or _UNSURE_RE.search(sentence, timeout=timeout)
+                or _OPINION_TAG_RE.search(sentence, timeout=timeout)
                 or _EITHER_OR_RE.search(sentence, timeout=timeout) or _alternative_between_values(sentence, timeout))
 
 

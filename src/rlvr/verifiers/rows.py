@@ -60,7 +60,7 @@ _BAD_GOLDS = ByteLRU("unparseable golds", int(TOTAL_BYTES * 0.05))
 
 EMPTY_GOLD = rule("compare.empty_gold", "the gold answer is empty")
 PROSE_GOLD = rule("compare.prose_gold", "the gold is a sentence that states no answer")
-_MONEY_GOLD_RE = regex.compile(r"\\\$|[€£¥₹]|\b(?:USD|EUR|GBP|dollars?|euros?)\b")
+_MONEY_GOLD_RE = regex.compile(r"\\\$|^\s*\$\s*[0-9][0-9.,]*\s*$|[€£¥₹]|\b(?:USD|EUR|GBP|dollars?|euros?)\b")
 SUBUNIT = rule("compare.currency_subunit", "an amount in a currency's hundredths ('50 cents') is a unitless or money "
                "gold in its main unit (0.5)")
 COMPOUND = rule("compare.compound_quantity", "a quantity in several units ('2 hours 30 minutes') is a unitless gold in its "
@@ -278,7 +278,11 @@ def _written_decision(answer_text: str, gold_text_: str, config: VerifierConfig)
         # "50 cents" against 0.5, "125¢" against \\$1.25: a unitless or money gold counts in the main unit; against
         # 50 or 125 the number is compared as written, its unit aside, below
         g = gold_info(gold_text_, config).norm
-        if not g.unit and not g.percent and (number := parse_number(g.key)) is not None:
+        money_gold = _MONEY_GOLD_RE.search(gold_text_, timeout=REGEX_TIMEOUT_S) is not None
+        if not g.unit and not g.percent and (number := parse_number(g.key)) is not None \
+                and (money_gold or number.denominator != 1):
+            # a gold of dollars and cents (0.5, 1.25) or with a currency sign; a whole gold (42) counts in cents
+            # like the answer, compared below as written: one reading per gold, never both
             if number == main:
                 return Decision("correct", f"{answer_text[:60]!r} is gold {gold_text_!r} in the currency's main unit",
                                 "number", SUBUNIT)

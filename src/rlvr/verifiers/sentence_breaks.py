@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import regex
 
+from rlvr.verifiers.currencies import is_currency
+
 __all__ = ["sentences", "FACTORIAL_AHEAD"]
 
 # "!" after a number followed by an operator is a factorial ("(5! = 120)", "4! \\times 3"), no sentence's end; so is
@@ -13,6 +15,7 @@ __all__ = ["sentences", "FACTORIAL_AHEAD"]
 FACTORIAL_AHEAD = r"\s*(?:[=×*·+/<>≈]|\\(?:times|cdot|approx|div)(?![A-Za-z]))"
 _SENTENCE_BREAK_RE = regex.compile(r"(?<=[.?])\s+|(?<=!)(?<![0-9)]!)\s+|(?<=[0-9)]!)(?!" + FACTORIAL_AHEAD + r"|\s+\p{Ll})\s+"
                                    r"|(?<=[。！？।])\s*|\n+")
+_ABBREVIATION_BEFORE_RE = regex.compile(r"(?<![\p{L}])\p{L}{1,4}\.$")
 _DISPLAY_RE = regex.compile(r"\\\[(?:(?!\\[\[\]]).)*?\\\]|\$\$(?:(?!\$\$).)*?\$\$", regex.DOTALL)
 
 
@@ -28,6 +31,10 @@ def sentences(text: str, timeout: float) -> list[tuple[int, int]]:
             d += 1
         if d < len(displays) and displays[d][0] < m.start() < displays[d][1]:
             continue  # "\[ a = b \n = c \]" is one statement
+        if text[m.start() - 1:m.start()] == "." and m.end() < len(text) and text[m.end()].isdigit() \
+                and (sign := _ABBREVIATION_BEFORE_RE.search(text, max(0, m.start() - 6), m.start(), timeout=timeout)) \
+                and is_currency(sign[0]):
+            continue  # "Rs. 42", "Rp. 15.000": a currency's abbreviation before its amount ends no sentence
         math_open ^= text.count("$", last, m.start()) % 2 == 1
         last = m.start()
         if "\n" in m[0]:

@@ -8,7 +8,10 @@ import bisect
 
 import regex
 
-from rlvr.verifiers.lexicon import BOUND_WORDS, EXCLUDING_WORDS, HYPOTHETICAL_WORDS, NEGATIVE_EVALUATIONS, REJECTION_WORDS, words_pattern
+from rlvr.verifiers.lexicon import (
+    BOUND_WORDS, EXCLUDING_WORDS, HEDGE_WORDS, HYPOTHETICAL_WORDS, NEGATIVE_EVALUATIONS, REJECTION_WORDS, TENTATIVE_WORDS,
+    UNSURE_PHRASES, words_pattern,
+)
 from rlvr.verifiers.limits import REGEX_TIMEOUT_S
 
 __all__ = ["CLAUSE_BREAK_RE", "DOING_AFTER_RE", "RoleIndex", "bound_before", "bounds_a_value", "value_role"]
@@ -22,7 +25,9 @@ _HYPOTHETICAL_RE = words_pattern(HYPOTHETICAL_WORDS)
 _NEGATES_NEXT_RE = regex.compile(r"(?i)(?:\bnot|n't|\bnever|不是|不)\s*(?:(?:equal\s+to|be|equals?)\s+)?\$?\s*$")
 _NEGATED_BY_NEXT_RE = regex.compile(r"(?i)^\s*\$?\s*(?:is|was)\s*(?:not\b|n't\b)|^\s*\$?\s*(?:isn't|wasn't)\b")
 # what follows "would" when it is the question's own mood, not a supposition: a verb of doing ("would need")
-DOING_AFTER_RE = regex.compile(r"(?i)\s+(?!(?:be|have|not|never|only|also|probably|perhaps|maybe|get|say|guess)\b)\p{Ll}{2,}\b")
+DOING_AFTER_RE = regex.compile(r"(?i)\s+(?!(?:be|have|not|never|only|also|probably|perhaps|maybe|get|say|guess|go|argue|"
+                               r"pick|opt|bet|lean|estimate|assume|think|believe|reckon|suppose)\b|\p{Ll}+ly\b)"
+                               r"\p{Ll}{2,}\b")  # an adverb first ("would supposedly need") qualifies the mood
 CLAUSE_BREAK_RE = regex.compile(r"[,;:，；：]|\s[-–—]\s|\bthen\b|\bso\b")
 # the least or the most of something, as the problem asks for it (see :func:`_extremum`)
 _EXTREMUM_BOUND = (r"(?:at\s+(?:least|most)|no\s+(?:more|fewer|less)\s+than|not\s+(?:more|fewer|less)\s+than|"
@@ -34,7 +39,7 @@ _EXTREMUM_TAIL_RE = regex.compile(r"(?i)(?<![\p{L}])" + _EXTREMUM_BOUND + _BOX_O
 # need, necessity, sufficiency, ability or permission, in the languages whose bounds are read; a modal before "be"
 # speaks of the value, not of what is done ("it must be at least 5", "es muss mindestens 5 sein")
 _NEED_VERB = (r"(?:needs?|needed|require[sd]?|requires|necessary|enough|suffices?|sufficient|ensures?|guarantee[sd]?|"
-              r"allowed|possible|must|can|could|should|may|have\s+to|has\s+to|had\s+to|"
+              r"allowed|possible|must|can|should|have\s+to|has\s+to|had\s+to|"
               r"muss|müssen|braucht|brauchen|benötigt|benötigen|nötig|notwendig|kann|können|darf|dürfen|"
               r"faut|doit|doivent|devons|devez|peut|peuvent|pouvons|nécessaire|suffit|"
               r"necesita|necesitan|necesitamos|necesario|hay\s+que|debemos|debe|deben|puede|pueden|podemos|"
@@ -54,6 +59,15 @@ _PASSIVE_AFTER_RE = regex.compile(
 _ANSWER_NAMED_RE = regex.compile(r"(?i)(?<![\p{L}])(?:answer|result|value|solution|antwort|ergebnis|réponse|respuesta|"
                                  r"resultado|risposta|resposta|ответ|答案)(?![\p{L}])")
 _BOUNDS_RE = words_pattern(BOUND_WORDS)
+# a hedge or a possibility anywhere near the bound makes it one ("We may need at least 5", "It might take at least 5",
+# "可能至少需要 5")
+_HEDGING_RE = words_pattern(HEDGE_WORDS + UNSURE_PHRASES + TENTATIVE_WORDS + (
+                                           "may", "might", "could", "possibly", "perhaps", "i guess", "i think",
+                                           "hopefully", "worst case", "if lucky", "e.g.", "for example",
+                                           "vielleicht", "peut-être", "quizás", "tal vez", "forse", "talvez",
+                                           "возможно", "может быть", "可能", "也许", "たぶん", "かもしれない"))
+_COPULA_BEFORE_RE = regex.compile(r"(?i)(?<![\p{L}])(?:is|are|was|were|be|equals?|ist|sind|est|sont|es|son|è|sono|é|são|"
+                                  r"равно|равен)\s+" + _EXTREMUM_BOUND + _BOX_OPENING)
 _CONTRAST_RE = regex.compile(r"(?i)(?<![\p{L}])(?:but|though|although|however|yet|unless|aber|doch|mais|pero|sin\s+embargo|"
                              r"ma|però|mas|porém|но|однако|但|但是|不过)(?![\p{L}])")
 
@@ -136,12 +150,16 @@ def _extremum(sentence: str, start: int, end: int, timeout: float) -> bool:
     if not (_NEED_IN_CLAUSE_RE.search(sentence, clause_start, start, timeout=timeout)
             or _PASSIVE_AFTER_RE.match(sentence, end, clause_end, timeout=timeout)):
         return False
-    if _ANSWER_NAMED_RE.search(sentence, lo, hi, timeout=timeout):
-        return False
+    if _ANSWER_NAMED_RE.search(sentence, lo, hi, timeout=timeout) or _HEDGING_RE.search(sentence, lo, hi, timeout=timeout):
+        return False  # "The answer needs to be at least 5", "We may need at least 5": a bound, or a hedged one
+    if _COPULA_BEFORE_RE.search(sentence, max(0, start - 40), start, timeout=timeout) \
+            and not _PASSIVE_AFTER_RE.match(sentence, end, clause_end, timeout=timeout):
+        return False  # "The number of draws needed is at least 5": the copula bounds the value
     if _CONTRAST_RE.search(sentence, end, hi, timeout=timeout):
         return False  # "We need at least 5 socks, but it may take more like 6": the bound is qualified
-    bounds = _BOUNDS_RE.finditer(sentence[lo:hi], timeout=timeout)
-    return next(bounds, None) is not None and next(bounds, None) is None
+    window = sentence[lo:hi]
+    bounds = (m for m in _BOUNDS_RE.finditer(window, timeout=timeout) if bounds_a_value(window, m))
+    return next(bounds, None) is not None and next(bounds, None) is None  # "as shown above" bounds nothing
 
 
 def _suppositions(sentence: str, start: int, end: int, timeout: float) -> list:
@@ -171,9 +189,18 @@ def bounds_a_value(text: str, m: "regex.Match[str]") -> bool:
         return True
     from rlvr.verifiers.spelled_numbers import number_word  # CLDR's number words: loaded with the vocabularies
 
-    token = _NEXT_TOKEN_RE.match(text, m.end(), timeout=REGEX_TIMEOUT_S)
-    word = token[1].strip("*_,.;:()").lower() if token else ""
-    return not word[:1].isalpha() or number_word(word)
+    pos = m.end()
+    for _ in range(3):  # "under the 50 mark", "over the \\$40 budget": a value a word or two on bounds as well
+        token = _NEXT_TOKEN_RE.match(text, pos, timeout=REGEX_TIMEOUT_S)
+        word = token[1].strip("*_,.;:()").lower() if token else ""
+        if not word:
+            return False
+        if not word[:1].isalpha() or number_word(word):
+            return True
+        if word not in ("the", "a", "an", "this", "that", "our", "my", "its", "their", "just", "only"):
+            return False
+        pos = token.end()
+    return False
 
 
 def bound_before(text: str, value: str, timeout: float) -> bool:
