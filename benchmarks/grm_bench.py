@@ -122,6 +122,8 @@ def main() -> int:
     ap.add_argument("--max-response-chars", type=int, default=400, help="each response cut to this (start and end)")
     ap.add_argument("--score-method", default="auto", choices=["auto", "text", "distribution"],
                     help="auto: the score line, else the distribution")
+    ap.add_argument("--min-mass", type=float, default=0.05, help="a distribution score with less probability on the "
+                    "scale than this abstains (counted unparseable); a base model puts little mass on the forced digits")
     ap.add_argument("--batch-size", type=int, default=8, help="judgments per generate call")
     ap.add_argument("--threads", type=int, default=1, help="torch threads (1 is fastest on a busy 2-core machine)")
     ap.add_argument("--skip-train", action="store_true", help="only the base judges (no rlvr grm train)")
@@ -168,7 +170,7 @@ def main() -> int:
     chars = args.max_response_chars
     principles, bare = JudgePrompt("grm", max_response_chars=chars), \
         JudgePrompt("grm", generate_principles=False, max_response_chars=chars)
-    scoring = {"score_method": args.score_method, "max_new_tokens": args.max_new_tokens}
+    scoring = {"score_method": args.score_method, "max_new_tokens": args.max_new_tokens, "min_mass": args.min_mass}
     greedy = EngineSettings(k=1, temperature=0.0, **scoring)
     sampled = EngineSettings(k=args.k, temperature=0.5, **scoring) if args.k > 1 else None
     sampled_rows = round_robin(held_rows, args.k_pairs) if args.k_pairs else held_rows
