@@ -40,11 +40,13 @@ __all__ = ["check_later", "LATER_STATEMENT", "RETRACTION", "DENIAL", "HEDGED_LAT
 # the name an answer is given right before its slot: "x = \\boxed{5}", "$m+n = \\boxed{7}$", "a_1 = \\boxed{2}"
 _BOX_LABEL_RE = regex.compile(r"(?<![A-Za-z\\])((?:[A-Za-z](?:_\{?[A-Za-z0-9]+\}?)?)(?:\s*[-+]\s*[A-Za-z](?:_\{?[A-Za-z0-9]+\}?)?)*)"
                            r"\s*=\s*(?:\$|\\\(|\\\[)?\s*$")
+_LABEL_NAME = _BOX_LABEL_RE.pattern[:_BOX_LABEL_RE.pattern.index(r"\s*=\s*(?:")]
 _SIGN_IN_NAME_RE = regex.compile(r"[-+]")
 # what may stand between the equation and its box: a heading or label of the final answer ("**Final Answer**",
 # "The final answer is")
 _ANSWER_INTRO = r"(?:[\s*#:]|(?i:the|final|answer|is)(?![A-Za-z]))*"
-_LABEL_NAME = _BOX_LABEL_RE.pattern[:_BOX_LABEL_RE.pattern.index(r"\s*=\s*(?:")]
+_CARRIED_RE = regex.compile(r"(?r)" + _LABEL_NAME + r"\s*=\s*(?:[^=\n$]{0,40}=\s*)*(?P<value>[^=\n$]{1,40}?)\s*(?:\$\$|\$|\\\)|\\\])?"
+                            r"\s*[.,;]?" + _ANSWER_INTRO + r"(?:\$\$|\$|\\\(|\\\[)?\s*$")
 _DIGIT_RE = regex.compile(r"[0-9]")
 _VALUE_LIKE_RE = regex.compile(r"[0-9$\\]|\b(?:zero|one|two|three|four|five|six|seven|eight|nine|ten)\s*[.!]?\s*$", regex.I)
 _HEADING_WORD_RE = regex.compile(r"\p{L}{2,}")
@@ -56,15 +58,18 @@ _ASKED_RE = regex.compile(r"[?？][\s*_)]*$")
 
 def _carried_label(view: str, start: int, answer: str, timeout: float) -> regex.Match | None:
     """The name a box on its own takes from the equation that ends right before it ("$m + n = 3 + 4 = 7$.
-    \\n\\n$\\boxed{7}$" names the box m + n), as a box written after that name would ("m + n = \\boxed{7}")."""
+    \\n\\n$\\boxed{7}$" names the box m + n), as a box written after that name would ("m + n = \\boxed{7}").
+    Only a name of several letters joined by signs ("m + n"): "N = 41." above a box is as likely the asked
+    quantity itself, which a later sentence may name in words."""
     if not answer or len(answer) > 40:
         return None
     before = view[max(0, start - 200):start]
-    found = regex.search(_LABEL_NAME + r"\s*=\s*(?:[^=\n$]{0,40}=\s*)*" + regex.escape(answer)
-                        + r"\s*(?:\$\$|\$|\\\)|\\\])?\s*[.,;]?" + _ANSWER_INTRO + r"(?:\$\$|\$|\\\(|\\\[)?\s*$", before, timeout=timeout)
-    # only a name of several letters joined by signs ("m + n"): "N = 41." above a box is as likely the asked quantity
-    # itself, which a later sentence may name in words
-    return found if found and _SIGN_IN_NAME_RE.search(found[1], timeout=timeout) else None
+    if "=" not in before or not _SIGN_IN_NAME_RE.search(before, timeout=timeout):
+        return None
+    found = _CARRIED_RE.search(before, timeout=timeout)
+    if found is None or found["value"].strip() != answer.strip() or not _SIGN_IN_NAME_RE.search(found[1], timeout=timeout):
+        return None
+    return found
 
 
 def check_later(doc: Document, later_slots: list[list[Slot]], final: Slot, answer: str, timeout: float) -> Finding | None:

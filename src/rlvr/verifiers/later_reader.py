@@ -136,10 +136,12 @@ _OPENS_WITH_CONDITION_RE = regex.compile(r"(?i)[\s(*_>-]*(?:but\s+|and\s+)?(?:if
 _RESULT_LEAD_RE = regex.compile(r"(?i)(?:\bthen|\bis|\bbe|\bare|\bget|\bgives?|=|:|,)\s*\$?\s*$")
 # a condition or a reading a value is given under ("41 if zero counts", "41 excluding the corner seat", "41 under
 # the stricter reading", "41 counting only intact seats")
-_CONDITION_RE = regex.compile(r"(?i)(?<![\p{L}-])(?:if|when|assuming|unless|provided|depending|otherwise)\b"
-                              # a reading right after the value ("41 excluding …"), not a remark on what it counts
-                              # ("20 students, not counting the 2 teachers")
-                              r"|^[\s$}*_)]*(?:by\s+|when\s+)?(?:excluding|including|counting|ignoring|discounting|without|under\s+the|per\s+the)\b")
+_CONDITION_RE = regex.compile(r"(?i)(?<![\p{L}-])(?:if|when|assuming|unless|provided|depending|otherwise)\b")
+# a reading right after a number ("41 excluding …", "41 under the stricter reading"), not a remark on what it counts
+# ("20 students, not counting the 2 teachers") nor on an expression ("the minimum of $(x+y)(y+z)$ under the constraint")
+_READING_RE = regex.compile(r"(?i)^[\s$}*_)]*(?:by\s+|when\s+)?(?:excluding|including|counting|ignoring|discounting|without|"
+                            r"under\s+the|per\s+the)\b")
+_NUMBER_VALUE_RE = regex.compile(r"[\s$]*[-+]?[0-9][0-9.,]*[\s$]*")
 _ANSWER_LABEL_RE = regex.compile(r"(?i)\s*(?:(?:the|my|our)\s+)?(?:(?:final|correct|true)\s+)?(?:answer|total|result|solution)\s*")
 _NO_OTHER_THAN_RE = regex.compile(r"(?i)\bno\s+other\s+than\s*\$?\s*$")
 _QUESTION_RE = regex.compile(r"[?？]\s*\)?\s*$")
@@ -470,7 +472,9 @@ class SentenceReader(AnswerReadings):
         """Another value put under a condition right after the answer: "(41 if zero counts)"."""
         for v in others:
             at = folded.find(v)
-            if at >= 0 and _CONDITION_RE.search(folded[at + len(v):at + len(v) + 30], timeout=self.timeout):
+            after = folded[at + len(v):at + len(v) + 30]
+            if at >= 0 and (_CONDITION_RE.search(after, timeout=self.timeout) or (
+                    _NUMBER_VALUE_RE.fullmatch(v, timeout=self.timeout) and _READING_RE.match(after, timeout=self.timeout))):
                 return True
         return False
 

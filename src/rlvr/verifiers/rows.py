@@ -60,6 +60,7 @@ _BAD_GOLDS = ByteLRU("unparseable golds", int(TOTAL_BYTES * 0.05))
 
 EMPTY_GOLD = rule("compare.empty_gold", "the gold answer is empty")
 PROSE_GOLD = rule("compare.prose_gold", "the gold is a sentence that states no answer")
+_TWO_QUANTITIES_RE = regex.compile(r"[0-9][^0-9]*?\p{L}[^0-9]*[0-9]+[^0-9]*?\p{L}")  # what a compound quantity needs
 _MONEY_GOLD_RE = regex.compile(r"\\\$|^\s*\$\s*[0-9][0-9.,]*\s*$|[€£¥₹]|\b(?:USD|EUR|GBP|dollars?|euros?)\b")
 SUBUNIT = rule("compare.currency_subunit", "an amount in a currency's hundredths ('50 cents') is a unitless or money "
                "gold in its main unit (0.5)")
@@ -289,7 +290,8 @@ def _written_decision(answer_text: str, gold_text_: str, config: VerifierConfig)
             if _MONEY_GOLD_RE.search(gold_text_, timeout=REGEX_TIMEOUT_S):
                 return Decision("incorrect", f"{answer_text[:60]!r} is {float(main):g} in the currency's main unit, not "
                                 f"gold {gold_text_!r}", "number", SUBUNIT)  # "42 cents" is not \\$42
-    if (smallest := compound_quantity(answer_text, in_smallest=True)) is not None:
+    if _TWO_QUANTITIES_RE.search(answer_text, timeout=REGEX_TIMEOUT_S) \
+            and (smallest := compound_quantity(answer_text, in_smallest=True)) is not None:
         # "5 feet 6 inches" against 66: a unitless gold counts in the unit the question asked for, the first unit
         # (5.5 ft, compared below as any quantity) or the smallest; both are the one quantity the answer states
         g = gold_info(gold_text_, config).norm
