@@ -20,7 +20,9 @@ from rlvr.verifiers.value_roles import bound_before, value_role
 from rlvr.verifiers.limits import REGEX_TIMEOUT_S
 from rlvr.verifiers.later_answer import AnswerReadings
 from rlvr.verifiers.later_values import agrees_approximately, fold_digits, key
-from rlvr.verifiers.later_subjects import approves, counts_as_in_work, other_quantity_end, worked_keys
+from rlvr.verifiers.later_subjects import (
+    CHANGE_CUE_RE, OWN_CLAIM_RE, approves, counts_as_in_work, other_quantity_end, worked_keys,
+)
 from rlvr.verifiers.later_working import JUSTIFYING_RE, RESULT_CLAIM_RE, said_of_answer, work_value
 from rlvr.verifiers.slots import clean
 from rlvr.verifiers.statements import is_constant_side, names_a_quantity
@@ -47,12 +49,6 @@ _ANSWER_NOUNS = ("réponse", "respuesta", "antwort", "risposta", "resposta", "о
                  "cevap", "jawaban", "antwoord", "odpowiedź", "câu trả lời", "đáp án", "答え", "解答")
 _RETRACTION = words_pattern(RETRACTION_CUES)
 _ALTERNATIVE = words_pattern(ALTERNATIVE_WORDS + HEDGE_WORDS + ADDING_WORDS + ("unless", "except"))
-# a bare noun of the answer claiming a value ("the count is 17", "the number of seats is 41"), and words that make a
-# value the one to take ("use 41", "41 should be submitted", "really", "I trust my first count")
-_OWN_CLAIM_RE = regex.compile(r"(?i)\b(?:count|number|total|sum|amount|value)\s+(?:is|was|equals?|comes\s+to|becomes?)\b")
-_CHANGE_CUE_RE = regex.compile(r"(?i)\b(?:use|submit\w*|really|actually|trust|instead|rather|in\s+fact|true|"
-                               r"official|key|defensible|stricter|should|must|need|needs|have\s+to|has\s+to|would|"
-                               r"will\s+be)\b")  # a modal restates the question: "So you must draw 4 socks."
 _ANSWER_CUE = words_pattern(("answer", "final answer", "the answer", "result", "final result", "solution", "final",
                              "should be", "instead", "correct", "right") + _ANSWER_NOUNS + _META_CUES)
 _CUE_REACH = 40  # how far before a value an answer word still puts it forward
@@ -397,7 +393,7 @@ class SentenceReader(AnswerReadings):
         if not self.working or len(_META_TOKEN_RE.findall(_MACRO_NAME_RE.sub(" ", folded, timeout=t), timeout=t)) < 2:
             return False  # "9." or "So 9." after the answer: a value put in its place, not a recap
         if _ANSWER_CUE.search(folded, timeout=t) or approves(folded, 0, len(folded), t) \
-                or _OWN_CLAIM_RE.search(folded, timeout=t) or _CHANGE_CUE_RE.search(folded, timeout=t):
+                or OWN_CLAIM_RE.search(folded, timeout=t) or CHANGE_CUE_RE.search(folded, timeout=t):
             return False
         if self._worked is None:
             self._worked = worked_keys(self.working, self.timeout)

@@ -10,7 +10,15 @@ from rlvr.verifiers.later_values import fold_digits, key
 from rlvr.verifiers.later_working import names_label
 from rlvr.verifiers.lexicon import words_pattern
 
-__all__ = ["approves", "counts_as_in_work", "other_quantity_end", "worked_keys"]
+__all__ = ["CHANGE_CUE_RE", "OWN_CLAIM_RE", "approves", "counts_as_in_work", "other_quantity_end", "worked_keys"]
+
+# a bare noun of the answer claiming a value ("the count is 17", "the total was 41"), and words that make a
+# value the one to take ("use 41", "41 should be submitted", "really", "I trust my first count")
+OWN_CLAIM_RE = regex.compile(r"(?i)\b(?:count|number|total|sum|amount|value)\s+(?:is|was|equals?|comes\s+to|becomes?)\b")
+CHANGE_CUE_RE = regex.compile(r"(?i)\b(?:use|submit\w*|really|actually|trust|instead|rather|in\s+fact|true|"
+                               r"official|key|defensible|stricter|should|must|need|needs|have\s+to|has\s+to|would|"
+                               r"will\s+be)\b")  # a modal restates the question: "So you must draw 4 socks."
+
 
 # a quantity's noun that is not the answer itself: after a named answer ("m + n = \\boxed{7}") it names another quantity
 _OTHER_QUANTITY_RE = regex.compile(r"(?i)(?:(?:count|number|sum|value|amount)\s+of\s+\p{L}|probability|outcome)")
