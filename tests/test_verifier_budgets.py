@@ -235,3 +235,26 @@ def test_a_rule_that_reads_the_answer_as_written_is_not_shared_through_the_cache
             verdicts = {c: v for c, v in zip(pair, verify_batch(list(pair), ["0.33", "0.33"]))}
             assert (verdicts[repeating].correct, verdicts[repeating].rule) == (True, "compare.rounded")
             assert not verdicts[exact].correct, verdicts[exact].reason
+
+
+def test_a_call_waiting_for_busy_workers_keeps_its_own_deadline():
+    """Another call holding every worker until its later deadline must not make this call outlive its own:
+    the wait for a free worker ends at the deadline, and the rows come back as timeouts (in `rlvr serve`, a
+    request queued behind another's slot overran deadline + grace and answered 504)."""
+    import threading
+
+    pool = SandboxPool(size=1)
+    try:
+        assert pool.warm_up(timeout_s=90)
+        slow = [{"answer": f"\\sin^2 x + \\cos^2 x + {k}", "gold": str(k + 1)} for k in range(1, 400)]
+        holder = threading.Thread(target=pool.run, args=(slow, 30.0), kwargs={"until": time.monotonic() + 6.0})
+        holder.start()
+        time.sleep(0.5)  # the holder has the only worker
+        began = time.monotonic()
+        results = pool.run([{"answer": "1", "gold": "1"}], 30.0, until=began + 0.5)
+        waited = time.monotonic() - began
+        holder.join(timeout=30)
+        assert results[0]["status"] == "timeout" and results[0].get("deadline"), results
+        assert waited < 3.0, waited  # ended at its own deadline, not at the holder's (6 s)
+    finally:
+        pool.close()

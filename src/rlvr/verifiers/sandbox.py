@@ -96,7 +96,9 @@ class SandboxPool:
         self.memory_cap_warned = False
 
     # -- worker bookkeeping -------------------------------------------------------------------
-    def _checkout(self, wanted: int) -> list[WorkerHandle]:
+    def _checkout(self, wanted: int, until: float = _INF) -> list[WorkerHandle]:
+        """Up to ``wanted`` free workers; none when the caller's deadline ``until`` passes first (another call
+        holds them all: waiting past it would make this call outlive its deadline by the other's)."""
         with self._cond:
             if self._closed:
                 raise RuntimeError("the verifier sandbox pool is shut down")
@@ -106,7 +108,10 @@ class SandboxPool:
             if not self._spares:  # a warm spare replaces a killed worker without a cold start
                 self._spares.append(WorkerHandle(self.memory_mb))
             while not self._free:
-                self._cond.wait()
+                remaining = until - time.monotonic()
+                if remaining <= 0:
+                    return []
+                self._cond.wait(timeout=None if remaining == _INF else remaining)
             taken = self._free[:max(1, wanted)]
             del self._free[:len(taken)]
             return taken
@@ -156,7 +161,11 @@ class SandboxPool:
         pending = deque(range(len(tasks)))
         died: set[int] = set()  # tasks whose worker died once (retried once)
         budgets = [float(timeout_s)] * len(tasks)  # raised once for a task that spent its budget
-        workers = self._checkout(min(len(tasks), self.size))
+        workers = self._checkout(min(len(tasks), self.size), until)
+        if not workers:  # the deadline passed while other calls held every worker
+            return [{"status": "timeout", "reason": "not started: the caller's deadline passed while every sandbox "
+                     "worker was busy", "elapsed_s": time.monotonic() - began, "cpu_s": 0.0, "deadline": True}
+                    for _ in tasks]
         busy: dict[WorkerHandle, deque[_Queued]] = {}
         selector = selectors.DefaultSelector()
         for w in workers:
