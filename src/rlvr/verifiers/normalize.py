@@ -243,7 +243,6 @@ def _strip_marks_and_label(s: str) -> str:
     return rest.strip()
 
 
-_TEXT_GROUP_RE = regex.compile(r"\\(?:text|mathrm|textrm)\s*\{([^{}]*)\}")
 # a word of totals opening the answer, before its value
 _TOTAL_LEAD_RE = regex.compile(r"(?i)\s*(?:" + alternation(TOTAL_WORDS) + r")\s*[,:]?\s*(?=[-+]?[0-9$€£¥₹\\])")
 
@@ -251,7 +250,7 @@ _TOTAL_LEAD_RE = regex.compile(r"(?i)\s*(?:" + alternation(TOTAL_WORDS) + r")\s*
 def _money_amount(s: str) -> str:
     """The amount of a sum of money ("R$ 18", "US$18", "18 CHF", "USD 12.50", "R\\$ 35,00", "\\text{Rs. } 500",
     "3.500 €"), a currency sign of any CLDR locale beside it; else ``s``."""
-    plain = _TEXT_GROUP_RE.sub(r"\1", s.replace("\\$", "$"), timeout=REGEX_TIMEOUT_S) if "\\" in s else s
+    plain = _TEXT_MACRO_RE.sub(r"\1", s.replace("\\$", "$"), timeout=REGEX_TIMEOUT_S) if "\\" in s else s
     if (m := _MONEY_RE.fullmatch(plain.strip(), timeout=REGEX_TIMEOUT_S)) and is_currency(sign := m[1] or m[4] or ""):
         return grouped_amount(m[3], sign) if m[3] else grouped_amount(m[2], sign, before=True)
     return s
