@@ -29,6 +29,7 @@ from rlvr.chat import completion_text
 from rlvr.verifiers.cache import TOTAL_BYTES, ByteLRU
 from rlvr.verifiers.config import DEFAULT_SOURCES, VerifierConfig
 from rlvr.verifiers.extraction import Extraction, custom_sources
+from rlvr.verifiers.gold_records import gold_of_record
 from rlvr.verifiers.rows import READ_ERROR, SANDBOX, clear_row_caches, verify_row
 from rlvr.verifiers.sandbox import get_pool
 from rlvr.verifiers.trace import rule
@@ -175,7 +176,7 @@ def verify_batch(
             fields[i] = {"status": "error", "answer": None, "reason": str(exc), "source": None, "method": "extraction",
                          "rule": READ_ERROR}
             continue
-        gold = gold if isinstance(gold, str) else ("" if gold is None else str(gold))
+        gold = gold_string(gold)
         groups.setdefault((text, gold), []).append(i)
     if until is not None and time.monotonic() >= until:
         for members in groups.values():
@@ -274,6 +275,14 @@ def extract_batch(completions: Sequence[Any], config: VerifierConfig | None = No
     return out  # type: ignore[return-value]
 
 
+def gold_string(gold: Any) -> str:
+    """The gold as the text to compare with: a record's answer field (a dict, or a JSON object as text),
+    else the gold itself as text (``None`` is empty)."""
+    if (answer := gold_of_record(gold)) is not None:
+        return answer
+    return gold if isinstance(gold, str) else ("" if gold is None else str(gold))
+
+
 def validate_golds(golds: Sequence[str], config: VerifierConfig | None = None) -> list[str | None]:
     """For each gold: ``None`` when the verifier can use it, else the reason it cannot.
 
@@ -282,7 +291,7 @@ def validate_golds(golds: Sequence[str], config: VerifierConfig | None = None) -
     reward during training.
     """
     config = VerifierConfig.load(config)
-    distinct = list(dict.fromkeys(str(g) for g in golds))
+    distinct = list(dict.fromkeys(gold_string(g) for g in golds))
     if _config_message(config) is None:  # a gold is read without answer sources: the custom ones are not needed
         config = dataclasses.replace(config, sources=DEFAULT_SOURCES)
     key, definition = _config_message(config)  # type: ignore[misc]
@@ -295,7 +304,7 @@ def validate_golds(golds: Sequence[str], config: VerifierConfig | None = None) -
             reasons[gold] = result["reason"]
         else:
             reasons[gold] = f"{result.get('status', 'error')}: {result.get('reason', '')}"
-    return [reasons[str(g)] for g in golds]
+    return [reasons[gold_string(g)] for g in golds]
 
 
 def verify(completion: Any, gold: str, config: VerifierConfig | None = None) -> Verdict:

@@ -148,6 +148,7 @@ _ARTICLES = ("the", "my", "our")
 # what may stand before a label on its line (a list number), or before it in the line (a sentence end)
 _LINE_PREFIX_RE = regex.compile(r"[ \t]*(?:\d{1,2}[.)][ \t]*)?$")
 _SENTENCE_END_RE = regex.compile(r"[.!?。]\s{1,3}$")
+_CLAUSE_END_RE = regex.compile(r"[,;，；]\s{1,3}$")  # "After thinking about this, Answer: C": capitalised, with a colon
 _PREFIX = 24  # a label stands at most this far from its line's start ("   12. **Final Answer**")
 # after the label: "Answer: 5", "Answer (in cm) = 5", "Ans - 5", "Answer is 5", "Answer $5$", or nothing
 _AFTER_LABEL_RE = regex.compile(
@@ -166,10 +167,12 @@ def _answer_labels(view: str, timeout: float, start: int = 0):
         line_start = view.rfind("\n", max(0, m.start() - _PREFIX), m.start()) + 1
         before = view[max(line_start, m.start() - _PREFIX):m.start()]
         at_line_start = (line_start > 0 or m.start() <= _PREFIX) and _LINE_PREFIX_RE.match(before, timeout=timeout)
-        if not (at_line_start or _SENTENCE_END_RE.search(before[-5:], timeout=timeout)):
+        after = _AFTER_LABEL_RE.match(view, m.end(), timeout=timeout)
+        if not (at_line_start or _SENTENCE_END_RE.search(before[-5:], timeout=timeout)
+                or (_CLAUSE_END_RE.search(before[-5:], timeout=timeout) and m[0][:1].isupper()
+                    and after["colon"] is not None and view[m.end():after.start("value")].strip() in (":", "："))):
             continue
         article = m[0].split()[0].lower() in _ARTICLES
-        after = _AFTER_LABEL_RE.match(view, m.end(), timeout=timeout)
         value = after["value"]
         # the slot starts at its line when the label opens the line, else at the label ("… $10,455. Final Answer: …")
         slot_start = line_start if at_line_start else m.start()
