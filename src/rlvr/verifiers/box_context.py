@@ -16,6 +16,8 @@ from __future__ import annotations
 import regex
 
 from rlvr.verifiers.approximations import TRUNCATED_RE
+from rlvr.verifiers.conversions import measured_unit
+from rlvr.verifiers.percent_words import percent_words
 
 from rlvr.verifiers.currencies import is_currency
 from rlvr.verifiers.document import Document
@@ -23,13 +25,14 @@ from rlvr.verifiers.lexicon import APPROVAL_MARKS
 from rlvr.verifiers.limits import REGEX_TIMEOUT_S
 from rlvr.verifiers.units import unit_after, unit_word as _unit_word
 
-__all__ = ["box_context", "restated_after_box", "unit_after_box"]
+__all__ = ["box_context", "restated_after_box", "unit_after_box", "percent_after_box"]
 
 _TOKEN_RE = regex.compile(
     r"\\(?:begin|end)\s*\{[A-Za-z]+[* ]?\}"  # an environment's delimiter (its star may be blank in the view): "\\end{align*}" closes, nothing more
     r"|\\(?:text|mathrm|textrm|mbox|textnormal|textit|textbf|operatorname)\s*\{[^{}]*\}"
     r"|\\(?:pmod|bmod|mod)\s*\{[^{}]*\}|\\(?:pmod|bmod|mod)\s*[0-9A-Za-z]+"
-    r"|\^\s*\{\s*\\circ\s*\}|\^\s*\\circ|\^\s*\{\s*\\prime\s*\}|\^\s*\\prime|\^\s*\{?\s*(?:\*|\\dagger|\\ast)\s*\}?"
+    r"|\^\s*\{\s*\\circ\s*\}|\^\s*\\circ|\^\s*\{\s*(?:\\prime\s*)+\}|\^\s*\\prime|\^\s*\{?\s*(?:\*|\\dagger|\\ast)\s*\}?"
+    r"|\{[~\s]*\p{L}[~\s\p{L}]*\}"  # a bare group of letters: "{eV}", "{~m}"
     r"|\\[A-Za-z]+|\\.|->|=>|:=|[0-9]+|\p{L}+|\s+|.", regex.DOTALL)
 _SPACING = frozenset({"\\,", "\\;", "\\:", "\\!", "\\ ", "\\quad", "\\qquad", "~", "\\displaystyle", "\\textstyle",
                       "\\left.", "\\hfill", "\\nonumber", "\\\\"})
@@ -50,17 +53,32 @@ def _tokens(text: str) -> list[str]:
     return [t for t in _TOKEN_RE.findall(text, timeout=REGEX_TIMEOUT_S)]
 
 
+# unit macros of TeX and its unit packages: "\\boxed{48} \\AA", "\\boxed{50} \\mu \\mathrm{m}", "\\boxed{5}\\Omega"
+_UNIT_MACROS = frozenset({"\\AA", "\\angstrom", "\\mu", "\\micro", "\\ohm", "\\Omega", "\\degree", "\\celsius",
+                          "\\degreeCelsius", "\\textdegree", "\\micron", "\\textmu", "\\textohm"})
+
+
+def _upright_unit(word: str) -> bool:
+    """A word set upright (in ``\\mathrm{}``, ``\\text{}`` or a bare group) that names a unit."""
+    return _unit_word(word, open_class=True) or measured_unit(word, upright=True)
+
+
 def _is_unit(token: str) -> bool:
     if (token.startswith("^") and len(token) > 1) or token.startswith(("\\pmod", "\\bmod", "\\mod")):
         return True  # ^\circ, ^{\prime}, a footnote ^*, and "\pmod{7}" say what the value is, not another one
+    if token in _UNIT_MACROS:
+        return True
+    if token.startswith("{"):  # a bare group: "{eV}", "{~m}"; an empty one is no unit by itself
+        words = token[1:-1].replace("~", " ").split()
+        return bool(words) and all(_upright_unit(w) for w in words)
     m = _TEXT_RE.fullmatch(token, timeout=REGEX_TIMEOUT_S)
     if m:
         words = m[1].replace("/", " / ").replace("~", " ").split()
         if len(_WORDS_RE.findall(m[1], timeout=REGEX_TIMEOUT_S)) >= 2 and any(c in m[1] for c in " ("):
             return True  # a remark of several words: "\text{ (since x > 0)}", "\text{ square units}"
         units = [w for w in words if w not in ("/", "^2", "^3")]
-        return bool(units) and all(_unit_word(w, open_class=True) for w in units)
-    return _unit_word(token)
+        return bool(units) and all(_upright_unit(w) for w in units)
+    return _unit_word(token) or measured_unit(token)  # "\\boxed{4.03} amu": pint's dimensioned units
 
 
 def box_context(doc: Document, box_start: int, box_end: int, timeout: float, choice: bool = False,
@@ -166,19 +184,29 @@ def _prefix_problem(before: list[str], after: list[str], in_math: bool, view: st
 
 def _suffix_problem(after: list[str], in_math: bool, timeout: float) -> str | None:
     """Only blanks, punctuation, closing delimiters, a unit expression or prose after the box."""
-    in_unit = False
+    in_unit, skip_to = False, -1
     for i, token in enumerate(after):
+        if i <= skip_to:
+            continue
         if token.isspace() or token in _SPACING or token in _MARKS or token.startswith("\\end") or (
                 token in _CLOSERS and not (in_math and token == "!")):
             continue  # in math "!" is a factorial; "\\end{align*}" closes the environment
         if token == "\\boxed" or token == "\\fbox":
             return None  # another box right after: stated together, read so elsewhere
+        if token == "=" and in_math and _names_variable(after[i + 1:]):
+            return None  # "36 - 19 = \\boxed{17} = x": the box is named, nothing is added to it
         if not in_math and _LETTERS_RE.fullmatch(token, timeout=timeout):
             if i == 0 and token.isascii() and not _unit_word(token):
                 return f"the box is followed by {token!r}: it holds only part of the stated result"  # "\boxed{7}x"
             return None  # prose goes on: what it says is read as a later statement
         if _is_unit(token):
             in_unit = True
+            continue
+        if token == "{" and (close := _empty_group_end(after, i)) and _next_is_unit(after[close + 1:], raised=True):
+            skip_to = close  # "\\boxed{5.3e3}{ }^{\\circ} \\mathrm{C}": an empty group carries the degree sign
+            continue
+        if token == "[" and (close := _bracketed_unit(after, i)):
+            skip_to, in_unit = close, True  # "\\boxed{1e-8}[\\mathrm{~F}]": the unit in brackets
             continue
         if in_unit and (token in ("/", "^", "{", "}", "-", "\\cdot", "·") or token.isdigit()):
             continue  # the rest of a unit expression: km/h, m/s^2, cm^{3}
@@ -192,9 +220,44 @@ def _suffix_problem(after: list[str], in_math: bool, timeout: float) -> str | No
     return None
 
 
-def _next_is_unit(tokens: list[str]) -> bool:
-    rest = [t for t in tokens if not t.isspace() and t not in _SPACING]
-    return bool(rest) and _is_unit(rest[0])
+def _next_is_unit(tokens: list[str], raised: bool = False) -> bool:
+    """Whether the next token that is no blank is a unit (``raised``: a raised one, ``^{\\circ}``)."""
+    rest = next((t for t in tokens if not t.isspace() and t not in _SPACING), None)
+    return rest is not None and _is_unit(rest) and (not raised or rest.startswith("^"))
+
+
+
+
+def _empty_group_end(tokens: list[str], i: int) -> int | None:
+    """The index of the ``}`` that closes an empty group opened at ``i`` (``{ }``), or ``None``."""
+    j = i + 1
+    while j < len(tokens) and tokens[j].isspace():
+        j += 1
+    return j if j < len(tokens) and tokens[j] == "}" else None
+_VARIABLE_RE = regex.compile(r"\s*(?:[A-Za-z]|\\[A-Za-z]+)(?:\s*_\s*(?:[A-Za-z0-9]|\{[^{}]*(?:\{[^{}]*\}[^{}]*)?\}))?\s*")
+
+
+def _names_variable(tokens: list[str]) -> bool:
+    """The tokens after a ``=`` are one variable (``x``, ``\\lambda_{\\text{ball}}``) and then the math closes."""
+    rest = "".join(tokens)
+    for closer in ("$$", "$", "\\]", "\\)", "\\end"):
+        at = rest.find(closer)
+        if at >= 0:
+            rest = rest[:at]
+    rest = rest.rstrip(" .,;\n")
+    m = _VARIABLE_RE.fullmatch(rest, timeout=REGEX_TIMEOUT_S)
+    return m is not None and not regex.fullmatch(r"\s*\\(?:pi|infty|e|i)\s*", rest) and rest.strip() not in ("e", "i")
+
+
+def _bracketed_unit(tokens: list[str], i: int) -> int | None:
+    """The index of the ``]`` that closes a bracket holding only a unit (``[\\mathrm{~F}]``), or ``None``."""
+    inside = []
+    for j in range(i + 1, min(len(tokens), i + 8)):
+        if tokens[j] == "]":
+            return j if inside and all(_is_unit(t) for t in inside) else None
+        if not (tokens[j].isspace() or tokens[j] in _SPACING):
+            inside.append(tokens[j])
+    return None
 
 
 _RELATION = r"(?:=|\\approx(?![A-Za-z])|≈|\\simeq(?![A-Za-z])|\\doteq(?![A-Za-z]))"
@@ -237,3 +300,22 @@ def unit_after_box(doc: Document, box_end: int, answer: str, timeout: float) -> 
     if not _PLAIN_NUMBER_RE.fullmatch(answer, timeout=timeout):
         return None
     return unit_after(doc.view, box_end, timeout)
+
+
+# after the box: its math's closing delimiter and spacing, then a percent sign ("\\boxed{10}\\%", "$\\boxed{10}$%")
+_PERCENT_AFTER_RE = regex.compile(r"(?:\s|\\[,;:! ]|~|\$|\\\)|\\\]){0,6}(?:\\%|%|\\text\s*\{\s*\\?%\s*\})")
+_WORD_AFTER_RE = regex.compile(r"(?:\s|\\[,;:! ]|~|\$|\\\)|\\\]){0,6}(?:\\text\s*\{\s*)?(\p{L}+(?:[ \u00a0]\p{L}+)?)")
+
+
+def percent_after_box(doc: Document, box_end: int, answer: str, timeout: float) -> bool:
+    """Whether a plain-number box is followed by a percent sign or word ("\\boxed{10}\\%", "\\boxed{10}
+    percent", "\\boxed{10} Prozent"): the box states a percentage, as ``\\boxed{10\\%}`` does."""
+    if not _PLAIN_NUMBER_RE.fullmatch(answer, timeout=timeout):
+        return False
+    if _PERCENT_AFTER_RE.match(doc.view, box_end, min(len(doc.view), box_end + 40), timeout=timeout):
+        return True
+    m = _WORD_AFTER_RE.match(doc.view, box_end, min(len(doc.view), box_end + 60), timeout=timeout)
+    if m is None:
+        return False
+    words = percent_words()
+    return m[1].lower() in words or m[1].split()[0].lower() in words

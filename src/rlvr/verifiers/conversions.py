@@ -16,7 +16,7 @@ from fractions import Fraction
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["same_dimension", "same_quantity", "unit_factor", "unit_name", "warm"]
+__all__ = ["same_dimension", "same_quantity", "unit_factor", "unit_name", "measured_unit", "warm"]
 
 
 @functools.lru_cache(maxsize=1)
@@ -115,6 +115,25 @@ def unit_name(word: str) -> bool:
     except Exception:  # pint raises several kinds for a word that is no unit
         return False
     return True
+
+
+@functools.lru_cache(maxsize=4096)
+def measured_unit(word: str, upright: bool = False) -> bool:
+    """Whether ``word`` is a unit with a dimension to ``pint`` ("amu", "angstrom", "torr", "ergs"): it says
+    what the number before it measures and cannot change it. Dimensionless names are not ("pi", "rad",
+    "count": pint's constants and ratios multiply the number). ``upright``: the word is set upright
+    (``\\mathrm{pm}``, ``{eV}``), where two lower-case letters are a unit symbol, not a variable."""
+    if not word.isascii() or not word.isalpha() or len(word) > 12:
+        return False
+    if len(word) < (2 if upright else 3):
+        return False
+    registry = _registry()
+    if registry is None:
+        return False
+    try:
+        return not registry.parse_units(word).dimensionless
+    except Exception:  # pint raises several kinds for a word that is no unit
+        return False
 
 
 def warm() -> None:

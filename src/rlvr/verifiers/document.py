@@ -84,7 +84,10 @@ class Document:
         return None
 
 
-_OPAQUE_RE = regex.compile(r"(?P<comment><!--)|(?m:^(?P<fence>[ \t]{0,3}(?:```+|~~~+))(?P<info>[^\n`]*)$)|(?P<ticks>`+)")
+# an HTML comment, a fence, a run of backticks, or an Asymptote figure ("[asy] … [/asy]", as MATH's solutions
+# and the models trained on them draw one after the answer): code that states no claim
+_OPAQUE_RE = regex.compile(r"(?P<comment><!--)|(?m:^(?P<fence>[ \t]{0,3}(?:```+|~~~+))(?P<info>[^\n`]*)$)|(?P<ticks>`+)"
+                           r"|(?P<asy>\[asy\])")
 _MATH_ENVS = ("equation", "align", "gather", "multline", "eqnarray", "displaymath", "math", "flalign", "alignat")
 _UNESCAPED = r"(?<!(?<!\\)\\)"  # not after a single backslash (\$ is a dollar sign, \\$ a row break and math)
 _ENVS = r"(?:" + "|".join(_MATH_ENVS) + r")\*?"
@@ -131,7 +134,8 @@ class _Reader(TexPass):
 
     def run(self) -> Document:
         text = self.text
-        opaque = self.code_and_comments() if ("`" in text or "<!--" in text or "~~~" in text) else Spans([])
+        opaque = self.code_and_comments() if ("`" in text or "<!--" in text or "~~~" in text or "[asy]" in text) \
+            else Spans([])
         self.math(opaque)
         math = Spans(self.doc.math)
         if "\\" in text:
@@ -162,6 +166,10 @@ class _Reader(TexPass):
                 end = text.find("-->", m.end())
                 end = len(text) if end < 0 else end + 3
                 self.hide(m.start(), end, "an HTML comment")
+            elif m["asy"]:
+                end = text.find("[/asy]", m.end())
+                end = len(text) if end < 0 else end + len("[/asy]")
+                self.hide(m.start(), end, "an Asymptote figure")
             elif m["fence"]:
                 marker = m["fence"].strip()
                 content = min(len(text), m.end() + 1)

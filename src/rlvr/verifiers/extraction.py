@@ -23,7 +23,7 @@ import regex
 
 from rlvr.chat import completion_text
 from rlvr.verifiers.characters import cut_at_turn_end, fold_confusables, fold_fullwidth, remove_invisible
-from rlvr.verifiers.box_context import unit_after_box
+from rlvr.verifiers.box_context import percent_after_box, unit_after_box
 from rlvr.verifiers.brackets import top_level_rows
 from rlvr.verifiers.commitment import ALTERNATIVES, STANCE, check_final, later_groups, occurrences
 from rlvr.verifiers.grader_notes import grader_note
@@ -299,6 +299,8 @@ def _locate(doc: Document, config: Any, timeout: float) -> Extraction:
     unit = unit_after_box(doc, final.end, answer, timeout) if final.kind == "boxed" else None
     if unit is not None:  # "\boxed{2} hours": the unit is part of the answer where the gold is in minutes
         answer = f"{answer}\\text{{ {unit}}}"
+    elif final.kind == "boxed" and percent_after_box(doc, final.end, answer, timeout):
+        answer = f"{answer}\\%"  # "\boxed{10}\%", "\boxed{10} percent": a percentage, as "\boxed{10\%}" is
     if finding is not None:
         return _refused(finding, answer, final_kind, values)
     return Extraction("ok", answer, f"{final_kind} answer", final_kind, rule=FINAL, values=values)
