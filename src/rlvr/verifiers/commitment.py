@@ -36,6 +36,7 @@ from rlvr.verifiers.lexicon import (
 from rlvr.verifiers.normalize import value_key
 from rlvr.verifiers.number_words import numeral_char, scale_value
 from rlvr.verifiers.conversions import unit_name
+from rlvr.verifiers.percent_words import percent_words
 from rlvr.verifiers.east_asian_units import measure_after_number
 from rlvr.verifiers.prose import (
     ALTERNATIVE_RE, CONCLUSION_RE, HEDGE_RE, RETRACTION_RE, sentences, stated_values,
@@ -149,8 +150,11 @@ def statement_of(doc: Document, group: list[Slot], timeout: float) -> tuple[int,
     line_end = view.find("\n", end)
     line_end = len(view) if line_end < 0 else line_end
     if not _WORD_CHAR_RE.search(view, line_start, start, timeout=timeout) \
-            and not _WORD_CHAR_RE.search(view, end, line_end, timeout=timeout):
-        line_start = view.rfind("\n", 0, max(0, line_start - 1)) + 1  # "… either 7 or\n\\boxed{8}"
+            and not _WORD_CHAR_RE.search(view, end, line_end, timeout=timeout) \
+            and not any(s.kind == "hash_answer" for s in group):
+        # "… either 7 or\n\\boxed{8}": the line before goes on into the slot's; not into GSM8K's "#### 4", an
+        # answer mark of its own under the working ("If he saves $2 a day, it takes him 4 days.\n#### 4")
+        line_start = view.rfind("\n", 0, max(0, line_start - 1)) + 1
     starts, spans = _line_sentences(doc, line_start, line_end, timeout)
     s_start = line_start
     i = bisect.bisect_left(starts, start - line_start) - 1  # the last sentence that starts before the slot
@@ -197,7 +201,8 @@ class _Statement:
         if _QUESTION_END_RE.search(sentence[end:end + 48], timeout=timeout):
             return "the statement is a question"
         after = _CLOSING_RE.sub("", sentence[end:end + 80], count=1, timeout=timeout)
-        if not approximated and (m := _changing_words(after, timeout)):
+        if not approximated and (m := _changing_words(after, timeout)) and m.lower() not in percent_words():
+            # a percent word after the value is its unit, as a "%" sign is ("decreased by \\boxed{10} percent")
             return f"the words after it change it ({m!r})"  # (an approximation that follows is reconciled instead)
         facts = self._index() if indexed else None
         role = value_role(sentence, start, end, timeout, facts[2] if facts else None)

@@ -28,7 +28,7 @@ from rlvr.verifiers.slots import clean
 from rlvr.verifiers.statements import is_constant_side, names_a_quantity
 from rlvr.verifiers.trace import Finding, rule
 from rlvr.verifiers.temperatures import with_temperature_scale
-from rlvr.verifiers.units import canonical_unit, unit_after
+from rlvr.verifiers.units import canonical_unit, unit_after, unit_word
 from rlvr.verifiers.word_answers import yes_no_reversed, yes_no_taken_back
 
 
@@ -108,6 +108,8 @@ _OFFER_BEFORE, _OFFER_AFTER = 15, 10  # how close an alternative word stands to 
 _META_WORDS = 8  # at most this many words beside the value
 _MANY_VALUES = 64  # a later sentence of more values than this is a list of candidates, not the work
 _BARE_WORDS = 2  # a later sentence of another value and at most this many words claims it
+# "\\boxed{9} divisors of 196": the answer's own noun goes on to name what it counts, with the problem's number
+_OBJECT_OF_RE = regex.compile(r"\s*(?:\p{L}+[ -])?(\p{L}{3,})\s+of\s+$")
 _RELATION_IN_VALUE_RE = regex.compile(r"[<>≤≥]|\\(?:le|ge|leq|geq|lt|gt|neq|ne)(?![A-Za-z])")
 _OTHER_BASE_RE = regex.compile(r"(?i)\bin\s+(?:base[ -]?[0-9]{1,2}|binary|octal|hexadecimal|hex|decimal)\b")
 _DESCRIBED_MISTAKE_RE = regex.compile(r"(?i)\b(?:common|typical|frequent|classic|popular|tempting|easy)\s*$")
@@ -173,7 +175,8 @@ class SentenceReader(AnswerReadings):
     def values(self, text: str, roles: bool = True) -> list[str]:
         """Stated values of ``text`` (all its values without ``roles``), labelled ones ("x = 2") left out."""
         out, operands = [], set()
-        for v in stated_values(fold_digits(text), self.timeout, roles, numbers_too=True):
+        text = fold_digits(text)  # "two-digit primes" is read as "2-digit primes": positions below are in this text
+        for v in stated_values(text, self.timeout, roles, numbers_too=True):
             at = text.find(v)
             lhs = v.partition("=")[0]
             if self.label and (label_key(lhs) == self.label or (at > 0 and (before := _LABELLED_VALUE_RE.search(
@@ -359,6 +362,9 @@ class SentenceReader(AnswerReadings):
             if not words and not _LABEL_LINE_RE.match(sentence, timeout=t):  # "41." alone
                 return Finding(LATER_STATEMENT, f"the final answer {answer!r} is followed by {clean(value)!r} on its own "
                                f"({shown!r})", (clean(value),))
+            if first and not separate and (at := sentence.find(value)) > 0 \
+                    and (noun := _OBJECT_OF_RE.fullmatch(sentence[:at], timeout=t)) and unit_word(noun[1], open_class=True):
+                return None  # "\\boxed{9} divisors of 196.": the value names what the answer counts, no other answer
             if words and len(words) <= _BARE_WORDS and not _LABEL_LINE_RE.match(sentence, timeout=t) \
                     and not self._another_measure(sentence, value):
                 # "LOL no, 42.", "Strike that, 42.": a value and a word or two, put in the answer's place
