@@ -73,8 +73,9 @@ def fold_math_unicode(text: str) -> str:
     (Persian) are 12. A Greek word keeps its letters (``μήλα`` is a word, ``μ`` alone the macro).
     """
     s = remove_invisible(text)
-    if not s.isascii():
-        s = _OTHER_DIGIT_RE.sub(lambda m: str(unicodedata.digit(m[0])), s, timeout=REGEX_TIMEOUT_S)
+    if s.isascii():
+        return s  # every pattern below reads characters outside ASCII, and NFKC keeps ASCII as it is
+    s = _OTHER_DIGIT_RE.sub(lambda m: str(unicodedata.digit(m[0])), s, timeout=REGEX_TIMEOUT_S)
     s = _SUPERSCRIPT_RUN_RE.sub(_superscript, s, timeout=REGEX_TIMEOUT_S)
     s = _SUBSCRIPT_RUN_RE.sub(_subscript, s, timeout=REGEX_TIMEOUT_S)
     s = _VULGAR_RE.sub(_vulgar, s, timeout=REGEX_TIMEOUT_S)

@@ -40,7 +40,7 @@ from rlvr.verifiers.rules import (
 )
 from rlvr.verifiers.brackets import split_top_level
 from rlvr.verifiers.statements import (
-    approximation_part, exact_part, labelled_values, labels_contradicted, quantity_rhs, renamed_definition,
+    approximation_part, exact_part, labelled_solutions, labelled_values, labels_contradicted, quantity_rhs, renamed_definition,
 )
 from rlvr.verifiers.numbers import ROUNDED_GOLD_PLACES, parse_number, repeating_rounds_to_gold, rounds_to_gold
 from rlvr.verifiers.trace import Decision, rule
@@ -155,6 +155,16 @@ def coordinate_order(pairs: list[tuple[str, str]]) -> list[tuple[str, str]]:
         if all(len(n) == 1 and n in order for n in names):
             return sorted(pairs, key=lambda p: order.index(p[0]))
     return list(pairs)
+
+
+def _solution_tuples(solutions: list[list[tuple[str, str]]], order: list[str] | None = None) -> str:
+    """Labelled solutions as a list of tuples, each in coordinate order (or in ``order``, a gold's)."""
+    tuples = []
+    for solution in solutions:
+        values = dict(solution)
+        names = order or [n for n, _v in coordinate_order(solution)]
+        tuples.append("(" + ", ".join(values[n] for n in names) + ")")
+    return ", ".join(tuples)
 
 
 def _stated_together(ex: Extraction, gold: str) -> Extraction:
@@ -321,6 +331,17 @@ def _local_decision(answer_text: str, answer: Any, gold_text_: str, config: Veri
     elif (point := _NAMED_POINT_RE.fullmatch(gold.norm.clean, timeout=REGEX_TIMEOUT_S)) and answer.clean.startswith("("):
         gold_text_ = point[1]
         gold = gold_info(gold_text_, config)
+    if "=" in gold.norm.clean and (gold_solutions := labelled_solutions(gold.norm.clean)) is not None:
+        # "p=5, q=2; p=7, q=2": the solutions, each the tuple of its values; an answer that labels the same names
+        # the same way is put in that form ("x=1, y=2 or x=2, y=1" against "(1, 2), (2, 1)" too, below)
+        gold_text_ = _solution_tuples(gold_solutions)
+        gold = gold_info(gold_text_, config)
+        if "=" in answer.clean and (answer_solutions := labelled_solutions(answer.clean)) is not None \
+                and {n for n, _v in answer_solutions[0]} == {n for n, _v in gold_solutions[0]}:
+            answer = normalize_answer(_solution_tuples(answer_solutions, [n for n, _v in coordinate_order(gold_solutions[0])]))
+    elif "=" in answer.clean and "=" not in gold.norm.clean and (answer_solutions := labelled_solutions(answer.clean)) \
+            is not None and tuple_size(split_top_level(gold.norm.clean, ",")[0]) == len(answer_solutions[0]):
+        answer = normalize_answer(_solution_tuples(answer_solutions))  # "x=1, y=2 or x=2, y=1" against "(1, 2), (2, 1)"
     if "=" in gold.norm.clean and (gold_named := labelled_values(gold.norm.clean)) is not None \
             and not labels_contradicted(gold_named):
         # a labelled gold ("x=2, y=5") is the tuple of its values; a labelled answer with the same labels is put in
