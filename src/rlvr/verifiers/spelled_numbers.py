@@ -25,6 +25,7 @@ from rlvr.verifiers.lexicon import (
     ALTERNATIVE_WORDS, APPROXIMATION_WORDS, BOUND_WORDS, HEDGE_WORDS, NEGATION_WORDS, OPERATION_WORDS,
 )
 from rlvr.verifiers.limits import REGEX_TIMEOUT_S
+from rlvr.verifiers.percent_words import percent_words
 from rlvr.verifiers.units import count_noun
 from rlvr.verifiers.vocabulary_cache import cached, installed_version
 
@@ -140,7 +141,7 @@ def spells_gold(answer: str, gold: Fraction | None) -> str | None:
         return None
     tokens = _tokens(answer)
     tables = _tables()
-    if not tokens or not tables["owners"] or _refused(answer.lower(), tokens):
+    if not tokens or not tables["owners"] or _refused(answer.lower(), _without_percent(tokens)):
         return None
     found = _spelled_numbers(tokens, tables)
     if found is None or len(found) != 1:
@@ -151,9 +152,19 @@ def spells_gold(answer: str, gold: Fraction | None) -> str | None:
     after = tokens[end:]
     if after:
         unspaced = all(len(t) == 1 and _UNSPACED_RE.match(t, timeout=REGEX_TIMEOUT_S) for t in after)
-        if not count_noun("".join(after) if unspaced else " ".join(after)):
-            return None  # "two dozen", "twenty squared": only a count noun may follow the number
+        if not count_noun("".join(after) if unspaced else " ".join(after)) \
+                and " ".join(after) not in percent_words():
+            return None  # "two dozen", "twenty squared": only a count noun (or "percent", as "40%") may follow
     return " ".join(tokens[start:end])
+
+
+def _without_percent(tokens: list[str]) -> list[str]:
+    """``tokens`` less a percent word at their end ("forty percent" states 40%, as "40%" does; the word is no
+    operation on the number there)."""
+    for n in (2, 1):
+        if len(tokens) > n and " ".join(tokens[-n:]) in percent_words():
+            return tokens[:-n]
+    return tokens
 
 
 def _spelled_numbers(tokens: list[str], tables: dict[str, Any]) -> list[tuple[int, int, list[int]]] | None:

@@ -19,6 +19,7 @@ from rlvr.verifiers.calendar_names import calendar_key, gold_calendar_key
 from rlvr.verifiers.lexicon import (ALTERNATIVE_WORDS, HEDGE_WORDS, NO_WORDS, RETRACTION_CUES, YES_WORDS, alternation,
                                     words_pattern)
 from rlvr.verifiers.limits import REGEX_TIMEOUT_S
+from rlvr.verifiers.spelled_fractions import spells_fraction
 from rlvr.verifiers.spelled_numbers import spells_gold
 from rlvr.verifiers.trace import Decision, rule
 
@@ -208,6 +209,6 @@ def yes_no_decision(answer_text: str, gold_text: str) -> Decision | None:
 def spelled_decision(answer_text: str, gold_text: str, gold_number: Fraction | None) -> Decision | None:
     """An answer that spells the gold's integer ``gold_number`` (``None`` for a gold with a unit or a percent sign)
     in words of one of CLDR's ninety languages ("двадцать пять", "veinticinco", "三十六种" against 25 or 36)."""
-    if (language := spells_gold(answer_text, gold_number)) is None:
+    if (language := spells_gold(answer_text, gold_number) or spells_fraction(answer_text, gold_number)) is None:
         return None
     return Decision("correct", f"{answer_text[:80]!r} spells gold {gold_text[:80]!r} in words ({language})", "string", SPELLED)
