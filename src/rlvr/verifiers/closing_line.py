@@ -8,6 +8,7 @@ from collections.abc import Callable
 
 import regex
 
+from rlvr.verifiers.currencies import is_currency
 from rlvr.verifiers.percent_words import percent_word_after, percent_words
 from rlvr.verifiers.prose_patterns import MATH_SPAN_RE, OTHER_SCRIPT_WORD_RE, SENTENCE_WORD_RE, WORDS_AFTER_RE
 from rlvr.verifiers.stating_verb import object_value
@@ -16,6 +17,7 @@ __all__ = ["counted"]
 
 _LETTERS_RE = regex.compile(r"\p{L}")
 _MONEY_BEFORE_RE = regex.compile(r"[$€£¥₹]\s?\\?[0-9]?")
+_SIGN_AFTER_RE = regex.compile(r"[ \t\u00a0]*\\?([^\s\w\\.,;:!?()\[\]{}]{1,3})")  # a sign right after the amount
 
 
 def counted(sentence: str, timeout: float, values_of: Callable[[], list[tuple[str, int, int]]]) -> bool:
@@ -38,6 +40,8 @@ def counted(sentence: str, timeout: float, values_of: Callable[[], list[tuple[st
     if _MONEY_BEFORE_RE.search(sentence, max(0, a - 3), a + 2, timeout=timeout) or sentence[b:b + 2].lstrip()[:1] == "%" \
             or sentence[a:b].endswith("%") or _percent_word_next(sentence, a, b, timeout):
         return True  # "Each person should pay $12.", "The price rose by 12% / 12 percent.": the sign is what it counts
+    if (sign := _SIGN_AFTER_RE.match(sentence, b, timeout=timeout)) and is_currency(sign[1]):
+        return True  # "Janet verdient 18 \\$ pro Tag.", "Il gagne 18 € par jour": the sign after the amount
     tail = WORDS_AFTER_RE.match(sentence, b, timeout=timeout)
     tokens = tail[0].split() if tail else []
     return any(unit_words(" ".join(tokens[:k])) for k in range(1, len(tokens) + 1))
