@@ -38,3 +38,48 @@ def test_validate_golds_reads_records():
     reasons = validate_golds([{"ground_truth": "3"}, json.dumps({"expected_answer": "A"}), ""])
     assert reasons[0] is None and reasons[1] is None
     assert reasons[2] is not None
+
+
+@pytest.mark.parametrize("gold", [
+    json.dumps({"target": 24, "numbers": [3, 8, 2, 1]}),   # Countdown: the target is what the answer evaluates to
+    json.dumps({"answer": ["3", "-3"], "label": 1}),       # the answer field is a list: no other field stands in
+    json.dumps({"label": 2}),
+])
+def test_fields_that_are_not_the_answer_are_not_read(gold):
+    assert gold_of_record(gold) is None
+
+
+@pytest.mark.parametrize("text,expected", [
+    ('{"answer": "\\frac{1}{2}"}', "\\frac{1}{2}"),   # JSON would read \f as a form feed
+    ('{"answer": "\\theta + \\pi"}', "\\theta + \\pi"),
+    ('{"answer": "\\sqrt{2}"}', "\\sqrt{2}"),         # \s is no JSON escape at all
+    ('{"answer": "\\\\frac{1}{2}"}', "\\frac{1}{2}"),  # escaped as JSON should be
+])
+def test_tex_in_json_text_keeps_its_backslashes(text, expected):
+    assert gold_of_record(text) == expected
+
+
+def test_the_training_reward_reads_a_dict_column():
+    from rlvr.rewards import get_reward
+
+    golds = [{"ground_truth": "\\frac{1}{2}"}, {"ground_truth": "7"}]
+    completions = [[{"role": "assistant", "content": "So the answer is $\\boxed{0.5}$."}],
+                   [{"role": "assistant", "content": "So the answer is $\\boxed{8}$."}]]
+    assert get_reward("math_equivalence")(completions=completions, answer=golds) == [1.0, 0.0]
+
+
+def test_a_gsm8k_record_is_its_closing_mark():
+    gold = json.dumps({"question": "Natalia sold clips to 48 friends in April and half as many in May.",
+                       "answer": "Natalia sold 48/2 = <<48/2=24>>24 clips in May.\nNatalia sold 48+24 = <<48+24=72>>72 clips "
+                                 "altogether in April and May.\n#### 72"})
+    right, wrong = verify_batch(["48 + 24 = 72.\n#### 72", "In May she sold 24.\n#### 24"], [gold, gold])
+    assert right.correct and not wrong.correct, (right.reason, wrong.reason)
+
+
+@pytest.mark.parametrize("record,completion", [
+    ({"answer": True}, "The statement holds: $\\boxed{\\text{Yes}}$"),
+    ({"answer": 0.1 + 0.2}, "So the total is $\\boxed{0.3}$."),
+])
+def test_json_scalars_are_read_as_written_answers(record, completion):
+    [v] = verify_batch([completion], [json.dumps(record)])
+    assert v.correct, v.reason

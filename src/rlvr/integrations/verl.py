@@ -24,6 +24,7 @@ import asyncio
 from typing import Any
 
 from rlvr.rewards.scoring import ABSTAIN_SCORE, score_rows, shared_reward_set
+from rlvr.verifiers.core import gold_string
 
 __all__ = ["compute_score", "compute_score_batch", "compute_score_async", "ABSTAIN_SCORE", "overlong_entry"]
 
@@ -52,7 +53,7 @@ def _scores(rs: Any, solution_strs: list[str], ground_truths: list[Any], extra_i
     columns: dict[str, list[Any]] = {}
     for key in sorted({k for e in infos for k in e} - {"prompt", "answer", "completion"}):
         columns[key] = [e.get(key) for e in infos]
-    columns["answer"] = ["" if g is None else str(g) for g in ground_truths]
+    columns["answer"] = [gold_string(g) for g in ground_truths]
     out = []
     for row in score_rows(rs, [e.get("prompt", "") for e in infos], list(solution_strs), columns):
         record: dict[str, Any] = {"score": row.score(), "rlvr_abstained": float(row.abstained),

@@ -32,7 +32,7 @@ _TOKEN_RE = regex.compile(
     r"|\\(?:text|mathrm|textrm|mbox|textnormal|textit|textbf|operatorname)\s*\{[^{}]*\}"
     r"|\\(?:pmod|bmod|mod)\s*\{[^{}]*\}|\\(?:pmod|bmod|mod)\s*[0-9A-Za-z]+"
     r"|\^\s*\{\s*\\circ\s*\}|\^\s*\\circ|\^\s*\{\s*(?:\\prime\s*)+\}|\^\s*\\prime|\^\s*\{?\s*(?:\*|\\dagger|\\ast)\s*\}?"
-    r"|\{[~\s]*\p{L}[~\s\p{L}]*\}"  # a bare group of letters: "{eV}", "{~m}"
+    r"|\{[~\s]*(?:\\(?:rm|mathrm)(?![A-Za-z])\s*)?\p{L}[~\s\p{L}/]*\}"  # a bare group of letters: "{eV}", "{~m}", "{\\rm kg}", "{km/s}"
     r"|\\[A-Za-z]+|\\.|->|=>|:=|[0-9]+|\p{L}+|\s+|.", regex.DOTALL)
 _SPACING = frozenset({"\\,", "\\;", "\\:", "\\!", "\\ ", "\\quad", "\\qquad", "~", "\\displaystyle", "\\textstyle",
                       "\\left.", "\\hfill", "\\nonumber", "\\\\"})
@@ -68,8 +68,8 @@ def _is_unit(token: str) -> bool:
         return True  # ^\circ, ^{\prime}, a footnote ^*, and "\pmod{7}" say what the value is, not another one
     if token in _UNIT_MACROS:
         return True
-    if token.startswith("{"):  # a bare group: "{eV}", "{~m}"; an empty one is no unit by itself
-        words = token[1:-1].replace("~", " ").split()
+    if token.startswith("{"):  # a bare group: "{eV}", "{~m}", "{\\rm kg}", "{km/s}"; an empty one is no unit by itself
+        words = regex.sub(r"\\(?:rm|mathrm)(?![A-Za-z])", " ", token[1:-1]).replace("~", " ").replace("/", " ").split()
         return bool(words) and all(_upright_unit(w) for w in words)
     m = _TEXT_RE.fullmatch(token, timeout=REGEX_TIMEOUT_S)
     if m:
@@ -184,7 +184,7 @@ def _prefix_problem(before: list[str], after: list[str], in_math: bool, view: st
 
 def _suffix_problem(after: list[str], in_math: bool, timeout: float) -> str | None:
     """Only blanks, punctuation, closing delimiters, a unit expression or prose after the box."""
-    in_unit, skip_to = False, -1
+    in_unit, skip_to, exponent = False, -1, None
     for i, token in enumerate(after):
         if i <= skip_to:
             continue
@@ -208,8 +208,24 @@ def _suffix_problem(after: list[str], in_math: bool, timeout: float) -> str | No
         if token == "[" and (close := _bracketed_unit(after, i)):
             skip_to, in_unit = close, True  # "\\boxed{1e-8}[\\mathrm{~F}]": the unit in brackets
             continue
-        if in_unit and (token in ("/", "^", "{", "}", "-", "\\cdot", "·") or token.isdigit()):
-            continue  # the rest of a unit expression: km/h, m/s^2, cm^{3}
+        if exponent == "open":  # right after a unit's "^": one digit or sign, or a group of them
+            if token == "{":
+                exponent = "group"
+                continue
+            if token.isdigit() and len(token) == 1 or token == "-":
+                exponent = None if token != "-" else "open"
+                continue
+        elif exponent == "group":
+            if token.isdigit() or token == "-":
+                continue
+            if token == "}":
+                exponent = None
+                continue
+        if in_unit and exponent is None and token == "^":
+            exponent = "open"
+            continue  # "m/s^2", "cm^{3}", "s^{-1}": a digit after a unit only as its power
+        if in_unit and token in ("/", "\\cdot", "·") and _next_is_unit(after[i + 1:]):
+            continue  # the rest of a unit expression: km/h, N·m; never a digit or a sign after a unit ("5 {s}, 6 {s}")
         if token == "/" and _next_is_unit(after[i + 1:]):
             in_unit = True
             continue  # "\boxed{2.9e16} / \mathrm{cm}^{3}"
@@ -234,17 +250,21 @@ def _empty_group_end(tokens: list[str], i: int) -> int | None:
     while j < len(tokens) and tokens[j].isspace():
         j += 1
     return j if j < len(tokens) and tokens[j] == "}" else None
-_VARIABLE_RE = regex.compile(r"\s*(?:[A-Za-z]|\\[A-Za-z]+)(?:\s*_\s*(?:[A-Za-z0-9]|\{[^{}]*(?:\{[^{}]*\}[^{}]*)?\}))?\s*")
+# a variable ("x", "\\lambda_{\\text{ball}}"), a segment or product of letters ("AB"), a probability or measure of a
+# named thing ("P(A)", "|S|")
+_VARIABLE_RE = regex.compile(r"\s*(?:(?:[A-Za-z]{1,3}|\\[A-Za-z]+)(?:\s*_\s*(?:[A-Za-z0-9]|\{[^{}]*(?:\{[^{}]*\}[^{}]*)?\}))?"
+                            r"|[A-Z]\s*\(\s*[A-Za-z](?:\s*[,|]\s*[A-Za-z])?\s*\)|\|\s*[A-Za-z]\s*\|)\s*")
+_ENDS_RE = regex.compile(r"(?:\s*\\end\s*\{[A-Za-z*]+\})+$")
 
 
 def _names_variable(tokens: list[str]) -> bool:
     """The tokens after a ``=`` are one variable (``x``, ``\\lambda_{\\text{ball}}``) and then the math closes."""
     rest = "".join(tokens)
-    for closer in ("$$", "$", "\\]", "\\)", "\\end"):
+    for closer in ("$$", "$", "\\]", "\\)"):
         at = rest.find(closer)
         if at >= 0:
             rest = rest[:at]
-    rest = rest.rstrip(" .,;\n")
+    rest = _ENDS_RE.sub("", rest.rstrip(" .,;\n"), timeout=REGEX_TIMEOUT_S).rstrip(" .,;\n")  # "= x\\end{aligned}"
     m = _VARIABLE_RE.fullmatch(rest, timeout=REGEX_TIMEOUT_S)
     return m is not None and not regex.fullmatch(r"\s*\\(?:pi|infty|e|i)\s*", rest) and rest.strip() not in ("e", "i")
 
@@ -303,8 +323,9 @@ def unit_after_box(doc: Document, box_end: int, answer: str, timeout: float) -> 
 
 
 # after the box: its math's closing delimiter and spacing, then a percent sign ("\\boxed{10}\\%", "$\\boxed{10}$%")
-_PERCENT_AFTER_RE = regex.compile(r"(?:\s|\\[,;:! ]|~|\$|\\\)|\\\]){0,6}(?:\\%|%|\\text\s*\{\s*\\?%\s*\})")
-_WORD_AFTER_RE = regex.compile(r"(?:\s|\\[,;:! ]|~|\$|\\\)|\\\]){0,6}(?:\\text\s*\{\s*)?(\p{L}+(?:[ \u00a0]\p{L}+)?)")
+# (on the box's line: a "%" that opens a line is a TeX comment)
+_PERCENT_AFTER_RE = regex.compile(r"(?:[ \t]{1,40}|\\[,;:! ]|~|\$|\\\)|\\\]){0,6}(?:\\%|%|\\text\s*\{\s*\\?%\s*\})")
+_WORD_AFTER_RE = regex.compile(r"(?:[ \t]{1,40}|\\[,;:! ]|~|\$|\\\)|\\\]){0,6}(?:\\text\s*\{\s*)?(\p{L}+(?:[ \u00a0]\p{L}+)?)")
 
 
 def percent_after_box(doc: Document, box_end: int, answer: str, timeout: float) -> bool:
@@ -317,5 +338,8 @@ def percent_after_box(doc: Document, box_end: int, answer: str, timeout: float) 
     m = _WORD_AFTER_RE.match(doc.view, box_end, min(len(doc.view), box_end + 60), timeout=timeout)
     if m is None:
         return False
-    words = percent_words()
-    return m[1].lower() in words or m[1].split()[0].lower() in words
+    words, word = percent_words(), m[1].lower()
+    if word in words or word.split()[0] in words:
+        return True
+    # in a script without spaces the word runs on into the next ("パーセントです"): a percent word that opens it
+    return not word.isascii() and any(word.startswith(w) for w in words if not w.isascii() and len(w) > 1)

@@ -13,7 +13,7 @@ from rlvr.verifiers.percent_words import percent_word_after, percent_words
 from rlvr.verifiers.prose_patterns import MATH_SPAN_RE, OTHER_SCRIPT_WORD_RE, SENTENCE_WORD_RE, WORDS_AFTER_RE
 from rlvr.verifiers.stating_verb import object_value
 
-__all__ = ["counted"]
+__all__ = ["counted", "stressed_word"]
 
 _LETTERS_RE = regex.compile(r"\p{L}")
 _MONEY_BEFORE_RE = regex.compile(r"[$€£¥₹]\s?\\?[0-9]?")
@@ -54,3 +54,25 @@ def _percent_word_next(sentence: str, start: int, end: int, timeout: float) -> b
     words = WORDS_AFTER_RE.match(sentence, end, timeout=timeout)
     tokens = words[0].lower().split() if words else []
     return any(" ".join(tokens[:k]) in percent_words() for k in (1, 2, 3))
+
+
+_STRESSED_WORD_RE = regex.compile(r"\p{L}[\p{L}'’\-]*(?:[ \t]+\p{L}[\p{L}'’\-]*){0,3}")
+
+
+def stressed_word(text: str, start: int, end: int, bold: tuple[tuple[int, int], ...], timeout: float) -> tuple[str, int, int] | None:
+    """The one stressed word or short phrase (``**Wednesday**``, at most four words, no digit) of a sentence
+    at ``[start, end)`` of ``text`` that says more than it (a heading alone on its line stresses nothing)."""
+    inside = [(a, b) for a, b in bold if start <= a and b <= end]
+    if len(inside) != 1:
+        return None
+    a, b = inside[0]
+    content = text[a:b].strip()
+    if not _STRESSED_WORD_RE.fullmatch(content, timeout=timeout):
+        return None
+    rest = (text[start:a] + " " + text[b:end]).replace("*", " ").replace("_", " ")
+    if not _WORD_IN_REST_RE.search(rest, timeout=timeout):
+        return None  # "**Conclusion**" on its own: a heading
+    return content, a, b
+
+
+_WORD_IN_REST_RE = regex.compile(r"\p{L}{2,}")

@@ -22,7 +22,7 @@ import bisect
 import regex
 
 from rlvr.verifiers.approximations import APPROX_SIGNS_RE, APPROXIMATING, says_approximately
-from rlvr.verifiers.box_context import box_context, restated_after_box
+from rlvr.verifiers.box_context import box_context, percent_after_box, restated_after_box
 from rlvr.verifiers.doubts import doubt_before, unresolved_doubt
 from rlvr.verifiers.later_values import fold_odds
 from rlvr.verifiers.cache import byte_cache
@@ -39,11 +39,12 @@ from rlvr.verifiers.conversions import unit_name
 from rlvr.verifiers.percent_words import percent_words
 from rlvr.verifiers.east_asian_units import measure_after_number
 from rlvr.verifiers.prose import (
-    ALTERNATIVE_RE, CONCLUSION_RE, HEDGE_RE, RETRACTION_RE, sentences, stated_values,
+    ALTERNATIVE_RE, CONCLUSION_RE, HEDGE_RE, RETRACTION_RE, stated_values,
 )
 from rlvr.verifiers.same_line import line_values
 from rlvr.verifiers.value_roles import RoleIndex, value_role
 from rlvr.verifiers.slots import Slot, clean
+from rlvr.verifiers.statement_spans import statement_of
 from rlvr.verifiers.choices import answer_choice
 from rlvr.verifiers.temperatures import with_temperature_scale
 from rlvr.verifiers.trace import Finding, rule
@@ -97,6 +98,16 @@ def _value_of(group: list[Slot]) -> str:
     return inner.content
 
 
+def _with_percent(doc: Document, group: list[Slot], timeout: float) -> str:
+    """The occurrence's value, with the percent sign or word that follows its box ("\\boxed{2}\\%"): the final answer
+    is read so (extraction), and the values stated beside it must be too ("\\boxed{2}\\% or \\boxed{200}\\%" are
+    two answers, not 2 and a restatement of it)."""
+    inner = min(group, key=lambda s: s.value[1] - s.value[0])
+    if inner.kind == "boxed" and percent_after_box(doc, inner.end, clean(inner.content), timeout):
+        return inner.content + "\\%"
+    return inner.content
+
+
 _DOUBT = words_pattern(HEDGE_WORDS + ALTERNATIVE_WORDS)
 _SEPARATORS = words_pattern(("or", "and", "oder", "und", "ou", "et", "或", "和", "или", "и") + LIST_WORDS)
 _GAP_NOISE_RE = regex.compile(r"\\(?:quad|qquad|text|mathrm|textbf|hspace|,|;|!|:| )|[\\$()\[\]{}.,;:!?&|/\-–—\s~]")
@@ -137,43 +148,6 @@ def _together(gap: str, timeout: float) -> bool:
             or CONCLUSION_RE.search(gap, timeout=timeout):
         return False  # working (numbers, an equation), a revision or a conclusion ("so", "finally") between them
     return len(_LONG_WORD_RE.findall(rest, timeout=timeout)) <= _TOGETHER_WORDS
-
-
-def statement_of(doc: Document, group: list[Slot], timeout: float) -> tuple[int, int]:
-    """The span of the sentence that holds ``group`` (with the line before when the slot stands alone).
-
-    A line's sentences are found once per document (``doc.memo``), so a line of thousands of slots
-    costs one pass over it, not one per slot."""
-    start, end = group[0].start, max(s.end for s in group)
-    view = doc.view
-    line_start = view.rfind("\n", 0, start) + 1
-    line_end = view.find("\n", end)
-    line_end = len(view) if line_end < 0 else line_end
-    if not _WORD_CHAR_RE.search(view, line_start, start, timeout=timeout) \
-            and not _WORD_CHAR_RE.search(view, end, line_end, timeout=timeout) \
-            and not any(s.kind == "hash_answer" for s in group):
-        # "… either 7 or\n\\boxed{8}": the line before goes on into the slot's; not into GSM8K's "#### 4", an
-        # answer mark of its own under the working ("If he saves $2 a day, it takes him 4 days.\n#### 4")
-        line_start = view.rfind("\n", 0, max(0, line_start - 1)) + 1
-    starts, spans = _line_sentences(doc, line_start, line_end, timeout)
-    s_start = line_start
-    i = bisect.bisect_left(starts, start - line_start) - 1  # the last sentence that starts before the slot
-    if i >= 0:
-        s_start = line_start + spans[i][0]
-    s_end = end
-    j = bisect.bisect_right(starts, end - line_start) - 1  # the sentence the slot ends in goes on to its end
-    if j >= 0 and spans[j][1] > end - line_start:
-        s_end = line_start + spans[j][1]
-    return s_start, max(s_end, end)
-
-
-def _line_sentences(doc: Document, line_start: int, line_end: int, timeout: float) -> tuple[list[int], list]:
-    key = ("sentences", line_start, line_end)
-    found = doc.memo.get(key)
-    if found is None:
-        spans = sentences(doc.view[line_start:line_end], timeout)
-        found = doc.memo[key] = ([a for a, _b in spans], spans)
-    return found
 
 
 class _Statement:
@@ -248,7 +222,7 @@ def check_final(doc: Document, all_slots: list[Slot], final: Slot, answer: str, 
             and _together(doc.view[_end(groups[j]):groups[j + 1][0].start], timeout):
         j += 1  # after the final answer, another kind of slot is a later statement (check_later)
     together = groups[i:j + 1]
-    values = [_value_of(g) for g in together]
+    values = [_with_percent(doc, g, timeout) for g in together]
     distinct = list(dict.fromkeys(values))
     if len({_key(v) for v in distinct}) > 1:
         shown = ", ".join(repr(clean(v)) for v in distinct[:4])

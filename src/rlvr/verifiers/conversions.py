@@ -125,8 +125,8 @@ def measured_unit(word: str, upright: bool = False) -> bool:
     (``\\mathrm{pm}``, ``{eV}``), where two lower-case letters are a unit symbol, not a variable."""
     if not word.isascii() or not word.isalpha() or len(word) > 12:
         return False
-    if len(word) < (2 if upright else 3):
-        return False
+    if len(word) < (2 if upright else 3) and not (upright and len(word) == 1 and word not in "eid"):
+        return False  # upright, one letter is a unit symbol ("\\mathrm{K}", "{m}"), but e, i and d are maths
     registry = _registry()
     if registry is None:
         return False

@@ -37,7 +37,7 @@ from rlvr.verifiers.verdict import Verdict
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["verify", "verify_batch", "averify", "averify_batch", "clear_cache", "validate_golds", "scoring_deadline",
+__all__ = ["verify", "verify_batch", "averify", "averify_batch", "clear_cache", "validate_golds", "gold_string", "scoring_deadline",
            "warm_up", "extract_batch", "reading_stats"]
 
 DEADLINE = rule("prepare.deadline", "the caller's deadline passed before the row was read")

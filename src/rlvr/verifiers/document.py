@@ -88,6 +88,29 @@ class Document:
 # and the models trained on them draw one after the answer): code that states no claim
 _OPAQUE_RE = regex.compile(r"(?P<comment><!--)|(?m:^(?P<fence>[ \t]{0,3}(?:```+|~~~+))(?P<info>[^\n`]*)$)|(?P<ticks>`+)"
                            r"|(?P<asy>\[asy\])")
+_CODE_CHAR_RE = regex.compile(r"[;(){}=\[\]]")
+_COMMENT_START_RE = regex.compile(r"//|/\*")
+
+
+def _asymptote_code(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """The spans of an Asymptote figure's body ``[start, end)`` that are code, to be hidden: every line with a
+    statement's characters, up to a comment. A comment and a line of words alone stay in the view: prose the figure
+    does not draw ("// the answer is 7", "[asy] or maybe 7 [/asy]") is read like any other."""
+    spans, pos = [], start
+    while pos < end:
+        stop = text.find("\n", pos, end)
+        stop = end if stop < 0 else stop
+        comment = _COMMENT_START_RE.search(text, pos, stop)
+        code_end = comment.start() if comment else stop
+        if _CODE_CHAR_RE.search(text, pos, code_end):
+            spans.append((pos, code_end))
+        if comment and comment[0] == "/*":
+            close = text.find("*/", comment.end(), end)
+            stop = end if close < 0 else max(stop, text.find("\n", close, end) if text.find("\n", close, end) >= 0 else end)
+        pos = stop + 1
+    return spans
+
+
 _MATH_ENVS = ("equation", "align", "gather", "multline", "eqnarray", "displaymath", "math", "flalign", "alignat")
 _UNESCAPED = r"(?<!(?<!\\)\\)"  # not after a single backslash (\$ is a dollar sign, \\$ a row break and math)
 _ENVS = r"(?:" + "|".join(_MATH_ENVS) + r")\*?"
@@ -168,8 +191,13 @@ class _Reader(TexPass):
                 self.hide(m.start(), end, "an HTML comment")
             elif m["asy"]:
                 end = text.find("[/asy]", m.end())
-                end = len(text) if end < 0 else end + len("[/asy]")
-                self.hide(m.start(), end, "an Asymptote figure")
+                if end < 0:
+                    continue  # never closed: what follows is read as text ("[asy] draw(…); Hmm, actually 7")
+                self.hide(m.start(), m.end(), "an Asymptote figure")
+                for a, b in _asymptote_code(text, m.end(), end):
+                    self.hide(a, b, "an Asymptote figure")
+                end += len("[/asy]")
+                self.hide(end - len("[/asy]"), end, "an Asymptote figure")
             elif m["fence"]:
                 marker = m["fence"].strip()
                 content = min(len(text), m.end() + 1)

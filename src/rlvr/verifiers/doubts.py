@@ -42,8 +42,6 @@ def unresolved_doubt(text: str, timeout: float, lead: bool = False) -> regex.Mat
             continue
         if m[0].lower() in _ORDINARY_USES and _CONTINUED_RE.match(text, m.end(), timeout=timeout):
             continue  # "She gave up 4 stickers", "a sample space", "boxes not checked is": the work's own words
-        if text[m.end():m.end() + 1] in ("的", "な", "한") and not m[0].isascii():
-            continue  # "系数不确定的情况": the doubt word modifies a noun of the work, not the answer
         if lead and _EXAMPLE_RE.fullmatch(m[0], timeout=timeout) \
                 and not _INTRODUCES_RE.fullmatch(text, m.end(), timeout=timeout):
             continue

@@ -42,6 +42,8 @@ _BOX_LABEL_RE = regex.compile(r"(?<![A-Za-z\\])((?:[A-Za-z](?:_\{?[A-Za-z0-9]+\}
                            r"\s*=\s*(?:\$|\\\(|\\\[)?\s*$")
 _LABEL_NAME = _BOX_LABEL_RE.pattern[:_BOX_LABEL_RE.pattern.index(r"\s*=\s*(?:")]
 _SIGN_IN_NAME_RE = regex.compile(r"[-+]")
+# "\\boxed{17} = x": the name given after the box, as "x = \\boxed{17}" gives it before (a later "x = 18" claims)
+_NAMED_AFTER_RE = regex.compile(r"\s*=\s*" + _LABEL_NAME + r"\s*(?:\$|\\\)|\\\]|[.,;]|$)")
 # what may stand between the equation and its box: a heading or label of the final answer ("**Final Answer**",
 # "The final answer is")
 _ANSWER_INTRO = r"(?:[\s*#:]|(?i:the|final|answer|is)(?![A-Za-z]))*"
@@ -78,7 +80,8 @@ def check_later(doc: Document, later_slots: list[list[Slot]], final: Slot, answe
     ``later_slots``: the slots after the final one, grouped by place, not stated together with it.
     """
     label = _BOX_LABEL_RE.search(doc.view, max(0, final.start - 40), final.start, timeout=timeout) \
-        or _carried_label(doc.view, final.start, answer, timeout)
+        or _carried_label(doc.view, final.start, answer, timeout) \
+        or _NAMED_AFTER_RE.match(doc.view, final.end, min(len(doc.view), final.end + 40), timeout=timeout)
     reader = SentenceReader(answer, timeout, unit_after(doc.view, final.end, timeout), label_key(label[1]) if label else None)
     for group in later_slots:
         value = min(group, key=lambda s: s.value[1] - s.value[0]).content

@@ -17,18 +17,18 @@ from rlvr.verifiers.conversions import same_dimension
 from rlvr.verifiers.currencies import is_currency
 from rlvr.verifiers.prose import stated_values
 from rlvr.verifiers.value_roles import bound_before, value_role
-from rlvr.verifiers.limits import REGEX_TIMEOUT_S
 from rlvr.verifiers.later_answer import AnswerReadings
 from rlvr.verifiers.later_values import agrees_approximately, fold_digits, key
 from rlvr.verifiers.later_subjects import (
-    CHANGE_CUE_RE, OWN_CLAIM_RE, approves, counts_as_in_work, other_quantity_end, worked_keys,
+    CHANGE_CUE_RE, OWN_CLAIM_RE, approves, counts_as_in_work, label_key, names_its_object, other_quantity_end,
+    worked_keys,
 )
 from rlvr.verifiers.later_working import JUSTIFYING_RE, RESULT_CLAIM_RE, said_of_answer, work_value
 from rlvr.verifiers.slots import clean
 from rlvr.verifiers.statements import is_constant_side, names_a_quantity
 from rlvr.verifiers.trace import Finding, rule
 from rlvr.verifiers.temperatures import with_temperature_scale
-from rlvr.verifiers.units import canonical_unit, unit_after, unit_word
+from rlvr.verifiers.units import canonical_unit, unit_after
 from rlvr.verifiers.word_answers import yes_no_reversed, yes_no_taken_back
 
 
@@ -92,12 +92,6 @@ _REFERENCE = words_pattern(ANSWER_REFERENCES)
 # a value of its own between a reference word and an evaluation ("that $x = -3$ is invalid")
 _SUBJECT_VALUE_RE = regex.compile(r"\$[^$]*[0-9A-Za-z][^$]*\$|\\\(.+?\\\)|(?<![A-Za-z])[-+]?[0-9]")
 _LABEL_LINE_RE = regex.compile(r"^\s*(?:[-*+]\s+|\d{1,2}[.)]\s+)?[\p{L}][\p{L} '’/-]{0,40}\s*[:：]\s")
-_LABEL_SPACE_RE = regex.compile(r"[\s{}$]")
-
-
-def label_key(label: str) -> str:
-    """A name as compared: blanks, braces and dollars out ("m + n", "m+n" and "$m+n" are one name)."""
-    return _LABEL_SPACE_RE.sub("", label, timeout=REGEX_TIMEOUT_S)
 
 
 _LABELLED_VALUE_RE = regex.compile(r"(?<![A-Za-z\\])[A-Za-z](?:_\{?[A-Za-z0-9]+\}?)?\s*=\s*$")
@@ -108,8 +102,6 @@ _OFFER_BEFORE, _OFFER_AFTER = 15, 10  # how close an alternative word stands to 
 _META_WORDS = 8  # at most this many words beside the value
 _MANY_VALUES = 64  # a later sentence of more values than this is a list of candidates, not the work
 _BARE_WORDS = 2  # a later sentence of another value and at most this many words claims it
-# "\\boxed{9} divisors of 196": the answer's own noun goes on to name what it counts, with the problem's number
-_OBJECT_OF_RE = regex.compile(r"\s*(?:\p{L}+[ -])?(\p{L}{3,})\s+of\s+$")
 _RELATION_IN_VALUE_RE = regex.compile(r"[<>≤≥]|\\(?:le|ge|leq|geq|lt|gt|neq|ne)(?![A-Za-z])")
 _OTHER_BASE_RE = regex.compile(r"(?i)\bin\s+(?:base[ -]?[0-9]{1,2}|binary|octal|hexadecimal|hex|decimal)\b")
 _DESCRIBED_MISTAKE_RE = regex.compile(r"(?i)\b(?:common|typical|frequent|classic|popular|tempting|easy)\s*$")
@@ -203,9 +195,12 @@ class SentenceReader(AnswerReadings):
             if not _VALUE_CHAR_RE.search(_MACRO_NAME_RE.sub("", v, timeout=self.timeout), timeout=self.timeout):
                 continue  # "$\\blacksquare$", "$\\checkmark$": a mark, no value
             if at >= 0 and (_ADJECTIVE_AFTER_RE.match(text, at + len(v), timeout=self.timeout)
+                            and not _ALTERNATIVE.search(text, timeout=self.timeout)
+                            and not _RETRACTION.search(text, timeout=self.timeout)
                             or _ORDINAL_SUFFIX_RE.match(text, at + len(v), timeout=self.timeout)
                             or _ORDINAL_LABEL_RE.search(text[max(0, at - 16):at], timeout=self.timeout)):
-                continue  # "6-digit codes", "Step 3", "(mod 1000)": a label or an adjective, no value
+                continue  # "6-digit codes", "Step 3", "(mod 1000)": a label or an adjective, no value (not one offered:
+                # "…, or maybe it is a six-member team", "a nine-sided answer is also plausible")
             out.append(with_temperature_scale(text, v, at, self.timeout))  # "or 25 °F": keyed on its scale
         # ... the numbers it is worked out from are the work's, not other answers ("we counted 6 choices and 7, giving
         # $6 \\times 7 = 42$"); a value the identity does not name is still read ("$6 \\times 7 = 42$, final: 41")
@@ -362,8 +357,7 @@ class SentenceReader(AnswerReadings):
             if not words and not _LABEL_LINE_RE.match(sentence, timeout=t):  # "41." alone
                 return Finding(LATER_STATEMENT, f"the final answer {answer!r} is followed by {clean(value)!r} on its own "
                                f"({shown!r})", (clean(value),))
-            if first and not separate and (at := sentence.find(value)) > 0 \
-                    and (noun := _OBJECT_OF_RE.fullmatch(sentence[:at], timeout=t)) and unit_word(noun[1], open_class=True):
+            if first and not separate and names_its_object(sentence, value, t):
                 return None  # "\\boxed{9} divisors of 196.": the value names what the answer counts, no other answer
             if words and len(words) <= _BARE_WORDS and not _LABEL_LINE_RE.match(sentence, timeout=t) \
                     and not self._another_measure(sentence, value):

@@ -9,8 +9,11 @@ import regex
 from rlvr.verifiers.later_values import fold_digits, key
 from rlvr.verifiers.later_working import names_label
 from rlvr.verifiers.lexicon import words_pattern
+from rlvr.verifiers.limits import REGEX_TIMEOUT_S
+from rlvr.verifiers.units import unit_word
 
-__all__ = ["CHANGE_CUE_RE", "OWN_CLAIM_RE", "approves", "counts_as_in_work", "other_quantity_end", "worked_keys"]
+__all__ = ["CHANGE_CUE_RE", "OWN_CLAIM_RE", "approves", "counts_as_in_work", "label_key", "names_its_object", "other_quantity_end",
+           "worked_keys"]
 
 # a bare noun of the answer claiming a value ("the count is 17", "the total was 41"), and words that make a
 # value the one to take ("use 41", "41 should be submitted", "really", "I trust my first count")
@@ -120,3 +123,23 @@ def counts_as_in_work(sentence: str, value: str, working: str, timeout: float) -
         if after is not None and after[1].lower()[:4] == stem:
             return True
     return False
+
+
+# "\\boxed{9} divisors of 196": the answer's own noun goes on to name what it counts, with the problem's number
+_OBJECT_OF_RE = regex.compile(r"\s*(?:\p{L}+[ -])?(\p{L}{3,})\s+of\s+$")
+
+
+def names_its_object(sentence: str, value: str, timeout: float) -> bool:
+    """Whether ``value`` in the sentence that goes on from the answer ("divisors of 196.") only names what the
+    answer's count noun counts: a count noun, "of", then the value."""
+    at = sentence.find(value)
+    noun = _OBJECT_OF_RE.fullmatch(sentence[:at], timeout=timeout) if at > 0 else None
+    return noun is not None and unit_word(noun[1], open_class=True)
+
+
+_LABEL_SPACE_RE = regex.compile(r"[\s{}$]")
+
+
+def label_key(label: str) -> str:
+    """A name as compared: blanks, braces and dollars out ("m + n", "m+n" and "$m+n" are one name)."""
+    return _LABEL_SPACE_RE.sub("", label, timeout=REGEX_TIMEOUT_S)

@@ -393,7 +393,7 @@ TENTATIVE_WORDS: tuple[str, ...] = (
     "can't be certain", "cannot be certain", "can't be sure", "cannot be sure", "haven't finished", "have not finished",
     "doubtful", "i doubt", "not convinced", "unconvinced", "random guess", "picking a random", "pick a random",
     "coin flip", "flip a coin", "flipped a coin", "probably wrong", "might be wrong", "could be wrong",
-) + tuple(p for p in UNSURE_PHRASES if p not in ("i guess", "hard to say"))  # the same doubt in the other languages
+)
 #: words that refer back to the answer just given
 ANSWER_REFERENCES: tuple[str, ...] = (
     "this", "that", "it", "the answer", "my answer", "the result", "this answer", "that answer", "the above",

@@ -43,7 +43,7 @@ def set_builder_interval(text: str) -> str | None:  # statements imports this mo
 
     return convert(text)
 
-__all__ = ["NormalizedAnswer", "normalize_answer", "answer_key", "gold_answer", "strip_outer_box", "find_boxed",
+__all__ = ["NormalizedAnswer", "normalize_answer", "answer_key", "strip_outer_box", "find_boxed",
            "split_top_level", "value_key"]
 
 _WRAPPERS = ("text", "textbf", "textit", "textrm", "mathrm", "mathbf", "mathit", "mbox", "operatorname", "textnormal")
@@ -446,21 +446,6 @@ def _system_of_values(s: str) -> str:
     return ", ".join(f"{p[1]} = {p[2]}" for p in pairs)
 
 
-def gold_answer(gold: str) -> str:
-    """The answer a gold states when the gold is a worked solution: its boxed content.
-
-    MATH-style data sometimes ships the whole solution ("… so the answer is $\\boxed{12}$.") where
-    an answer is expected; the box is its answer, as graders have always read it. Several distinct
-    boxes are several answers and become a list gold. A gold that is only a box, or has none, is
-    returned unchanged.
-    """
-    boxes = find_boxed(gold)
-    if not boxes or (len(boxes) == 1 and strip_outer_box(gold) == boxes[0][0].strip()):
-        return gold
-    contents = list(dict.fromkeys(b[0].strip() for b in boxes))
-    return ", ".join(contents)  # several boxes ("\\boxed{1} and \\boxed{-2}") list several answers
-
-
 def answer_key(text: str) -> str:
     """A comparable identity of an answer's text (for majority voting): normalised, no spaces."""
     norm = normalize_answer(text)
@@ -483,7 +468,7 @@ def value_key(text: str) -> str | Fraction:
     if number is not None:
         if not norm.percent and (degrees := celsius(number, norm.unit)) is not None:
             return degrees
-        return number * 100 if norm.percent else number
+        return number / 100 if norm.percent else number  # 2% is 0.02: never the same answer as 200
     return norm.key + ("%" if norm.percent else "")
 
 

@@ -24,7 +24,7 @@ from rlvr.verifiers.repeating import IN_PROSE as REPEATING_IN_PROSE
 from rlvr.verifiers.prose_groups import derived_label, named_tail, named_values, one_value
 from rlvr.verifiers.sentence_breaks import FACTORIAL_AHEAD as _FACTORIAL_AHEAD, sentences
 from rlvr.verifiers.solution_sets import joined_solutions
-from rlvr.verifiers.closing_line import counted
+from rlvr.verifiers.closing_line import counted, stressed_word
 from rlvr.verifiers.prose_patterns import (
     MATH_SPAN_RE, OTHER_SCRIPT_WORD_RE, SENTENCE_WORD_RE, WORDS_AFTER_RE, blank_count_modifiers,
 )
@@ -142,7 +142,7 @@ def prose_answer(text: str, timeout: float, bold: tuple[tuple[int, int], ...] = 
         if not _PROSE_VALUE_HINT_RE.search(sentence, timeout=timeout):
             if _DOUBTS_RESULT.search(sentence, timeout=timeout):
                 return []  # "So the solution is 2. Hmm, maybe.": the sentence after the answer doubts it
-            if (word := _stressed_word(text, base + start, base + end, bold, timeout)) is not None:
+            if (word := stressed_word(text, base + start, base + end, bold, timeout)) is not None:
                 # "It will be a **Wednesday**.", "**Alice** wins the game.": the stressed word is the answer; an
                 # earlier sentence's number ("we move 4 days forward") is working, not what the writer concluded
                 return [word] if _asserts(sentence, timeout, True) and not _doubtful(sentence, timeout) else []
@@ -291,28 +291,6 @@ def _without_restatements(sentence: str, timeout: float) -> str:
     return out
 
 
-
-
-_STRESSED_WORD_RE = regex.compile(r"\p{L}[\p{L}'’\-]*(?:[ \t]+\p{L}[\p{L}'’\-]*){0,3}")
-
-
-def _stressed_word(text: str, start: int, end: int, bold: tuple[tuple[int, int], ...], timeout: float) -> Candidate | None:
-    """The one stressed word or short phrase (``**Wednesday**``, at most four words, no digit) of a sentence
-    at ``[start, end)`` of ``text`` that says more than it (a heading alone on its line stresses nothing)."""
-    inside = [(a, b) for a, b in bold if start <= a and b <= end]
-    if len(inside) != 1:
-        return None
-    a, b = inside[0]
-    content = text[a:b].strip()
-    if not _STRESSED_WORD_RE.fullmatch(content, timeout=timeout):
-        return None
-    rest = (text[start:a] + " " + text[b:end]).replace("*", " ").replace("_", " ")
-    if not _WORD_IN_REST_RE.search(rest, timeout=timeout):
-        return None  # "**Conclusion**" on its own: a heading
-    return content, a, b
-
-
-_WORD_IN_REST_RE = regex.compile(r"\p{L}{2,}")
 
 
 def _in_bold(start: int, end: int, bold: tuple[tuple[int, int], ...]) -> bool:

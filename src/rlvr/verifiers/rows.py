@@ -33,7 +33,8 @@ from rlvr.verifiers.limits import REGEX_TIMEOUT_S
 from rlvr.verifiers.lossless import unread_part
 from rlvr.verifiers.notations import compound_quantity, unit_vector_tuple
 from rlvr.verifiers.remarks import without_remark
-from rlvr.verifiers.normalize import choice_option_text, gold_answer, normalize_answer, value_key
+from rlvr.verifiers.gold_records import gold_answer
+from rlvr.verifiers.normalize import choice_option_text, normalize_answer, value_key
 from rlvr.verifiers.rules import (
     ROUNDED, TEXT_GROUP_RE, fast_decision, gold_info, is_list_gold, numbers_hidden_in_text, sandbox_texts,
     tuple_size,
@@ -257,9 +258,13 @@ def _reconciled(ex: Extraction, config: VerifierConfig, compare: Compare) -> Ext
     with a gold (an approximation within its precision).
     """
     last = ex.candidates[-1]
+    last_percent = normalize_answer(last).percent
     for other in ex.candidates[:-1]:
         other, tol = _restatement(other, ex.approximations)
-        outcome = decide(other, last, dataclasses.replace(config, abs_tol=tol, rel_tol=0.0), compare)
+        # two percentages (or two plain values) are the same only as the numbers they are: "2%" and "200%" are two
+        # answers, whatever a gold of 2 may accept; a percentage beside a plain value may restate it ("3/8, or 37.5%")
+        percent = "fraction" if normalize_answer(other).percent == last_percent else config.percent
+        outcome = decide(other, last, dataclasses.replace(config, abs_tol=tol, rel_tol=0.0, percent=percent), compare)
         if outcome.status != "correct":
             return ex
     return Extraction("ok", last, f"{ex.source} answer (restated in equal forms: "

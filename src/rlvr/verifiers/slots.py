@@ -26,7 +26,7 @@ from rlvr.verifiers.repeating import ENDS_IN_DECIMAL_DOTS_RE
 from rlvr.verifiers.limits import REGEX_TIMEOUT_S
 
 from rlvr.verifiers.document import Document
-from rlvr.verifiers.lexicon import ANSWER_LINE_LABELS, words_pattern
+from rlvr.verifiers.answer_labels import LABELS, answer_labels
 from rlvr.verifiers.choices import opens_with_option
 from rlvr.verifiers.answer_phrases import final_answer_phrase_in
 from rlvr.verifiers.line_reading import LEAD_HINT_RE, first_sentence, lead_before_value, line_lead
@@ -143,48 +143,6 @@ def tag_finder(name: str) -> SlotFinder:
 
 
 # -- answer lines ---------------------------------------------------------------------------------
-_LABELS = words_pattern(ANSWER_LINE_LABELS)
-_ARTICLES = ("the", "my", "our")
-# what may stand before a label on its line (a list number), or before it in the line (a sentence end)
-_LINE_PREFIX_RE = regex.compile(r"[ \t]*(?:\d{1,2}[.)][ \t]*)?$")
-_SENTENCE_END_RE = regex.compile(r"[.!?。]\s{1,3}$")
-_CLAUSE_END_RE = regex.compile(r"[,;，；]\s{1,3}$")  # "After thinking about this, Answer: C": capitalised, with a colon
-_PREFIX = 24  # a label stands at most this far from its line's start ("   12. **Final Answer**")
-# after the label: "Answer: 5", "Answer (in cm) = 5", "Ans - 5", "Answer is 5", "Answer $5$", or nothing
-_AFTER_LABEL_RE = regex.compile(
-    r"(?:[ \t]*\([^()\n]{0,40}\))?(?:(?P<colon>[ \t]*(?:[:：=]|[-–—→](?=\s)|=>))|(?P<verb>[ \t]+(?:is|equals)\b)"
-    r"|(?P<math>[ \t]*(?=\$|\\\(|\\\[|\\boxed|[0-9])))?[ \t]*(?P<value>[^\n]{0,2000})")
-
-
-def _answer_labels(view: str, timeout: float, start: int = 0):
-    """(slot start, label end, value start, value, alone) for each answer label at a line's or sentence's start.
-
-    "Answer: 5", "**Final Answer:** 5", "My final answer = 5", "Answer is 5", "Ans - 5", "答案：5";
-    a label alone on its line ("**Final Answer**") takes the value on the next lines. "The answer
-    is 5" is a phrase (``final_answer_phrase``), not a line.
-    """
-    for m in _LABELS.finditer(view, start, timeout=timeout):
-        line_start = view.rfind("\n", max(0, m.start() - _PREFIX), m.start()) + 1
-        before = view[max(line_start, m.start() - _PREFIX):m.start()]
-        at_line_start = (line_start > 0 or m.start() <= _PREFIX) and _LINE_PREFIX_RE.match(before, timeout=timeout)
-        after = _AFTER_LABEL_RE.match(view, m.end(), timeout=timeout)
-        if not (at_line_start or _SENTENCE_END_RE.search(before[-5:], timeout=timeout)
-                or (_CLAUSE_END_RE.search(before[-5:], timeout=timeout) and m[0][:1].isupper()
-                    and after["colon"] is not None and view[m.end():after.start("value")].strip() in (":", "："))):
-            continue
-        article = m[0].split()[0].lower() in _ARTICLES
-        value = after["value"]
-        # the slot starts at its line when the label opens the line, else at the label ("… $10,455. Final Answer: …")
-        slot_start = line_start if at_line_start else m.start()
-        if after["colon"] is not None:
-            yield slot_start, m.end(), after.start("value"), value, False
-        elif after["verb"] is not None or after["math"] is not None:
-            if not article:
-                yield slot_start, m.end(), after.start("value"), value, False
-        elif not value.strip(" \t.:："):
-            yield slot_start, m.end(), after.end(), "", True
-
-
 _MINERVA_TRAILER_RE = regex.compile(r"(?i)(?<=\.)\s*I hope it is correct\.?\s*$")
 _SENTENCE_SCAN = 2000
 # "… is <value>" with its math spans whole; an escaped dollar ("$\\$1,210$") is a currency sign, no delimiter
@@ -213,7 +171,7 @@ def _next_lines(view: str, pos: int) -> tuple[int, int] | None:
 def answer_line(doc: Document, timeout: float, start: int = 0) -> list[Slot]:
     view = doc.view
     found = []
-    for slot_start, label_start, value_start, value, alone in _answer_labels(view, timeout, start):
+    for slot_start, label_start, value_start, value, alone in answer_labels(view, timeout, start):
         if alone or not clean(value):
             span = _next_lines(view, value_start if not alone else label_start)  # the value on the next line
             if span is None:
@@ -254,7 +212,7 @@ def answer_line(doc: Document, timeout: float, start: int = 0) -> list[Slot]:
 
 def _is_label(cell: str, timeout: float) -> bool:
     """A table cell that holds only an answer label ("Answer", "**Final answer:**")."""
-    m = _LABELS.search(cell, timeout=timeout)
+    m = LABELS.search(cell, timeout=timeout)
     return m is not None and not cell[:m.start()].strip() and not cell[m.end():].strip(" \t:：")
 
 

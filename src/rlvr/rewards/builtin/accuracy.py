@@ -19,6 +19,7 @@ from rlvr.rewards.base import Reads, Reward, RewardResult, column_values
 from rlvr.rewards.registry import reward
 from rlvr.typed import param
 from rlvr.verifiers import STATUSES, VerifierConfig, verify_batch
+from rlvr.verifiers.core import gold_string
 
 logger = logging.getLogger(__name__)
 
@@ -121,7 +122,7 @@ class MathEquivalence(Reward):
 
     def score(self, completions: list[str], prompts: Any, **columns: Any) -> list[RewardResult]:
         golds = column_values(columns, self.gold_column, len(completions))
-        verdicts = verify_batch(completions, ["" if g is None else str(g) for g in golds], self.config)
+        verdicts = verify_batch(completions, [gold_string(g) for g in golds], self.config)
         out = []
         for v in verdicts:
             key = "exact" if v.correct and v.method == "string" and "exact" in self.scores else v.status
@@ -137,11 +138,11 @@ class MathEquivalence(Reward):
         from rlvr.rewards.judges.reference import eligible
 
         asked = [i for i, v in enumerate(verdicts) if golds[i] is not None and
-                 eligible(v.status, v.rule, v.answer, self.max_answer_chars, str(golds[i]), self.scope)]
+                 eligible(v.status, v.rule, v.answer, self.max_answer_chars, gold_string(golds[i]), self.scope)]
         if not asked:
             return
         try:
-            answers = self.second.judge([(str(golds[i]), verdicts[i].answer) for i in asked])
+            answers = self.second.judge([(gold_string(golds[i]), verdicts[i].answer) for i in asked])
         except Exception as exc:  # a judge never costs the rule verifier's verdicts
             logger.warning("math_equivalence judge failed on %d answers: %s: %s", len(asked), type(exc).__name__, exc)
             return

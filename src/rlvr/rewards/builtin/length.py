@@ -11,6 +11,7 @@ from rlvr.rewards.base import Reads, Reward, RewardResult, column_values
 from rlvr.typed import param
 from rlvr.rewards.registry import reward
 from rlvr.verifiers import VerifierConfig, verify_batch
+from rlvr.verifiers.core import gold_string
 
 _UNITS = ("auto", "tokens", "chars")
 
@@ -108,7 +109,7 @@ class _VerifiedLength(Reward):
     def _verdicts_and_lengths(self, completions: list[str], columns: dict[str, Any]) -> tuple[list[Any], list[int], str]:
         golds = column_values(columns, self.p.gold_column, len(completions))
         lengths, unit = _lengths(completions, columns, self.p.length_unit)
-        return verify_batch(completions, ["" if g is None else str(g) for g in golds], self._config), lengths, unit
+        return verify_batch(completions, [gold_string(g) for g in golds], self._config), lengths, unit
 
 
 @reward("len_reward")

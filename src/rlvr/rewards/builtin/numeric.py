@@ -19,6 +19,7 @@ from rlvr.rewards.base import Reads, Reward, RewardResult, column_values
 from rlvr.rewards.registry import reward
 from rlvr.typed import param
 from rlvr.verifiers.numbers import parse_number
+from rlvr.verifiers.core import gold_string
 
 _TIMEOUT_S = 1.0
 _THOUSANDS = regex.compile(r"[+-]?[0-9]{1,3}(?:,[0-9]{3})+(?:\.[0-9]+)?")
@@ -148,4 +149,4 @@ class NumericTolerance(Reward):
 
     def score(self, completions: list[str], prompts: Any, **columns: Any) -> list[RewardResult]:
         golds = column_values(columns, self.gold_column, len(completions))
-        return [self._one(text, "" if gold is None else str(gold)) for text, gold in zip(completions, golds)]
+        return [self._one(text, gold_string(gold)) for text, gold in zip(completions, golds)]
