@@ -380,15 +380,15 @@ def _local_decision(answer_text: str, answer: Any, gold_text_: str, config: Veri
                 answer = normalize_answer(", ".join(value for _label, value in named))
     elif (renamed := renamed_definition(answer.clean, gold.norm.clean)) is not None:
         answer = normalize_answer(renamed)  # "f(z) = z^2" against "f(x) = x^2": the same function
-    elif _VECTOR_GOLD_RE.fullmatch(gold.norm.clean, timeout=REGEX_TIMEOUT_S) \
-            and (vector := unit_vector_tuple(answer.clean, plain=True)) is not None:
-        answer = normalize_answer(vector)  # "i - 2j + 3k" against the vector (1, -2, 3)
-    elif _IMAGINARY_I_RE.search(gold.norm.clean, timeout=REGEX_TIMEOUT_S) and "j" not in gold.norm.clean \
+    if _IMAGINARY_I_RE.search(gold.norm.clean, timeout=REGEX_TIMEOUT_S) and "j" not in gold.norm.clean \
             and _IMAGINARY_J_RE.search(answer.clean, timeout=REGEX_TIMEOUT_S) \
             and not _IMAGINARY_I_RE.search(answer.clean, timeout=REGEX_TIMEOUT_S) and answer.clean.count("j") == 1 \
             and any(c.isdigit() for c in answer.clean):
-        # "3 - 4j" against "3 - 4i": the engineers' imaginary unit, where the gold is a complex number
+        # "3 - 4j" (or "Z = 3 - 4j") against "3 - 4i": the engineers' imaginary unit, where the gold is a complex number
         answer = normalize_answer(_IMAGINARY_J_RE.sub("i", answer.clean, timeout=REGEX_TIMEOUT_S))
+    if _VECTOR_GOLD_RE.fullmatch(gold.norm.clean, timeout=REGEX_TIMEOUT_S) \
+            and (vector := unit_vector_tuple(answer.clean, plain=True)) is not None:
+        answer = normalize_answer(vector)  # "i - 2j + 3k" (or "u × v = i - 2j + 3k") against the vector (1, -2, 3)
     if not answer.key:
         return Decision("no_answer", "the final answer is empty after normalisation", "extraction", EMPTY_ANSWER), answer, gold_text_
     fast = fast_decision(answer, gold, config)
