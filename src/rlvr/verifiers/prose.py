@@ -25,6 +25,7 @@ from rlvr.verifiers.prose_groups import derived_label, named_tail, named_values,
 from rlvr.verifiers.sentence_breaks import FACTORIAL_AHEAD as _FACTORIAL_AHEAD, sentences
 from rlvr.verifiers.solution_sets import joined_solutions
 from rlvr.verifiers.closing_line import counted, stressed_word
+from rlvr.verifiers.word_answers import phrase_answers
 from rlvr.verifiers.prose_patterns import (
     MATH_SPAN_RE, OTHER_SCRIPT_WORD_RE, SENTENCE_WORD_RE, WORDS_AFTER_RE, blank_count_modifiers,
 )
@@ -146,6 +147,11 @@ def prose_answer(text: str, timeout: float, bold: tuple[tuple[int, int], ...] = 
                 # "It will be a **Wednesday**.", "**Alice** wins the game.": the stressed word is the answer; an
                 # earlier sentence's number ("we move 4 days forward") is working, not what the writer concluded
                 return [word] if _asserts(sentence, timeout, True) and not _doubtful(sentence, timeout) else []
+            if CONCLUSION_RE.search(sentence, timeout=timeout) and len(said := phrase_answers(sentence)) == 1:
+                # "Therefore the limit does not exist.", "So there are infinitely many solutions.": the conclusion
+                # is a word answer; the one-sided limits or the line's equation before it are working
+                a, b = said[0].span()
+                return [] if _doubtful(sentence, timeout) else [(said[0][0], base + start + a, base + start + b)]
             continue  # no value here ("I hope it is correct."): look one sentence back
         if sentence.rstrip().endswith(("?", "？")):
             return []  # a question states no answer ("12?")

@@ -23,7 +23,7 @@ from rlvr.verifiers.spelled_fractions import spells_fraction
 from rlvr.verifiers.spelled_numbers import spells_gold
 from rlvr.verifiers.trace import Decision, rule
 
-__all__ = ["WORDS", "CALENDAR", "SPELLED", "word_answer", "spelled_answer", "yes_no", "yes_no_taken_back", "yes_no_reversed", "calendar_decision",
+__all__ = ["WORDS", "CALENDAR", "SPELLED", "word_answer", "phrase_answers", "spelled_answer", "yes_no", "yes_no_taken_back", "yes_no_reversed", "calendar_decision",
            "yes_no_decision", "spelled_decision"]
 
 WORDS = rule("compare.words", "answers in words compare as words (case, articles and a final period aside), and the "
@@ -45,6 +45,16 @@ _SAME_AS = {  # spellings of one answer
     "no": ("no", "false"),
 }
 _SPELLINGS = {spelling.replace(" ", "").lower(): key for key, spellings in _SAME_AS.items() for spelling in spellings}
+# the spellings that are phrases of words ("does not exist", "infinitely many solutions"), longest first
+_PHRASES = tuple(sorted({p for key, ps in _SAME_AS.items() if key not in ("yes", "no") for p in ps
+                         if " " in p and p.replace(" ", "").isalpha()}, key=len, reverse=True))
+_PHRASE_RE = regex.compile(r"(?i)(?<![\p{L}])(?:" + "|".join(regex.escape(p) for p in _PHRASES) + r")(?![\p{L}])")
+
+
+def phrase_answers(sentence: str) -> list[regex.Match]:
+    """The word answers of several words a sentence states ("the limit does not exist", "there are infinitely many
+    solutions"), each a match in ``sentence``."""
+    return list(_PHRASE_RE.finditer(sentence, timeout=REGEX_TIMEOUT_S))
 _TEXT_WRAPPER_RE = regex.compile(r"\\(?:text|mathrm|textbf|mbox)\s*\{([^{}]*)\}")
 # words that take back or qualify a leading yes/no: hedges, alternatives, exceptions
 _QUALIFYING_WORDS = frozenset(w for group in (HEDGE_WORDS, ALTERNATIVE_WORDS) for w in group if " " not in w) | frozenset(
