@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import regex
 
-from rlvr.verifiers.lexicon import (ANSWER_LINE_LABELS, HEDGE_WORDS, NEGATION_WORDS, TENTATIVE_WORDS, UNSURE_PHRASES,
-                                    words_pattern)
+from rlvr.verifiers.lexicon import (ANSWER_LINE_LABELS, HEDGE_WORDS, NEGATION_WORDS, NEGATIVE_EVALUATIONS, TENTATIVE_WORDS,
+                                    UNSURE_PHRASES, words_pattern)
 
 __all__ = ["LABELS", "answer_labels"]
 
@@ -26,7 +26,7 @@ _AFTER_LABEL_RE = regex.compile(
 
 _CLAUSE_VALUE_RE = regex.compile(r"[0-9$\\]|\b(?:answer|result|if|case|part)\b", regex.IGNORECASE)
 _CLAUSE_SCAN = 200
-_CLAUSE_DOUBT = words_pattern(HEDGE_WORDS + NEGATION_WORDS + TENTATIVE_WORDS + UNSURE_PHRASES)
+_CLAUSE_DOUBT = words_pattern(HEDGE_WORDS + NEGATION_WORDS + TENTATIVE_WORDS + UNSURE_PHRASES + NEGATIVE_EVALUATIONS)
 
 
 def _comma_led(view: str, m: regex.Match, after: regex.Match, timeout: float) -> bool:

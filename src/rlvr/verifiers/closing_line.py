@@ -9,15 +9,18 @@ from collections.abc import Callable
 import regex
 
 from rlvr.verifiers.currencies import is_currency
+from rlvr.verifiers.lexicon import (ADDING_WORDS, ALTERNATIVE_WORDS, HEDGE_WORDS, NEGATION_WORDS, NEGATIVE_EVALUATIONS,
+                                    TENTATIVE_WORDS, words_pattern)
 from rlvr.verifiers.percent_words import percent_word_after, percent_words
 from rlvr.verifiers.prose_patterns import MATH_SPAN_RE, OTHER_SCRIPT_WORD_RE, SENTENCE_WORD_RE, WORDS_AFTER_RE
 from rlvr.verifiers.stating_verb import object_value
 
-__all__ = ["counted", "stressed_word"]
+__all__ = ["QUALIFIED", "counted", "spelled_after_verb", "stressed_word"]
 
 _LETTERS_RE = regex.compile(r"\p{L}")
 _MONEY_BEFORE_RE = regex.compile(r"[$€£¥₹]\s?\\?[0-9]?")
-_SIGN_AFTER_RE = regex.compile(r"[ \t\u00a0]*\\?([^\s\w\\.,;:!?()\[\]{}]{1,3})")  # a sign right after the amount
+# a sign or code right after the amount ("18 €", "18 \\$", "18 CHF", "18 zł"), closed by no letter
+_SIGN_AFTER_RE = regex.compile(r"[ \t\u00a0]*\\?([^\s\w\\.,;:!?()\[\]{}]{1,3}|\p{L}{1,4}(?!\p{L}))")
 
 
 def counted(sentence: str, timeout: float, values_of: Callable[[], list[tuple[str, int, int]]]) -> bool:
@@ -59,20 +62,54 @@ def _percent_word_next(sentence: str, start: int, end: int, timeout: float) -> b
 _STRESSED_WORD_RE = regex.compile(r"\p{L}[\p{L}'’\-]*(?:[ \t]+\p{L}[\p{L}'’\-]*){0,3}")
 
 
-def stressed_word(text: str, start: int, end: int, bold: tuple[tuple[int, int], ...], timeout: float) -> tuple[str, int, int] | None:
-    """The one stressed word or short phrase (``**Wednesday**``, at most four words, no digit) of a sentence
-    at ``[start, end)`` of ``text`` that says more than it (a heading alone on its line stresses nothing)."""
+def stressed_word(text: str, start: int, end: int, bold: tuple[tuple[int, int], ...], timeout: float) -> tuple[str, int, int] | None | bool:
+    """The one stressed word or short phrase (``**Wednesday**``, at most four words, no digit) of a sentence at
+    ``[start, end)`` of ``text`` that says what something is: after a copula or a colon, in a sentence that offers no
+    alternative, hedge, negation or other speaker (a heading alone on its line states nothing). ``None`` when the
+    sentence stresses nothing; ``False`` when it stresses something that is not its answer."""
     inside = [(a, b) for a, b in bold if start <= a and b <= end]
-    if len(inside) != 1:
+    if not inside:
         return None
+    if len(inside) != 1:
+        return False
     a, b = inside[0]
     content = text[a:b].strip()
     if not _STRESSED_WORD_RE.fullmatch(content, timeout=timeout):
-        return None
-    rest = (text[start:a] + " " + text[b:end]).replace("*", " ").replace("_", " ")
-    if not _WORD_IN_REST_RE.search(rest, timeout=timeout):
-        return None  # "**Conclusion**" on its own: a heading
+        return False
+    before = text[start:a].replace("*", " ").replace("_", " ")
+    if not _COPULA_BEFORE_RE.search(before, timeout=timeout) or text[b:end].strip(" \t*_.!"):
+        # "**Alice** wins", "**Bob** loses", "a **Wednesday** last year", "… at the earliest": only what the sentence,
+        # ending on it, says something is ("It will be a **Wednesday**.")
+        return False
+    clause = before[max(before.rfind(","), before.rfind(";"), before.rfind(":")) + 1:]  # its clause, the word aside
+    if QUALIFIED.search(clause, timeout=timeout) or _ATTRIBUTED_RE.search(clause, timeout=timeout):
+        return False  # "Bob claims it will be a **Wednesday**", "maybe it is …": not the writer's one answer
     return content, a, b
 
 
-_WORD_IN_REST_RE = regex.compile(r"\p{L}{2,}")
+# the stressed word is the complement of a copula or of "answer:" ("It will be a **Wednesday**", "The winner is
+# **Alice**", "The answer: **odd**")
+_COPULA_BEFORE_RE = regex.compile(r"(?i)(?:\b(?:is|are|was|were|be|becomes|equals|answer)\b[ \t:]*(?:(?:a|an|the)[ \t]+)?|:)[ \t]*$")
+QUALIFIED = words_pattern(ALTERNATIVE_WORDS + HEDGE_WORDS + ADDING_WORDS + NEGATION_WORDS + TENTATIVE_WORDS
+                           + NEGATIVE_EVALUATIONS + ("but", "though", "although", "except"))
+# another speaker, a condition, a modal or a judgement before it ("We should verify it is …", "The wrong answer would be …")
+_ATTRIBUTED_RE = regex.compile(r"(?i)\b(?:claims?|says?|said|thinks?|believes?|argues?|suggests?|guess(?:es)?|if|unless|whether|"
+                               r"should|would|could|might|may|can|verify|check|wrong|incorrect|not)\b")
+
+
+_SPELLED_AFTER_VERB_RE = regex.compile(r"(?i)\b(?:is|are|was|equals)[ \t]+((?:\p{L}+[ \t-]){0,4}\p{L}+)[ \t]*[.!]?[ \t]*$")
+
+
+def spelled_after_verb(sentence: str, timeout: float) -> tuple[str, int, int] | None:
+    """The number a concluding sentence spells after its verb ("So the probability is two thirds.", "The total is
+    twenty-four apples."): words that are number words of a CLDR language, the last of them perhaps what they count
+    or the fraction's denominator; ``None`` for any other words ("The answer is one of the cases.")."""
+    from rlvr.verifiers.spelled_numbers import number_word  # CLDR's tables: loaded when first needed
+
+    m = _SPELLED_AFTER_VERB_RE.search(sentence, timeout=timeout)
+    if m is None:
+        return None
+    words = m[1].lower().replace("-", " ").split()
+    if not all(number_word(w) for w in words[:-1]) or not number_word(words[0]):
+        return None
+    return m[1], m.start(1), m.end(1)

@@ -88,8 +88,11 @@ class Document:
 # and the models trained on them draw one after the answer): code that states no claim
 _OPAQUE_RE = regex.compile(r"(?P<comment><!--)|(?m:^(?P<fence>[ \t]{0,3}(?:```+|~~~+))(?P<info>[^\n`]*)$)|(?P<ticks>`+)"
                            r"|(?P<asy>\[asy\])")
-_CODE_CHAR_RE = regex.compile(r"[;(){}=\[\]]")
+# a line of Asymptote: a call, an assignment, a declaration, a bracket, a path or a number opens it
+_CODE_START_RE = regex.compile(r"[ \t]*(?:[A-Za-z_]\w*(?:[ \t]*[(=\[.]|[ \t]+[A-Za-z_]\w*[ \t]*[=;(,\[)])|[(){}\[\]\-+/*\"0-9.$])")
 _COMMENT_START_RE = regex.compile(r"//|/\*")
+_PROSE_RUN_RE = regex.compile(r"(?<![\p{L}\"])\p{L}{2,}(?: \p{L}+){2,}(?![\p{L}\"(])")  # three words in a row, outside quotes
+_ASY_END_RE = regex.compile(r"\[/asy\]")
 
 
 def _asymptote_code(text: str, start: int, end: int) -> list[tuple[int, int]]:
@@ -102,8 +105,8 @@ def _asymptote_code(text: str, start: int, end: int) -> list[tuple[int, int]]:
         stop = end if stop < 0 else stop
         comment = _COMMENT_START_RE.search(text, pos, stop)
         code_end = comment.start() if comment else stop
-        if _CODE_CHAR_RE.search(text, pos, code_end):
-            spans.append((pos, code_end))
+        if _CODE_START_RE.match(text, pos, code_end) and not _PROSE_RUN_RE.search(text, pos, code_end):
+            spans.append((pos, code_end))  # a statement; "Wait; the answer is 8.", "Actually 8 (not 7)." are prose
         if comment and comment[0] == "/*":
             close = text.find("*/", comment.end(), end)
             stop = end if close < 0 else max(stop, text.find("\n", close, end) if text.find("\n", close, end) >= 0 else end)
@@ -182,6 +185,7 @@ class _Reader(TexPass):
         text, spans, skip = self.text, [], 0
         breaks = [m.start() for m in _BLANK_LINE_RE.finditer(text, timeout=self.timeout)]  # paragraph ends, found once
         unclosed: dict[str, int] = {}  # a run of ticks with no partner before its paragraph ends: later ones neither
+        asy_ends: list[int] | None = None
         for m in list(_OPAQUE_RE.finditer(text, timeout=self.timeout)):
             if m.start() < skip:
                 continue
@@ -190,7 +194,10 @@ class _Reader(TexPass):
                 end = len(text) if end < 0 else end + 3
                 self.hide(m.start(), end, "an HTML comment")
             elif m["asy"]:
-                end = text.find("[/asy]", m.end())
+                if asy_ends is None:
+                    asy_ends = [c.start() for c in _ASY_END_RE.finditer(text, timeout=self.timeout)]  # found once
+                k = bisect.bisect_left(asy_ends, m.end())
+                end = asy_ends[k] if k < len(asy_ends) else -1
                 if end < 0:
                     continue  # never closed: what follows is read as text ("[asy] draw(…); Hmm, actually 7")
                 self.hide(m.start(), m.end(), "an Asymptote figure")

@@ -285,6 +285,9 @@ def _locate(doc: Document, config: Any, timeout: float) -> Extraction:
     slots = [s for kind, ss in found.items() if kind in STRUCTURED_KINDS or kind == "final_answer_phrase"
              or kind == final_kind or kind in _CUSTOM for s in ss]
     strict = getattr(config, "policy", "strict") == "strict"
+    if final.kind == "boxed" and percent_after_box(doc, final.end, answer, timeout):
+        answer = f"{answer}\\%"  # "\boxed{10}\%", "\boxed{10} percent": a percentage, as "\boxed{10\%}" is (and so in
+        # every check: beside it "\boxed{0.1}" is another answer, not a restatement)
     finding = check_final(doc, slots, final, answer, strict, timeout)
     if strict and config.detect_retraction and (finding is None or (finding.others and finding.rule != ALTERNATIVES)):
         # a restatement beside the answer (reconciled later) does not excuse what follows the answer
@@ -299,8 +302,6 @@ def _locate(doc: Document, config: Any, timeout: float) -> Extraction:
     unit = unit_after_box(doc, final.end, answer, timeout) if final.kind == "boxed" else None
     if unit is not None:  # "\boxed{2} hours": the unit is part of the answer where the gold is in minutes
         answer = f"{answer}\\text{{ {unit}}}"
-    elif final.kind == "boxed" and percent_after_box(doc, final.end, answer, timeout):
-        answer = f"{answer}\\%"  # "\boxed{10}\%", "\boxed{10} percent": a percentage, as "\boxed{10\%}" is
     if finding is not None:
         return _refused(finding, answer, final_kind, values)
     return Extraction("ok", answer, f"{final_kind} answer", final_kind, rule=FINAL, values=values)

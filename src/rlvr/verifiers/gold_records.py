@@ -18,9 +18,7 @@ from typing import Any
 
 import regex
 
-from rlvr.verifiers.lexicon import BOX_MACROS
 from rlvr.verifiers.limits import REGEX_TIMEOUT_S
-from rlvr.verifiers.lossless import KNOWN_MACROS
 from rlvr.verifiers.normalize import find_boxed, strip_outer_box
 
 __all__ = ["ANSWER_FIELDS", "gold_answer", "gold_of_record", "record_answer"]
@@ -32,9 +30,9 @@ ANSWER_FIELDS = ("expected_answer", "ground_truth", "final_answer", "correct_ans
                  "answer", "gold", "solution")
 _NESTED = ("reward_model",)  # verl's layout: {"reward_model": {"ground_truth": ...}}
 _MAX_RECORD = 100_000
-# a TeX macro whose backslash JSON would read as an escape ("\\frac", "\\theta", "\\neq"); "\\nNatalia" is a newline
-_TEX_ESCAPE_RE = re.compile(r"(?<!\\)\\(?:" + "|".join(sorted((m for m in KNOWN_MACROS | set(BOX_MACROS) if m[:1] in "bfnrt"),
-                                                                key=len, reverse=True)) + r")(?![A-Za-z])")
+# a TeX macro whose backslash JSON would read as an escape ("\\frac", "\\theta", "\\nabla", "\\bar"): a lower-case
+# letter after the escape's; "\\nNatalia" (a newline, then a sentence) is JSON's
+_TEX_ESCAPE_RE = re.compile(r"(?<!\\)\\[bfnrt][a-z]")
 _TEX_BACKSLASH_RE = re.compile(r"(?<!\\)\\(?=[A-Za-z])")
 
 

@@ -43,7 +43,7 @@ _BOX_LABEL_RE = regex.compile(r"(?<![A-Za-z\\])((?:[A-Za-z](?:_\{?[A-Za-z0-9]+\}
 _LABEL_NAME = _BOX_LABEL_RE.pattern[:_BOX_LABEL_RE.pattern.index(r"\s*=\s*(?:")]
 _SIGN_IN_NAME_RE = regex.compile(r"[-+]")
 # "\\boxed{17} = x": the name given after the box, as "x = \\boxed{17}" gives it before (a later "x = 18" claims)
-_NAMED_AFTER_RE = regex.compile(r"\s*=\s*" + _LABEL_NAME + r"\s*(?:\$|\\\)|\\\]|[.,;]|$)")
+_NAMED_AFTER_RE = regex.compile(r"\s*=\s*" + _LABEL_NAME + r"\s*(?:\$|\\\)|\\\]|\\end\s*\{|[.,;]|$)")
 # what may stand between the equation and its box: a heading or label of the final answer ("**Final Answer**",
 # "The final answer is")
 _ANSWER_INTRO = r"(?:[\s*#:]|(?i:the|final|answer|is)(?![A-Za-z]))*"

@@ -24,7 +24,7 @@ from rlvr.verifiers.repeating import IN_PROSE as REPEATING_IN_PROSE
 from rlvr.verifiers.prose_groups import derived_label, named_tail, named_values, one_value
 from rlvr.verifiers.sentence_breaks import FACTORIAL_AHEAD as _FACTORIAL_AHEAD, sentences
 from rlvr.verifiers.solution_sets import joined_solutions
-from rlvr.verifiers.closing_line import counted, stressed_word
+from rlvr.verifiers.closing_line import QUALIFIED, counted, spelled_after_verb, stressed_word
 from rlvr.verifiers.word_answers import phrase_answers
 from rlvr.verifiers.prose_patterns import (
     MATH_SPAN_RE, OTHER_SCRIPT_WORD_RE, SENTENCE_WORD_RE, WORDS_AFTER_RE, blank_count_modifiers,
@@ -138,20 +138,29 @@ def prose_answer(text: str, timeout: float, bold: tuple[tuple[int, int], ...] = 
     base = max(0, len(text) - _PROSE_SCAN)
     tail = text[base:]
     spans = sentences(tail, timeout)
+    passed = False  # a sentence after the one read offers another answer or doubts ("Thursday is also possible.")
     for start, end in reversed(spans[-4:]):
         sentence = _without_restatements(tail[start:end], timeout)
         if not _PROSE_VALUE_HINT_RE.search(sentence, timeout=timeout):
+            if (word := stressed_word(text, base + start, base + end, bold, timeout)) is False:
+                return []  # a stressed word that is not the sentence's answer: never an earlier number of the working
+            if word is not None:
+                # "It will be a **Wednesday**.", "The statement is **false**.": the stressed word is the answer (and
+                # no word of doubt about an earlier result); an earlier sentence's number ("we move 4 days
+                # forward") is working, not what the writer concluded
+                rest = sentence[:word[1] - base - start] + " " + sentence[word[2] - base - start:]
+                return [] if passed or _doubtful(sentence, timeout) or _DOUBTS_RESULT.search(rest, timeout=timeout) else [word]
             if _DOUBTS_RESULT.search(sentence, timeout=timeout):
                 return []  # "So the solution is 2. Hmm, maybe.": the sentence after the answer doubts it
-            if (word := stressed_word(text, base + start, base + end, bold, timeout)) is not None:
-                # "It will be a **Wednesday**.", "**Alice** wins the game.": the stressed word is the answer; an
-                # earlier sentence's number ("we move 4 days forward") is working, not what the writer concluded
-                return [word] if _asserts(sentence, timeout, True) and not _doubtful(sentence, timeout) else []
+            if CONCLUSION_RE.search(sentence, timeout=timeout) and (spelled := spelled_after_verb(sentence, timeout)):
+                # "So the probability is two thirds.": a number in words, compared by spelling the gold
+                return [] if _doubtful(sentence, timeout) else [(spelled[0], base + start + spelled[1], base + start + spelled[2])]
             if CONCLUSION_RE.search(sentence, timeout=timeout) and len(said := phrase_answers(sentence)) == 1:
                 # "Therefore the limit does not exist.", "So there are infinitely many solutions.": the conclusion
                 # is a word answer; the one-sided limits or the line's equation before it are working
                 a, b = said[0].span()
                 return [] if _doubtful(sentence, timeout) else [(said[0][0], base + start + a, base + start + b)]
+            passed = passed or QUALIFIED.search(sentence, timeout=timeout) is not None
             continue  # no value here ("I hope it is correct."): look one sentence back
         if sentence.rstrip().endswith(("?", "？")):
             return []  # a question states no answer ("12?")

@@ -258,13 +258,11 @@ def _reconciled(ex: Extraction, config: VerifierConfig, compare: Compare) -> Ext
     with a gold (an approximation within its precision).
     """
     last = ex.candidates[-1]
-    last_percent = normalize_answer(last).percent
     for other in ex.candidates[:-1]:
         other, tol = _restatement(other, ex.approximations)
-        # two percentages (or two plain values) are the same only as the numbers they are: "2%" and "200%" are two
-        # answers, whatever a gold of 2 may accept; a percentage beside a plain value may restate it ("3/8, or 37.5%")
-        percent = "fraction" if normalize_answer(other).percent == last_percent else config.percent
-        outcome = decide(other, last, dataclasses.replace(config, abs_tol=tol, rel_tol=0.0, percent=percent), compare)
+        # a restatement is the same number: "3/8, or 37.5%" restates; "2%" and "200%", "0.4" and "0.4%" are two
+        # answers, whatever a gold may accept of each (the percent policy reads a percentage two ways only for a gold)
+        outcome = decide(other, last, dataclasses.replace(config, abs_tol=tol, rel_tol=0.0, percent="fraction"), compare)
         if outcome.status != "correct":
             return ex
     return Extraction("ok", last, f"{ex.source} answer (restated in equal forms: "

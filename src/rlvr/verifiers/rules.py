@@ -288,8 +288,11 @@ def fast_decision(answer: NormalizedAnswer, gold: Gold, config: VerifierConfig) 
         if rhs is not None and "=" not in g.clean:
             a_num = parse_number(normalize_answer(rhs).key, config.max_digits)
     if a_num is not None and gold.number is not None:
-        a_vals = _percent_values(a_num, answer.percent, config.percent)
-        g_vals = _percent_values(gold.number, g.percent, config.percent)
+        if answer.percent and g.percent:  # two percentages are equal as the numbers they are: 10% is never 0.1%
+            a_vals, g_vals = [a_num], [gold.number]
+        else:
+            a_vals = _percent_values(a_num, answer.percent, config.percent)
+            g_vals = _percent_values(gold.number, g.percent, config.percent)
         if any(numbers_match(a, gv, config.abs_tol, config.rel_tol) for a in a_vals for gv in g_vals):
             how = "equals" if config.abs_tol == 0 and config.rel_tol == 0 else "is within tolerance of"
             return Decision("correct", f"{_shown(answer)!r} {how} gold {gold.raw!r} as an exact number", "number", NUMBER)

@@ -15,11 +15,16 @@ from __future__ import annotations
 import functools
 from fractions import Fraction
 
+import regex
+
 from rlvr.verifiers.spelled_numbers import _engine, _owners, _refused, _spellings, _tokens, number_word
 
-__all__ = ["spells_fraction"]
+__all__ = ["spells_fraction", "fraction_noun", "fraction_nouns"]
 
 _MOST_LANGUAGES = 8
+_TEXT_WRAPPER_RE = regex.compile(r"\\(?:text|mathrm|textrm|mbox)\s*\{([^{}]*)\}")
+# Chinese and Japanese name the denominator first: 三分之二 (zh), 三分の二 (ja) are two thirds
+_EAST_ASIAN_OF = {("分", "之"): "zh", ("分", "の"): "ja"}
 _LARGEST_DENOMINATOR = 100
 # English's own fraction nouns (no ordinal rule spells them), and its article for a numerator of one
 _ENGLISH_NOUNS = {2: ("half", "halves"), 4: ("quarter", "quarters")}
@@ -51,14 +56,17 @@ def spells_fraction(answer: str, gold: Fraction | None) -> str | None:
         return None
     if len(answer) > 120 or any(c.isdigit() for c in answer):
         return None
+    answer = _TEXT_WRAPPER_RE.sub(r"\1", answer)  # "\\text{two thirds}"
     tokens = _tokens(answer)
+    if (east_asian := _east_asian_fraction(tokens, gold)) is not None:
+        return east_asian
     if len(tokens) < 2:
         return None
     tail: list[str] = []
     if "of" in tokens:  # "of the tank": what it is a fraction of, words only
         at = tokens.index("of")
         tokens, tail = tokens[:at], tokens[at:]
-        if any(number_word(t) for t in tail if len(t) > 3):
+        if any(number_word(t) for t in tail if len(t) >= 3):  # "one third of six" is 2
             return None
     # the denominator words are operations elsewhere ("halves", "thirds"): only the other words may refuse it
     if _refused(answer.lower(), tail) or any(_refused(t, [t]) for t in tokens[:1]):
@@ -73,3 +81,43 @@ def spells_fraction(answer: str, gold: Fraction | None) -> str | None:
             if " ".join(tokens[:k]) in numerators and " ".join(tokens[k:]) in _denominators(q, language):
                 return f"{' '.join(tokens)} ({language})"
     return None
+
+
+def _east_asian_fraction(tokens: list[str], gold: Fraction) -> str | None:
+    """``三分之二`` against 2/3: the denominator's numeral, 分之 (or 分の), the numerator's."""
+    for i in range(1, len(tokens) - 2):
+        language = _EAST_ASIAN_OF.get((tokens[i], tokens[i + 1]))
+        if language is None:
+            continue
+        q, p = "".join(tokens[:i]), "".join(tokens[i + 2:])
+        if q in {"".join(s) for s in _spellings(gold.denominator, language)} \
+                and p in {"".join(s) for s in _spellings(gold.numerator, language)}:
+            return f"{''.join(tokens)} ({language})"
+    return None
+
+
+@functools.lru_cache(maxsize=4096)
+def fraction_noun(word: str, languages: tuple[str, ...]) -> bool:
+    """Whether ``word`` names a denominator (2-20) in one of ``languages`` ("Drittel", "terzi", "thirds"): after a
+    spelled number it makes a fraction, never a count noun ("zwei Drittel" is 2/3, not 2)."""
+    return any(word in _denominators(q, language) for language in languages for q in range(2, 21))
+
+
+def _read_fraction_nouns() -> list[str]:
+    """Every word that names a denominator from 3 to 20 in a language CLDR spells numbers in (2 is left out: its
+    ordinal is a unit of time in many, "second", "segundo")."""
+    languages = sorted({language for owners in _owners().values() for language in owners})
+    return sorted({w for language in languages for q in range(3, 21) for w in _denominators(q, language) if len(w) > 3})
+
+
+@functools.lru_cache(maxsize=1)
+def fraction_nouns() -> frozenset[str]:
+    """The denominator words of every language (see :func:`_read_fraction_nouns`): after a number they make a
+    fraction ("zwei Drittel", "tre quarti", "two thirds"), never a count of things."""
+    from rlvr.verifiers.vocabulary_cache import cached, installed_version
+
+    try:
+        release = installed_version("unicode-rbnf")
+    except Exception:  # not installed: no ordinals to read
+        return frozenset()
+    return frozenset(cached("fraction-nouns", release, _read_fraction_nouns))

@@ -155,6 +155,10 @@ def spells_gold(answer: str, gold: Fraction | None) -> str | None:
         if not count_noun("".join(after) if unspaced else " ".join(after)) \
                 and " ".join(after) not in percent_words():
             return None  # "two dozen", "twenty squared": only a count noun (or "percent", as "40%") may follow
+        from rlvr.verifiers.spelled_fractions import fraction_noun  # it spells with this module's tables
+
+        if not unspaced and fraction_noun(after[0], tuple(_owners().get(tokens[start], ())[:_MOST_LANGUAGES])):
+            return None  # "zwei Drittel", "tre quarti": a fraction, not a count of thirds
     return " ".join(tokens[start:end])
 
 

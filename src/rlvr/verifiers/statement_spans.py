@@ -14,7 +14,10 @@ from rlvr.verifiers.slots import Slot
 __all__ = ["statement_of"]
 
 _WORD_CHAR_RE = regex.compile(r"[\p{L}\p{N}]")
-_OPEN_END_RE = regex.compile(r"(?:\p{L}|,)[ \t]*$")
+# a line that breaks off on a joining mark or word runs on into the next ("Either 4 or", "$18 or $19:", "$18 vs.",
+# "$18 / $19 ->", "I think it's 4, or maybe"); one that ends a sentence, a number or a noun is done
+_OPEN_END_RE = regex.compile(r"(?:[,:;/—–-]|->|=>|(?<![\p{L}])(?:or|and|vs\.?|versus|either|maybe|perhaps|possibly|probably))[ \t]*$",
+                             regex.IGNORECASE)
 
 
 def statement_of(doc: Document, group: list[Slot], timeout: float) -> tuple[int, int]:

@@ -222,6 +222,7 @@ def labelled_values(clean: str) -> list[tuple[str, str]] | None:
     return out if len({label for label, _value in out}) == len(out) else None
 
 
+_MOST_LABELLED = 32
 _SOLUTIONS_JOINED_RE = regex.compile(r"\s*(?:;|\\lor(?![A-Za-z])|\bor\b|\band\b)\s*")
 
 
@@ -230,8 +231,8 @@ def labelled_solutions(clean: str) -> list[list[tuple[str, str]]] | None:
     ``[[("p", "5"), ("q", "2")], [("p", "7"), ("q", "2")]]``: several solutions, each naming the same labels in
     the same order; ``None`` for anything else (a single solution is :func:`labelled_values`)."""
     items = split_top_level(_SOLUTIONS_JOINED_RE.sub(",", clean, timeout=REGEX_TIMEOUT_S), ",")
-    if len(items) < 4:
-        return None
+    if not 4 <= len(items) <= _MOST_LABELLED:
+        return None  # (a list of more solutions is compared as written: tuples of tuples cost a comparison each)
     pairs = []
     for item in items:
         m = _ITEM_LABEL_RE.fullmatch(item, timeout=REGEX_TIMEOUT_S)

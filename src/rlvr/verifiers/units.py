@@ -237,10 +237,12 @@ def scaled_value(text: str) -> tuple[str, str] | None:
     words = s.replace("-", " ").split()
     if not words or any(any(c.isdigit() for c in w) for w in words):
         return None
+    from rlvr.verifiers.spelled_fractions import fraction_nouns  # it reads CLDR's tables through this module
+
     for k in range(len(words), 0, -1):  # the number words, then perhaps the noun they count
         rest = " ".join(words[k:])
-        if rest and not count_noun(rest):
-            continue
+        if rest and (not count_noun(rest) or words[k].lower() in fraction_nouns()):
+            continue  # "zwei Drittel", "tre quarti": a fraction, not a count of thirds
         value = words_value(" ".join(words[:k]))
         if value is not None:
             return str(value), rest.lower()
