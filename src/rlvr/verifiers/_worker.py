@@ -62,11 +62,12 @@ class _Server:
 
         self.comparer = Comparer()
         self.comparer.parse("1")  # warm up the parser and the vocabularies before announcing readiness
-        from rlvr.verifiers import calendar_names, conversions, number_words, spelled_numbers
+        from rlvr.verifiers import calendar_names, conversions, number_words, spelled_fractions, spelled_numbers
 
         number_words.warm()
         calendar_names.warm()
         spelled_numbers.warm()
+        spelled_fractions.fraction_nouns()  # built once from CLDR's ordinals (~1 CPU-s), then read from the cache
         conversions.warm()  # pint's registry takes ~0.5 CPU-s: never inside a row's budget
         from rlvr.verifiers.percent_words import percent_words
 

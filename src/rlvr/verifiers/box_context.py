@@ -58,6 +58,9 @@ _UNIT_MACROS = frozenset({"\\AA", "\\angstrom", "\\mu", "\\micro", "\\ohm", "\\O
                           "\\degreeCelsius", "\\textdegree", "\\micron", "\\textmu", "\\textohm"})
 
 
+_UPRIGHT_RE = regex.compile(r"\\(?:rm|mathrm)(?![A-Za-z])")
+
+
 def _upright_unit(word: str) -> bool:
     """A word set upright (in ``\\mathrm{}``, ``\\text{}`` or a bare group) that names a unit."""
     return _unit_word(word, open_class=True) or measured_unit(word, upright=True)
@@ -69,7 +72,7 @@ def _is_unit(token: str) -> bool:
     if token in _UNIT_MACROS:
         return True
     if token.startswith("{"):  # a bare group: "{eV}", "{~m}", "{\\rm kg}", "{km/s}"; an empty one is no unit by itself
-        words = regex.sub(r"\\(?:rm|mathrm)(?![A-Za-z])", " ", token[1:-1]).replace("~", " ").replace("/", " ").split()
+        words = _UPRIGHT_RE.sub(" ", token[1:-1], timeout=REGEX_TIMEOUT_S).replace("~", " ").replace("/", " ").split()
         return bool(words) and all(_upright_unit(w) for w in words)
     m = _TEXT_RE.fullmatch(token, timeout=REGEX_TIMEOUT_S)
     if m:
@@ -254,6 +257,7 @@ def _empty_group_end(tokens: list[str], i: int) -> int | None:
 # named thing ("P(A)", "|S|")
 _VARIABLE_RE = regex.compile(r"\s*(?:(?:[A-Za-z]{1,3}|\\[A-Za-z]+)(?:\s*_\s*(?:[A-Za-z0-9]|\{[^{}]*(?:\{[^{}]*\}[^{}]*)?\}))?"
                             r"|[A-Z]\s*\(\s*[A-Za-z](?:\s*[,|]\s*[A-Za-z])?\s*\)|\|\s*[A-Za-z]\s*\|)\s*")
+_CONSTANT_RE = regex.compile(r"\s*\\(?:pi|infty|e|i)\s*")  # "= \\pi" names no variable: it multiplies
 _ENDS_RE = regex.compile(r"(?:\s*\\end\s*\{[A-Za-z*]+\})+$")
 
 
@@ -266,7 +270,7 @@ def _names_variable(tokens: list[str]) -> bool:
             rest = rest[:at]
     rest = _ENDS_RE.sub("", rest.rstrip(" .,;\n"), timeout=REGEX_TIMEOUT_S).rstrip(" .,;\n")  # "= x\\end{aligned}"
     m = _VARIABLE_RE.fullmatch(rest, timeout=REGEX_TIMEOUT_S)
-    return m is not None and not regex.fullmatch(r"\s*\\(?:pi|infty|e|i)\s*", rest) and rest.strip() not in ("e", "i")
+    return m is not None and not _CONSTANT_RE.fullmatch(rest, timeout=REGEX_TIMEOUT_S) and rest.strip() not in ("e", "i")
 
 
 def _bracketed_unit(tokens: list[str], i: int) -> int | None:

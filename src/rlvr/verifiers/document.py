@@ -95,7 +95,7 @@ _PROSE_RUN_RE = regex.compile(r"(?<![\p{L}\"])\p{L}{2,}(?: \p{L}+){2,}(?![\p{L}\
 _ASY_END_RE = regex.compile(r"\[/asy\]")
 
 
-def _asymptote_code(text: str, start: int, end: int) -> list[tuple[int, int]]:
+def _asymptote_code(text: str, start: int, end: int, timeout: float) -> list[tuple[int, int]]:
     """The spans of an Asymptote figure's body ``[start, end)`` that are code, to be hidden: every line with a
     statement's characters, up to a comment. A comment and a line of words alone stay in the view: prose the figure
     does not draw ("// the answer is 7", "[asy] or maybe 7 [/asy]") is read like any other."""
@@ -103,9 +103,10 @@ def _asymptote_code(text: str, start: int, end: int) -> list[tuple[int, int]]:
     while pos < end:
         stop = text.find("\n", pos, end)
         stop = end if stop < 0 else stop
-        comment = _COMMENT_START_RE.search(text, pos, stop)
+        comment = _COMMENT_START_RE.search(text, pos, stop, timeout=timeout)
         code_end = comment.start() if comment else stop
-        if _CODE_START_RE.match(text, pos, code_end) and not _PROSE_RUN_RE.search(text, pos, code_end):
+        if _CODE_START_RE.match(text, pos, code_end, timeout=timeout) \
+                and not _PROSE_RUN_RE.search(text, pos, code_end, timeout=timeout):
             spans.append((pos, code_end))  # a statement; "Wait; the answer is 8.", "Actually 8 (not 7)." are prose
         if comment and comment[0] == "/*":
             close = text.find("*/", comment.end(), end)
@@ -201,7 +202,7 @@ class _Reader(TexPass):
                 if end < 0:
                     continue  # never closed: what follows is read as text ("[asy] draw(…); Hmm, actually 7")
                 self.hide(m.start(), m.end(), "an Asymptote figure")
-                for a, b in _asymptote_code(text, m.end(), end):
+                for a, b in _asymptote_code(text, m.end(), end, self.timeout):
                     self.hide(a, b, "an Asymptote figure")
                 end += len("[/asy]")
                 self.hide(end - len("[/asy]"), end, "an Asymptote figure")

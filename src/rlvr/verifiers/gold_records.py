@@ -12,7 +12,6 @@ GSM8K's closing "#### 72".
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -32,8 +31,8 @@ _NESTED = ("reward_model",)  # verl's layout: {"reward_model": {"ground_truth": 
 _MAX_RECORD = 100_000
 # a TeX macro whose backslash JSON would read as an escape ("\\frac", "\\theta", "\\nabla", "\\bar"): a lower-case
 # letter after the escape's; "\\nNatalia" (a newline, then a sentence) is JSON's
-_TEX_ESCAPE_RE = re.compile(r"(?<!\\)\\[bfnrt][a-z]")
-_TEX_BACKSLASH_RE = re.compile(r"(?<!\\)\\(?=[A-Za-z])")
+_TEX_ESCAPE_RE = regex.compile(r"(?<!\\)\\[bfnrt][a-z]")
+_TEX_BACKSLASH_RE = regex.compile(r"(?<!\\)\\(?=[A-Za-z])")
 
 
 def record_answer(record: Mapping[str, Any], depth: int = 0) -> str | None:
@@ -72,7 +71,8 @@ def gold_of_record(gold: Any) -> str | None:
         return None
     # TeX written with single backslashes: JSON reads "\\frac" as a form feed and "rac", "\\theta" as a tab and
     # "heta", and refuses "\\sqrt"; then every backslash before a letter is read as the backslash it was meant to be
-    for candidate in ((text,) if not _TEX_ESCAPE_RE.search(text) else ()) + (_TEX_BACKSLASH_RE.sub(r"\\\\", text),):
+    as_tex = _TEX_BACKSLASH_RE.sub(r"\\\\", text, timeout=REGEX_TIMEOUT_S)
+    for candidate in ((text,) if not _TEX_ESCAPE_RE.search(text, timeout=REGEX_TIMEOUT_S) else ()) + (as_tex,):
         try:
             record = json.loads(candidate)
         except (ValueError, RecursionError):  # not JSON, or nested past the parser's depth

@@ -17,6 +17,7 @@ from fractions import Fraction
 
 import regex
 
+from rlvr.verifiers.limits import REGEX_TIMEOUT_S
 from rlvr.verifiers.spelled_numbers import _engine, _owners, _refused, _spellings, _tokens, number_word
 
 __all__ = ["spells_fraction", "fraction_noun", "fraction_nouns"]
@@ -56,7 +57,7 @@ def spells_fraction(answer: str, gold: Fraction | None) -> str | None:
         return None
     if len(answer) > 120 or any(c.isdigit() for c in answer):
         return None
-    answer = _TEXT_WRAPPER_RE.sub(r"\1", answer)  # "\\text{two thirds}"
+    answer = _TEXT_WRAPPER_RE.sub(r"\1", answer, timeout=REGEX_TIMEOUT_S)  # "\\text{two thirds}"
     tokens = _tokens(answer)
     if (east_asian := _east_asian_fraction(tokens, gold)) is not None:
         return east_asian
