@@ -227,6 +227,8 @@ def _suffix_problem(after: list[str], in_math: bool, timeout: float) -> str | No
         if in_unit and exponent is None and token == "^":
             exponent = "open"
             continue  # "m/s^2", "cm^{3}", "s^{-1}": a digit after a unit only as its power
+        if token == "/" and in_math and _per_in_prose(after[i + 1:]):
+            return None  # "\\boxed{9e11} \\mathrm{~kJ} /$ bomb", "\\boxed{4} /$ can": per a thing named in prose
         if in_unit and token in ("/", "\\cdot", "·") and _next_is_unit(after[i + 1:]):
             continue  # the rest of a unit expression: km/h, N·m; never a digit or a sign after a unit ("5 {s}, 6 {s}")
         if token == "/" and _next_is_unit(after[i + 1:]):
@@ -245,6 +247,12 @@ def _next_is_unit(tokens: list[str], raised: bool = False) -> bool:
     return rest is not None and _is_unit(rest) and (not raised or rest.startswith("^"))
 
 
+
+
+def _per_in_prose(tokens: list[str]) -> bool:
+    """Nothing but the math's close after a "/" that ends the box's math: the quantity per a thing the prose goes
+    on to name ("/$ bomb")."""
+    return all(t.isspace() or t in ("$", "\\)", "$$") for t in tokens)
 
 
 def _empty_group_end(tokens: list[str], i: int) -> int | None:
