@@ -83,3 +83,8 @@ def test_a_gsm8k_record_is_its_closing_mark():
 def test_json_scalars_are_read_as_written_answers(record, completion):
     [v] = verify_batch([completion], [json.dumps(record)])
     assert v.correct, v.reason
+
+
+def test_a_one_item_list_is_its_item_and_a_longer_one_is_not_guessed():
+    assert gold_of_record({"ground_truth": ["5"]}) == "5"
+    assert gold_of_record({"answer": ["1/2", "0.5"]}) is None

@@ -41,6 +41,8 @@ def record_answer(record: Mapping[str, Any], depth: int = 0) -> str | None:
         if field not in record:
             continue
         value = record[field]
+        if isinstance(value, list) and len(value) == 1:
+            value = value[0]  # ["5"]: one answer in a list (several are alternatives or a list: not guessed here)
         if isinstance(value, bool):
             return "True" if value else "False"  # JSON's true: the answer "True" ("Yes" compares with it)
         if isinstance(value, float):

@@ -158,6 +158,9 @@ def coordinate_order(pairs: list[tuple[str, str]]) -> list[tuple[str, str]]:
     return list(pairs)
 
 
+_SET_BRACES_RE = regex.compile(r"^\\\{(.*)\\\}$")  # "\\{(1, 2), (2, 1)\\}": a set of the solutions
+
+
 def _solution_tuples(solutions: list[list[tuple[str, str]]], order: list[str] | None = None) -> str:
     """Labelled solutions as a list of tuples, each in coordinate order (or in ``order``, a gold's)."""
     tuples = []
@@ -343,7 +346,8 @@ def _local_decision(answer_text: str, answer: Any, gold_text_: str, config: Veri
                 and {n for n, _v in answer_solutions[0]} == {n for n, _v in gold_solutions[0]}:
             answer = normalize_answer(_solution_tuples(answer_solutions, [n for n, _v in coordinate_order(gold_solutions[0])]))
     elif "=" in answer.clean and "=" not in gold.norm.clean and (answer_solutions := labelled_solutions(answer.clean)) \
-            is not None and tuple_size(split_top_level(gold.norm.clean, ",")[0]) == len(answer_solutions[0]):
+            is not None and tuple_size(split_top_level(_SET_BRACES_RE.sub(r"\1", gold.norm.clean, timeout=REGEX_TIMEOUT_S),
+                                                       ",")[0]) == len(answer_solutions[0]):
         answer = normalize_answer(_solution_tuples(answer_solutions))  # "x=1, y=2 or x=2, y=1" against "(1, 2), (2, 1)"
     if "=" in gold.norm.clean and (gold_named := labelled_values(gold.norm.clean)) is not None \
             and not labels_contradicted(gold_named):

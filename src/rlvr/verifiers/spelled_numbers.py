@@ -31,7 +31,7 @@ from rlvr.verifiers.vocabulary_cache import cached, installed_version
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["spells_gold", "number_word", "warm"]
+__all__ = ["spells_gold", "number_word", "percent_spelled", "warm"]
 
 _SPELLED = (-1,) + tuple(range(0, 101)) + tuple(range(200, 1001, 100)) + tuple(range(2000, 10001, 1000)) + (
     10**5, 10**6, 10**9)
@@ -139,9 +139,9 @@ def spells_gold(answer: str, gold: Fraction | None) -> str | None:
         return None
     if any(c.isdigit() for c in answer) or not any(c.isalpha() for c in answer):
         return None
-    tokens = _tokens(answer)
+    tokens = _without_percent(_tokens(answer))  # "forty per cent", "quarenta por cento": the number before the sign
     tables = _tables()
-    if not tokens or not tables["owners"] or _refused(answer.lower(), _without_percent(tokens)):
+    if not tokens or not tables["owners"] or _refused(answer.lower(), tokens):
         return None
     found = _spelled_numbers(tokens, tables)
     if found is None or len(found) != 1:
@@ -152,9 +152,8 @@ def spells_gold(answer: str, gold: Fraction | None) -> str | None:
     after = tokens[end:]
     if after:
         unspaced = all(len(t) == 1 and _UNSPACED_RE.match(t, timeout=REGEX_TIMEOUT_S) for t in after)
-        if not count_noun("".join(after) if unspaced else " ".join(after)) \
-                and " ".join(after) not in percent_words():
-            return None  # "two dozen", "twenty squared": only a count noun (or "percent", as "40%") may follow
+        if not count_noun("".join(after) if unspaced else " ".join(after)):
+            return None  # "two dozen", "twenty squared": only a count noun may follow
         from rlvr.verifiers.spelled_fractions import fraction_noun  # it spells with this module's tables
 
         if not unspaced and fraction_noun(after[0], tuple(_owners().get(tokens[start], ())[:_MOST_LANGUAGES])):
@@ -163,12 +162,23 @@ def spells_gold(answer: str, gold: Fraction | None) -> str | None:
 
 
 def _without_percent(tokens: list[str]) -> list[str]:
-    """``tokens`` less a percent word at their end ("forty percent" states 40%, as "40%" does; the word is no
-    operation on the number there)."""
-    for n in (2, 1):
-        if len(tokens) > n and " ".join(tokens[-n:]) in percent_words():
-            return tokens[:-n]
+    """``tokens`` less a percent word after the number ("forty percent" states 40%, as "40%" does; the word is no
+    operation on it), and what the percentage is of ("forty percent of the students")."""
+    for i in range(1, min(len(tokens), 8)):
+        for n in (2, 1):
+            if " ".join(tokens[i:i + n]) in percent_words() and (i + n >= len(tokens) or (
+                    tokens[i + n] in _OF_WORDS and not any(number_word(t) for t in tokens[i + n + 1:] if len(t) >= 3))):
+                return tokens[:i]  # (never "forty percent of forty": a percentage of a number is another number)
     return tokens
+
+
+def percent_spelled(answer: str) -> bool:
+    """Whether ``answer`` spells a percentage: a percent word after its number words ("forty percent")."""
+    tokens = _tokens(answer)
+    return len(_without_percent(tokens)) < len(tokens)
+
+
+_OF_WORDS = frozenset({"of", "de", "des", "du", "del", "der", "dei", "delle", "degli", "van", "от", "из"})
 
 
 def _spelled_numbers(tokens: list[str], tables: dict[str, Any]) -> list[tuple[int, int, list[int]]] | None:

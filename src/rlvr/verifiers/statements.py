@@ -228,8 +228,8 @@ _SOLUTIONS_JOINED_RE = regex.compile(r"\s*(?:;|\\lor(?![A-Za-z])|\bor\b|\band\b)
 
 def labelled_solutions(clean: str) -> list[list[tuple[str, str]]] | None:
     """``p=5, q=2; p=7, q=2`` (or ``x=1, y=2 \\text{ or } x=2, y=1``, read as ``p=5,q=2,p=7,q=2``) -> two groups,
-    ``[[("p", "5"), ("q", "2")], [("p", "7"), ("q", "2")]]``: several solutions, each naming the same labels in
-    the same order; ``None`` for anything else (a single solution is :func:`labelled_values`)."""
+    ``[[("p", "5"), ("q", "2")], [("p", "7"), ("q", "2")]]``: several solutions, each naming every label once (in
+    any order); ``None`` for anything else (a single solution is :func:`labelled_values`)."""
     items = split_top_level(_SOLUTIONS_JOINED_RE.sub(",", clean, timeout=REGEX_TIMEOUT_S), ",")
     if not 4 <= len(items) <= _MOST_LABELLED:
         return None  # (a list of more solutions is compared as written: tuples of tuples cost a comparison each)
@@ -239,12 +239,12 @@ def labelled_solutions(clean: str) -> list[list[tuple[str, str]]] | None:
         if m is None or not m[4].strip():
             return None
         pairs.append(((m[1] or m[2] or m[3]).strip().lower(), m[4].strip()))
-    labels = [label for label, _value in pairs]
-    size = labels.index(labels[0], 1) if labels[0] in labels[1:] else 0
-    if size < 2 or len(pairs) % size or len(set(labels[:size])) != size:
+    names = {label for label, _value in pairs}
+    size = len(names)
+    if size < 2 or len(pairs) % size or len(pairs) == size:
         return None
     groups = [pairs[i:i + size] for i in range(0, len(pairs), size)]
-    return groups if all([label for label, _v in g] == labels[:size] for g in groups) else None
+    return groups if all({label for label, _v in g} == names for g in groups) else None  # any order within each
 
 
 _LEAST_RE = regex.compile(r"(?i)min|least|smallest|lowest|lower")

@@ -20,7 +20,9 @@ from rlvr.verifiers.lexicon import (ALTERNATIVE_WORDS, HEDGE_WORDS, NO_WORDS, RE
                                     words_pattern)
 from rlvr.verifiers.limits import REGEX_TIMEOUT_S
 from rlvr.verifiers.spelled_fractions import spells_fraction
-from rlvr.verifiers.spelled_numbers import spells_gold
+from rlvr.verifiers.spelled_numbers import percent_spelled, spells_gold
+from rlvr.verifiers.normalize import normalize_answer
+from rlvr.verifiers.numbers import parse_number
 from rlvr.verifiers.trace import Decision, rule
 
 __all__ = ["WORDS", "CALENDAR", "SPELLED", "word_answer", "phrase_answers", "spelled_answer", "yes_no", "yes_no_taken_back", "yes_no_reversed", "calendar_decision",
@@ -220,5 +222,14 @@ def spelled_decision(answer_text: str, gold_text: str, gold_number: Fraction | N
     """An answer that spells the gold's integer ``gold_number`` (``None`` for a gold with a unit or a percent sign)
     in words of one of CLDR's ninety languages ("двадцать пять", "veinticinco", "三十六种" against 25 or 36)."""
     if (language := spells_gold(answer_text, gold_number) or spells_fraction(answer_text, gold_number)) is None:
-        return None
+        if not percent_spelled(answer_text):
+            return None
+        # "forty percent" against 40%, 0.4 or 40: the spelled number as a percentage, read as the percent policy reads
+        # "40%" (against a percentage gold only its own number)
+        gold = normalize_answer(gold_text)
+        if (number := parse_number(gold.key)) is None or gold.unit:
+            return None
+        wanted = [number] if gold.percent else [number, number * 100]
+        if (language := next((found for n in wanted if (found := spells_gold(answer_text, n))), None)) is None:
+            return None
     return Decision("correct", f"{answer_text[:80]!r} spells gold {gold_text[:80]!r} in words ({language})", "string", SPELLED)
