@@ -88,3 +88,14 @@ def test_json_scalars_are_read_as_written_answers(record, completion):
 def test_a_one_item_list_is_its_item_and_a_longer_one_is_not_guessed():
     assert gold_of_record({"ground_truth": ["5"]}) == "5"
     assert gold_of_record({"answer": ["1/2", "0.5"]}) is None
+
+
+@pytest.mark.parametrize("options", [
+    [{"A": "3"}, {"B": "5"}, {"C": "7"}],   # NeMo-Gym's MCQA layout
+    {"A": "3", "B": "5", "C": "7"},
+    ["3", "5", "7"],                          # lettered in order
+])
+def test_a_choice_record_accepts_its_letter_or_its_text_and_nothing_else(options):
+    gold = json.dumps({"expected_answer": "B", "options": options})
+    completions = ["\\boxed{B}", "So the answer is $\\boxed{5}$.", "\\boxed{C}", "\\boxed{7}"]
+    assert [v.correct for v in verify_batch(completions, [gold] * 4)] == [True, True, False, False]

@@ -48,7 +48,7 @@ def record_answer(record: Mapping[str, Any], depth: int = 0) -> str | None:
         if isinstance(value, float):
             return format(value, ".15g")  # 0.30000000000000004 is the float nearest 0.3, written as 0.3
         if isinstance(value, (str, int)) and str(value).strip():
-            return str(value).strip()
+            return _with_option_text(str(value).strip(), record)
         return None  # the answer field holds a list, a record or nothing: no other field stands in for it
     if depth < 1:
         for field in _NESTED:
@@ -56,6 +56,32 @@ def record_answer(record: Mapping[str, Any], depth: int = 0) -> str | None:
             if isinstance(inner, Mapping) and (found := record_answer(inner, depth + 1)) is not None:
                 return found
     return None
+
+
+_OPTION_FIELDS = ("options", "choices")
+_LETTER_RE = regex.compile(r"\(?([A-Z])\)?")
+
+
+def _options(record: Mapping[str, Any]) -> dict[str, str]:
+    """A multiple-choice record's options by letter: ``{"A": "3", "B": "5"}``, NeMo-Gym's ``[{"A": "3"}, {"B": "5"}]``,
+    or a list of texts lettered in order."""
+    for field in _OPTION_FIELDS:
+        options = record.get(field)
+        if isinstance(options, Mapping):
+            return {str(k).strip(): str(v) for k, v in options.items()}
+        if isinstance(options, list) and options and all(isinstance(o, Mapping) for o in options):
+            return {str(k).strip(): str(v) for o in options for k, v in o.items()}
+        if isinstance(options, list) and 0 < len(options) <= 26 and all(isinstance(o, (str, int, float)) for o in options):
+            return {chr(ord("A") + i): str(o) for i, o in enumerate(options)}
+    return {}
+
+
+def _with_option_text(answer: str, record: Mapping[str, Any]) -> str:
+    """A letter answer with its option's text ("(B) 5"), so that an answer naming the letter or stating the text is
+    compared as the choice; any other answer as it is."""
+    letter = _LETTER_RE.fullmatch(answer, timeout=REGEX_TIMEOUT_S)
+    text = _options(record).get(letter[1]) if letter else None
+    return f"({letter[1]}) {text.strip()}" if text and text.strip() else answer
 
 
 def gold_of_record(gold: Any) -> str | None:
