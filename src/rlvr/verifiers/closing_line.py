@@ -62,28 +62,25 @@ def _percent_word_next(sentence: str, start: int, end: int, timeout: float) -> b
 _STRESSED_WORD_RE = regex.compile(r"\p{L}[\p{L}'’\-]*(?:[ \t]+\p{L}[\p{L}'’\-]*){0,3}")
 
 
-def stressed_word(text: str, start: int, end: int, bold: tuple[tuple[int, int], ...], timeout: float) -> tuple[str, int, int] | None | bool:
+def stressed_word(text: str, inside: list[tuple[int, int]], start: int, end: int,
+                  timeout: float) -> tuple[str, int, int] | None:
     """The one stressed word or short phrase (``**Wednesday**``, at most four words, no digit) of a sentence at
-    ``[start, end)`` of ``text`` that says what something is: after a copula or a colon, in a sentence that offers no
-    alternative, hedge, negation or other speaker (a heading alone on its line states nothing). ``None`` when the
-    sentence stresses nothing; ``False`` when it stresses something that is not its answer."""
-    inside = [(a, b) for a, b in bold if start <= a and b <= end]
-    if not inside:
-        return None
+    ``[start, end)`` of ``text``, whose stressed spans are ``inside``, when it says what something is: after a
+    copula or a colon, in a sentence that offers no alternative, hedge, negation or other speaker; else ``None``."""
     if len(inside) != 1:
-        return False
+        return None
     a, b = inside[0]
     content = text[a:b].strip()
     if not _STRESSED_WORD_RE.fullmatch(content, timeout=timeout):
-        return False
+        return None
     before = text[start:a].replace("*", " ").replace("_", " ")
     if not _COPULA_BEFORE_RE.search(before, timeout=timeout) or text[b:end].strip(" \t*_.!"):
         # "**Alice** wins", "**Bob** loses", "a **Wednesday** last year", "… at the earliest": only what the sentence,
         # ending on it, says something is ("It will be a **Wednesday**.")
-        return False
+        return None
     clause = before[max(before.rfind(","), before.rfind(";"), before.rfind(":")) + 1:]  # its clause, the word aside
     if QUALIFIED.search(clause, timeout=timeout) or _ATTRIBUTED_RE.search(clause, timeout=timeout):
-        return False  # "Bob claims it will be a **Wednesday**", "maybe it is …": not the writer's one answer
+        return None  # "Bob claims it will be a **Wednesday**", "maybe it is …": not the writer's one answer
     return content, a, b
 
 

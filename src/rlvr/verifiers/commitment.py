@@ -222,7 +222,8 @@ def check_final(doc: Document, all_slots: list[Slot], final: Slot, answer: str, 
             and _together(doc.view[_end(groups[j]):groups[j + 1][0].start], timeout):
         j += 1  # after the final answer, another kind of slot is a later statement (check_later)
     together = groups[i:j + 1]
-    values = [_with_percent(doc, g, timeout) for g in together]
+    # (alone, the final answer was read with its percent sign in extraction: only values beside it need theirs)
+    values = [_with_percent(doc, g, timeout) for g in together] if len(together) > 1 else [_value_of(together[0])]
     distinct = list(dict.fromkeys(values))
     if len({_key(v) for v in distinct}) > 1:
         shown = ", ".join(repr(clean(v)) for v in distinct[:4])

@@ -142,14 +142,15 @@ def prose_answer(text: str, timeout: float, bold: tuple[tuple[int, int], ...] = 
     for start, end in reversed(spans[-4:]):
         sentence = _without_restatements(tail[start:end], timeout)
         if not _PROSE_VALUE_HINT_RE.search(sentence, timeout=timeout):
-            if (word := stressed_word(text, base + start, base + end, bold, timeout)) is False:
-                return []  # a stressed word that is not the sentence's answer: never an earlier number of the working
-            if word is not None:
-                # "It will be a **Wednesday**.", "The statement is **false**.": the stressed word is the answer (and
-                # no word of doubt about an earlier result); an earlier sentence's number ("we move 4 days
-                # forward") is working, not what the writer concluded
+            if inside := [(a, b) for a, b in bold if base + start <= a and b <= base + end]:
+                # "It will be a **Wednesday**.", "The statement is **false**.": the stressed word is the answer (with
+                # no word of doubt about an earlier result); a stressed word that is none is no answer either, and
+                # never sends the reader back to a number of the working ("we move 4 days forward")
+                word = stressed_word(text, inside, base + start, base + end, timeout)
+                if word is None or passed or _doubtful(sentence, timeout):
+                    return []
                 rest = sentence[:word[1] - base - start] + " " + sentence[word[2] - base - start:]
-                return [] if passed or _doubtful(sentence, timeout) or _DOUBTS_RESULT.search(rest, timeout=timeout) else [word]
+                return [] if _DOUBTS_RESULT.search(rest, timeout=timeout) else [word]
             if _DOUBTS_RESULT.search(sentence, timeout=timeout):
                 return []  # "So the solution is 2. Hmm, maybe.": the sentence after the answer doubts it
             if CONCLUSION_RE.search(sentence, timeout=timeout) and (spelled := spelled_after_verb(sentence, timeout)):

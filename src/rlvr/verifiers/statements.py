@@ -211,15 +211,19 @@ def labelled_values(clean: str) -> list[tuple[str, str]] | None:
     """``Maximum = 2, \\text{Minimum} = 1`` -> ``[("maximum", "2"), ("minimum", "1")]``: a comma list whose every
     item gives one labelled value, each label different; ``None`` for anything else."""
     items = split_top_level(clean, ",")
-    if len(items) < 2:
-        return None
+    out = _labelled_items(items) if len(items) >= 2 else None
+    return out if out is not None and len({label for label, _value in out}) == len(out) else None
+
+
+def _labelled_items(items: list[str]) -> list[tuple[str, str]] | None:
+    """(label, value) of each item, or ``None`` when one item labels no value."""
     out = []
     for item in items:
         m = _ITEM_LABEL_RE.fullmatch(item, timeout=REGEX_TIMEOUT_S)
         if m is None or not m[4].strip():
             return None
         out.append(((m[1] or m[2] or m[3]).strip().lower(), m[4].strip()))
-    return out if len({label for label, _value in out}) == len(out) else None
+    return out
 
 
 _MOST_LABELLED = 32
@@ -233,12 +237,9 @@ def labelled_solutions(clean: str) -> list[list[tuple[str, str]]] | None:
     items = split_top_level(_SOLUTIONS_JOINED_RE.sub(",", clean, timeout=REGEX_TIMEOUT_S), ",")
     if not 4 <= len(items) <= _MOST_LABELLED:
         return None  # (a list of more solutions is compared as written: tuples of tuples cost a comparison each)
-    pairs = []
-    for item in items:
-        m = _ITEM_LABEL_RE.fullmatch(item, timeout=REGEX_TIMEOUT_S)
-        if m is None or not m[4].strip():
-            return None
-        pairs.append(((m[1] or m[2] or m[3]).strip().lower(), m[4].strip()))
+    pairs = _labelled_items(items)
+    if pairs is None:
+        return None
     names = {label for label, _value in pairs}
     size = len(names)
     if size < 2 or len(pairs) % size or len(pairs) == size:
