@@ -29,6 +29,7 @@ from rlvr.verifiers.document import Document
 from rlvr.verifiers.answer_labels import LABELS, answer_labels
 from rlvr.verifiers.choices import opens_with_option
 from rlvr.verifiers.answer_phrases import final_answer_phrase_in
+from rlvr.verifiers.bare_words import bare_word_answer
 from rlvr.verifiers.line_reading import LEAD_HINT_RE, first_sentence, lead_before_value, line_lead
 from rlvr.verifiers.prose import prose_answer, sentence_value
 
@@ -370,14 +371,18 @@ def final_answer_phrase(doc: Document, timeout: float, start: int = 0) -> list[S
 # a clock time or a ratio alone: "20:34:00", "08:34 \\text{P.M.}", "3:4" (a colon after words labels a line instead)
 _BARE_COLON_RE = regex.compile(r"\$?\s*[0-9]{1,2}(?::[0-9]{2}){1,2}\s*(?:\\text\s*\{\s*)?(?:[AaPp]\.?\s?[Mm]\.?)?\s*\}?\s*\$?"
                                r"|\$?\s*[0-9]+(?:\s*:\s*[0-9]+)+\s*\$?")
-_BARE_RE = regex.compile(r"[0-9A-Za-z\\{}()\[\]^_+\-*/.,=<>|!%' ]{1,60}")
-_BARE_MATH_RE = regex.compile(r"[0-9A-Za-z\\{}()\[\]^_+\-*/.,=<>|!&:;'% \n]{1,300}")
+_BARE_RE = regex.compile(r"[0-9A-Za-z\\{}()\[\]^_+\-*/.,=<>|!%'° ]{1,60}")
+_BARE_MATH_RE = regex.compile(r"[0-9A-Za-z\\{}()\[\]^_+\-*/.,=<>|!&:;'%° \n]{1,300}")
 _TEXT_WRAPPER_RE = regex.compile(r"\\(?:text|textbf|textit|textrm|mathrm|mbox)\s*\{([^{}]*)\}")
 _ENVIRONMENT_RE = regex.compile(r"\\(?:begin|end)\{[A-Za-z*]+\}")
 _ENVIRONMENT_ONLY_RE = regex.compile(r"(?s)\\begin\{([A-Za-z*]+)\}(?:(?!\\begin\{|\\end\{).)*\\end\{\1\}")
 _LONG_WORD_RE = regex.compile(r"(?<![\\A-Za-z])[A-Za-z]{4,}")
 _WORD_RE = regex.compile(r"(?<![\\A-Za-z])[A-Za-z]{2,}")
 _ASSIGNMENT_RE = regex.compile(r"[A-Za-z](?:_\{?[A-Za-z0-9]+\}?)?\s*=\s*[^=]+")
+# solutions named one by one: "x = -2 or x = 3", "x=1, y=2", "a = 2 \\text{ and } b = 3"
+_ASSIGNMENTS_RE = regex.compile(r"(?:[A-Za-z](?:_\{?[A-Za-z0-9]+\}?)?\s*=\s*[^=,;]+?\s*(?:,|;|\\text\s*\{\s*(?:or|and)\s*\}|"
+                                r"(?<![A-Za-z])(?:or|and)(?![A-Za-z])|\\quad|\\qquad)\s*)+"
+                                r"[A-Za-z](?:_\{?[A-Za-z0-9]+\}?)?\s*=\s*[^=,;]+")
 _BARE_UNIT_RE = regex.compile(r"(?<=[0-9}]|\\circ)\s*[A-Za-z]{2,15}\.?(?:\^\{?[23]\}?)?$")
 
 
@@ -414,7 +419,8 @@ def bare_expression(text: str, timeout: float) -> str | None:
     words = _TEXT_WRAPPER_RE.sub(_short_text, words, timeout=timeout)
     words = _BARE_UNIT_RE.sub("", words, timeout=timeout)
     # an equation in variables ("x + y - z + 2 = 0") is an answer; "50 + 5 = 55" is working
-    equation_ok = (_ASSIGNMENT_RE.fullmatch(s, timeout=timeout) or (s.count("=") == 1 and (
+    equation_ok = (_ASSIGNMENT_RE.fullmatch(s, timeout=timeout) or _ASSIGNMENTS_RE.fullmatch(s, timeout=timeout)
+                   or (s.count("=") == 1 and (
         delimited or (_LETTER_RE.search(s, timeout=timeout) and not _WORD_RE.search(words, timeout=timeout)))))
     if (_LONG_WORD_RE.search(words, timeout=timeout) or len(_WORD_RE.findall(words, timeout=timeout)) > 1
             or _SENTENCE_IN_RE.search(words, timeout=timeout) or ("=" in s and not equation_ok)):
@@ -426,6 +432,8 @@ def bare_answer(doc: Document, timeout: float, start: int = 0) -> list[Slot]:
     s = bare_expression(doc.view, timeout)
     if s is None and not doc.hidden:  # "\text{east}": the view blanks formatting macros, the text keeps them
         s = bare_expression(doc.text, timeout)
+    if s is None and not doc.hidden:
+        s = bare_word_answer(doc.text)  # "five", "True", "no real solutions": an answer in words and nothing else
     if s is None:
         return []
     start = doc.view.find(s[:1]) if s else 0
