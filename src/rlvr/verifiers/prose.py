@@ -25,6 +25,7 @@ from rlvr.verifiers.prose_groups import derived_label, named_tail, named_values,
 from rlvr.verifiers.sentence_breaks import FACTORIAL_AHEAD as _FACTORIAL_AHEAD, sentences
 from rlvr.verifiers.solution_sets import joined_solutions
 from rlvr.verifiers.closing_line import QUALIFIED, counted, spelled_after_verb, stressed_word
+from rlvr.verifiers.spelled_numbers import fold_spelled_numbers
 from rlvr.verifiers.word_answers import phrase_answers
 from rlvr.verifiers.prose_patterns import (
     MATH_SPAN_RE, OTHER_SCRIPT_WORD_RE, SENTENCE_WORD_RE, WORDS_AFTER_RE, blank_count_modifiers,
@@ -141,6 +142,11 @@ def prose_answer(text: str, timeout: float, bold: tuple[tuple[int, int], ...] = 
     passed = False  # a sentence after the one read offers another answer or doubts ("Thursday is also possible.")
     for start, end in reversed(spans[-4:]):
         sentence = _without_restatements(tail[start:end], timeout)
+        if not _PROSE_VALUE_HINT_RE.search(sentence, timeout=timeout) and not any(
+                base + start <= a and b <= base + end for a, b in bold):
+            # "There are six children in the family.": a number in words is read as its digits would be, with the
+            # same spans; a sentence with digits, or with a stressed word, is read as written
+            sentence = fold_spelled_numbers(sentence)
         if not _PROSE_VALUE_HINT_RE.search(sentence, timeout=timeout):
             if inside := [(a, b) for a, b in bold if base + start <= a and b <= base + end]:
                 # "It will be a **Wednesday**.", "The statement is **false**.": the stressed word is the answer (with

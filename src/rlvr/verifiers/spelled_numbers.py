@@ -220,3 +220,74 @@ def _refused(text: str, tokens: list[str]) -> bool:
     if any(t in _REFUSING for t in tokens if not _UNSPACED_RE.match(t, timeout=REGEX_TIMEOUT_S)):
         return True
     return any(w in text for w in _UNSPACED_REFUSING)
+
+
+# a closing sentence's number in words: each word a number word, joined by blanks or hyphens ("twenty-four")
+_SPELLED_RUN_RE = regex.compile(r"(?<![\p{L}\p{M}\p{N}])[\p{L}\p{M}]+(?:[ \t\-\u2010]+[\p{L}\p{M}]+){0,7}")
+# "one" after these is a pronoun ("the right one", "each one"), never a count
+_PRONOUN_ONE_AFTER = frozenset({"the", "this", "that", "which", "each", "every", "any", "no", "another", "only", "same",
+                                "other", "last", "first", "right", "wrong", "correct", "new", "big", "small", "a"})
+
+
+def fold_spelled_numbers(sentence: str) -> str:
+    """``sentence`` with each number it spells in words as digits, at the same length (the digits end where the
+    words did, blanks before them), so that what reads a sentence's digits reads these and its spans still point
+    into the text: "There are six children." -> "There are   6 children.". A number word is folded only as a whole
+    spell-out of one number in every language that has it; a word of three letters or fewer only when it is an
+    English number word ("to", "en", "et" spell numbers in other languages and join words in English), and "one"
+    only before a word and after no determiner ("the right one" is no count). Scripts without spaces stay as they
+    are: their numeral characters sit inside words."""
+    if len(sentence) > 2000 or not sentence.strip():
+        return sentence
+    from rlvr.verifiers.spelled_fractions import fraction_nouns  # it spells with this module's tables
+
+    tables = _tables()
+    owners, phrases = tables["owners"], tables["phrases"]
+    if not owners:
+        return sentence
+    words = [(m.start(), m.end(), m[0].lower()) for m in _TOKEN_RE.finditer(sentence, timeout=REGEX_TIMEOUT_S)]
+    out, i = list(sentence), 0
+    folded: set[str] = set()  # the languages of the numbers folded
+    skipped: set[str] = set()  # the languages of short number words left as words ("un" of "un chat")
+    while i < len(words):
+        a, _b, word = words[i]
+        if word not in owners or _UNSPACED_RE.match(word, timeout=REGEX_TIMEOUT_S):
+            i += 1
+            continue
+        j = i
+        while j + 1 < len(words) and j + 1 - i < 8 and words[j + 1][2] in owners \
+                and not sentence[words[j][1]:words[j + 1][0]].strip(" \t-\u2010"):
+            j += 1
+        for end in range(j, i - 1, -1):  # the longest whole spell-out from here
+            numbers = phrases.get(" ".join(w for _s, _e, w in words[i:end + 1]))
+            if numbers and _foldable(words, i, end, owners):
+                after = words[end + 1][2] if end + 1 < len(words) else ""
+                digits = str(numbers[0])
+                if len(numbers) > 1 or after in _CHANGING_NEXT or after in fraction_nouns() \
+                        or len(digits) > words[end][1] - a:
+                    return sentence  # "tres" (3 or 60), "two thirds", "two and a half": all or nothing
+                out[a:words[end][1]] = list(digits.rjust(words[end][1] - a))
+                folded.update(owners.get(word, ()))
+                i = end + 1
+                break
+        else:
+            skipped.update(owners.get(word, ()))
+            i += 1
+    if folded & skipped:
+        return sentence  # "Il y a un chat et deux chiens": a number of the same language stays a word; fold none
+    return "".join(out)
+
+
+# a word after a number that makes it part of another ("two and a half", "two point five", "two halves")
+_CHANGING_NEXT = frozenset({"and", "point", "comma", "half", "halves", "quarter", "quarters", "over", "out", "in",
+                            "et", "und", "y", "e", "и", "virgule", "komma", "coma", "virgola"})
+
+
+def _foldable(words: list[tuple[int, int, str]], i: int, end: int, owners: dict[str, list[str]]) -> bool:
+    if i == end:
+        word = words[i][2]
+        if len(word) <= 3 and "en" not in owners.get(word, ()):
+            return False
+        if word == "one" and (i + 1 >= len(words) or (i > 0 and words[i - 1][2] in _PRONOUN_ONE_AFTER)):
+            return False
+    return True
