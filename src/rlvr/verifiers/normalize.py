@@ -85,8 +85,9 @@ _TRAILING_WORD_UNIT_RE = regex.compile(
     r"|(" + _GLUED_UNITS + r"))"
     r"\.?(?:\^\{?[23]\}?)?\s*$", regex.IGNORECASE)
 _RADIAN_RE = regex.compile(r"(?i)rad(?:ian)?s?")
-# "100\pi cm^3", "\frac{5\pi}{12} rad", "\pi/4 rad", "\frac{3}{4} cups": a unit after a multiple of pi or a fraction
-_PI_MULTIPLE_RE = regex.compile(r"\s*[-+]?(?:[0-9]*(?:\.[0-9]+)?\s*\\pi(?:\s*/\s*[0-9]+)?|\\[dt]?frac\{[0-9]*\s*(?:\\pi)?\}\{[0-9]+\})\s*")
+# "100\pi cm^3", "\frac{5\pi}{12} rad", "\pi/4 rad", "\frac{3}{4} cups", "2\frac{3}{4} cups": a unit after a multiple
+# of pi, a fraction or a mixed number
+_PI_MULTIPLE_RE = regex.compile(r"\s*[-+]?(?:[0-9]*(?:\.[0-9]+)?\s*\\pi(?:\s*/\s*[0-9]+)?|(?:[0-9]+\s*)?\\[dt]?frac\{[0-9]*\s*(?:\\pi)?\}\{[0-9]+\})\s*")
 _CJK_ORDINAL_RE = regex.compile(r"\s*第\s*([0-9]+)\s*([\p{Han}]{0,4})\s*")  # 第 7 项: an ordinal, then what it counts
 _ORDINAL_RE = regex.compile(r"(?<=[0-9])\s*(?:\^\s*\{?\s*(?:\\(?:text|mathrm|textrm)\s*\{\s*)?(?:st|nd|rd|th)\s*\}?\s*\}?"
                            r"|(?:st|nd|rd|th)(?![A-Za-z]))$")

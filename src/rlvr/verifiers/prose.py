@@ -190,10 +190,32 @@ def prose_answer(text: str, timeout: float, bold: tuple[tuple[int, int], ...] = 
             return []  # "… it is probably wrong, therefore 42": doubt before the conclusion is doubt about it
         found = _narrowed(sentence, base + start, timeout, bold)
         if found:
-            return found
+            return _with_unit(text, found, timeout)
         if _sentence_values(sentence, 0, timeout, roles=False):
             return []  # it has values, but none is stated (a bound, a rejected one): no answer here
     return []
+
+
+_PLAIN_NUMBER_RE = regex.compile(r"\$?\s*[-+]?[0-9][0-9,]*(?:\.[0-9]+)?\s*\$?")
+
+
+def _with_unit(text: str, found: list[Candidate], timeout: float) -> list[Candidate]:
+    """One plain number with the unit or count noun after it ("The package weighs 4 g." states 4 g, "18 cents" is
+    no 18 dollars): as an answer line keeps them, so that a gold with a unit is compared with the answer's unit.
+    Words that are no unit ("6 left over") are left out, not read as part of the value."""
+    if len({content for content, _a, _b in found}) != 1 or not _PLAIN_NUMBER_RE.fullmatch(found[-1][0], timeout=timeout):
+        return found
+    from rlvr.verifiers.units import RATE_WORDS, unit_words  # units reads the number words of CLDR: loaded with it
+
+    content, a, b = found[-1]
+    tail = WORDS_AFTER_RE.match(text, b, timeout=timeout)
+    tokens = tail[0].split() if tail else []
+    if tokens and tokens[0].lower() in RATE_WORDS:
+        return found  # "\$18 a day": a rate of the value's own unit, no unit of its own
+    for k in range(1, len(tokens) + 1):  # the shortest unit phrase: "cm" of "5 cm long", "square feet"
+        if unit_words(words := " ".join(tokens[:k])):
+            return found[:-1] + [(f"{content.strip().strip('$').strip()} {words}", a, b)]
+    return found
 
 
 def _solution_set(sentence: str, scope: str, timeout: float) -> Candidate | None:

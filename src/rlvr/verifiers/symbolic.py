@@ -161,6 +161,13 @@ def _unequalities(g: Any, a: Any) -> bool | None:
     if not (g_ne or a_ne):
         return None
     if not (g_ne and a_ne):
+        # "x ≠ 0" against (-∞, 0) ∪ (0, ∞) or ℝ \ {0}: the one variable's solution set against the set
+        ne, other = (g, a) if g_ne else (a, g)
+        if isinstance(other, sympy.Set) and len(ne.free_symbols) == 1:
+            try:
+                return ne.as_set().symmetric_difference(other) == sympy.S.EmptySet
+            except (NotImplementedError, TypeError, ValueError):
+                return False
         return False  # "≠" against anything else states something else
     dg, da = g.lhs - g.rhs, a.lhs - a.rhs
     return sympy.expand(dg - da) == 0 or sympy.expand(dg + da) == 0

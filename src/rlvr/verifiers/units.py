@@ -118,7 +118,7 @@ def count_noun(text: str) -> bool:
     bound, an approximation, a hedge, a negation, an alternative), a digit, or a short ASCII word that may
     be variables. At most three words."""
     words = [w.strip(".,") for w in text.split()]
-    if len(words) >= 2 and words[-2].lower() in _RATE_WORDS and _noun_word(words[-1]):
+    if len(words) >= 2 and words[-2].lower() in RATE_WORDS and _noun_word(words[-1]):
         words = words[:-2]  # "cookies per person", "dollars every day", "per day": a rate and what it is taken over
         if not words:
             return True
@@ -129,7 +129,7 @@ def count_noun(text: str) -> bool:
 
 
 # "per", "every", "a": a rate's word before the unit it is taken over ("per day", "every day", "a week")
-_RATE_WORDS = frozenset({"per", "pro", "par", "por", "за", "every", "each", "a", "an"})
+RATE_WORDS = frozenset({"per", "pro", "par", "por", "за", "every", "each", "a", "an"})
 
 
 def _connector(word: str) -> bool:
@@ -144,7 +144,7 @@ def unit_words(text: str) -> bool:
     """Every word of ``text`` is a unit or count noun (see :func:`unit_word`), perhaps qualified by a
     phrase of its own ("dollars in total", "dólares al día", "долларов в день", "a week")."""
     words = [w.strip(".") for w in text.replace("/", " ").replace("~", " ").split()]  # "sq. ft.": abbreviations' periods
-    if len(words) >= 2 and words[-2].lower() in _RATE_WORDS and unit_word(words[-1], open_class=True):
+    if len(words) >= 2 and words[-2].lower() in RATE_WORDS and unit_word(words[-1], open_class=True):
         words = words[:-2] + ([] if words[-2].lower() in ("every", "each", "a", "an") else words[-1:])
         if not words:
             return True  # "18 per day": a rate of the answer's own unit
