@@ -15,7 +15,9 @@ from rlvr.verifiers.limits import REGEX_TIMEOUT_S
 
 __all__ = ["chain_operands", "chain_holds"]
 
-_OPERATOR_GAP_RE = regex.compile(r"\s*(?:[-+*/×÷·=]|\\times|\\cdot|\\div)\s*")
+# an operator, and perhaps the currency sign of the next amount ("$12 + $14 = $26", "9 × €2 = €18")
+_OPERATOR_GAP_RE = regex.compile(r"\s*(?:[-+*/×÷·=]|\\times|\\cdot|\\div)\s*(?:\\?\$|[€£¥₹])?")
+_CURRENCY_SIGN_RE = regex.compile(r"\\?\$|[€£¥₹]")
 
 
 def chain_operands(sentence: str, numbers: list[regex.Match], timeout: float) -> set[int]:
@@ -25,6 +27,7 @@ def chain_operands(sentence: str, numbers: list[regex.Match], timeout: float) ->
     arithmetically ("5 = 6" states two values). Its steps are the numbers before its last "=".
     """
     steps: set[int] = set()
+    results: list[int] = []  # the value each earlier chain ends on
     first = 0
     while first < len(numbers):
         last, last_equals = first, None
@@ -37,8 +40,16 @@ def chain_operands(sentence: str, numbers: list[regex.Match], timeout: float) ->
                 last_equals = last
         if last_equals is not None and chain_holds(sentence[numbers[first].start():numbers[last].end()]):
             steps.update(range(first, last_equals))
+            # "16 - 3 - 4 = 9 eggs, and 9 × $2 = $18": an earlier result this chain works with is a step too
+            operands = {_amount(numbers[i][0]) for i in range(first, last_equals)}
+            steps.update(r for r in results if _amount(numbers[r][0]) in operands)
+            results.append(last)
         first = last + 1
     return steps
+
+
+def _amount(number: str) -> str:
+    return number.replace(",", "").lstrip("+")
 
 
 _CHAIN_TOKEN_RE = regex.compile(r"\s*(?:([0-9]{1,30}(?:\.[0-9]{1,30})?)|([-+*/×÷·=]|\\times|\\cdot|\\div))")
@@ -53,6 +64,8 @@ def chain_holds(chain: str) -> bool:
     """
     tokens, pos = [], 0
     text = chain.replace(",", "")  # 1,000 is one number here (the prose number pattern kept it whole)
+    if "$" in text or not text.isascii():
+        text = _CURRENCY_SIGN_RE.sub("", text, timeout=REGEX_TIMEOUT_S)  # "$12 + $14 = $26": the amounts
     while pos < len(text):
         m = _CHAIN_TOKEN_RE.match(text, pos, timeout=REGEX_TIMEOUT_S)
         if not m or m.end() == pos:

@@ -10,7 +10,7 @@ __all__ = ["MATH_SPAN_RE", "OTHER_SCRIPT_WORD_RE", "SENTENCE_WORD_RE", "WORDS_AF
 SENTENCE_WORD_RE = regex.compile(r"(?<![\\A-Za-z])[A-Za-z]{3,}")
 OTHER_SCRIPT_WORD_RE = regex.compile(r"[^\x00-\x7f\d\s\p{P}\p{S}]{2,}")  # two letters of a script other than ASCII
 # "$\$18$": an escaped dollar inside inline math is a currency sign, not the span's end
-MATH_SPAN_RE = regex.compile(r"\$\$((?:(?!\$\$).)+?)\$\$|(?<!\\)\$((?:\\.|[^$\\])+)\$|\\\(((?:(?!\\[()]).)+?)\\\)"
+MATH_SPAN_RE = regex.compile(r"\$\$((?:(?!\$\$).)+?)\$\$|(?<!\\)\$(?![\s$])((?:\\.|[^$\\])*?)(?<![\s\\])\$(?![0-9])|\\\(((?:(?!\\[()]).)+?)\\\)"
                              r"|\\\[((?:(?!\\[\[\]]).)+?)\\\]", regex.DOTALL)
 # up to three words after a value, on its line
 WORDS_AFTER_RE = regex.compile(r"[^\S\n]*[^\W\d_]+(?:[^\S\n]+[^\W\d_]+){0,2}")
