@@ -271,6 +271,18 @@ def check_final(doc: Document, all_slots: list[Slot], final: Slot, answer: str, 
     s_start, s_end = statement_of(doc, groups[index], timeout)
     first = min(together[0], key=lambda s: s.value[1] - s.value[0])
     last = min(together[-1], key=lambda s: s.value[1] - s.value[0])
+    if strict and i > 0 and (m := _CONDITIONAL_OPENING_RE.match(doc.view, s_start, first.start, timeout=timeout)) \
+            and (m["contrast"] or m["contrast2"] or _MODAL_RE.search(doc.view, m.end(), first.start, timeout=timeout)) \
+            and not RETRACTION_RE.search(doc.view, s_start, first.start, timeout=timeout):
+        # "\boxed{4}. Alternatively, if repeated digits are allowed, \boxed{3}.", "If rotations count, it would be
+        # \boxed{3}": a later answer under another reading is the earlier one's alternative, not its correction (the
+        # earlier value named in the condition is built on: "If x = 2, then y = \boxed{5}")
+        condition = doc.view[s_start:first.start]
+        earlier = [v for g in groups[:i] if any(s.kind == kind for s in g) and _key(v := _value_of(g)) != _key(answer)
+                   and clean(v) not in condition]
+        if earlier:
+            return Finding(HEDGED, f"the final answer {clean(answer)!r} is offered under a condition ({m[0].strip()!r}) "
+                           f"beside the earlier answer {clean(earlier[-1])!r}", (clean(earlier[-1]),))
     approximation = _approximation_after(doc.view[last.end:s_end], timeout)
     if approximation:  # "\\boxed{\\frac13}, approximately 0.333": the reconciler checks that it rounds to the box
         restatements.append(Finding(HEDGED, f"the final answer {clean(answer)!r} is followed by the approximation "
@@ -368,6 +380,12 @@ _EAST_ASIAN_WORD_RE = regex.compile(r"[\p{Han}\p{Hangul}\p{Hiragana}\p{Katakana}
 _OPERAND_RE = regex.compile(r"(?i)\s*(?:[-+(]?\s*[0-9$\\]|(?:one|two|three|four|five|six|seven|eight|nine|ten|a|an|half)\b)")
 _QUESTION_END_RE = regex.compile(r"^[^.!\n]{0,40}[?？]")
 _TENTATIVE = words_pattern(TENTATIVE_WORDS)
+# a statement that opens on a condition or an alternative reading ("Alternatively, if …", "However, if order matters, …",
+# "If the problem counts rotations as distinct, …", "Otherwise …")
+_CONDITIONAL_OPENING_RE = regex.compile(r"(?i)[\s*_>#-]*(?P<contrast>(?:(?:however|but|or|alternatively|otherwise)\s*,?\s*)+)?"
+                                        r"(?:if|when|assuming|in\s+case|provided|under\s+the)\b|[\s*_>#-]*(?P<contrast2>"
+                                        r"alternatively|otherwise)\b")
+_MODAL_RE = regex.compile(r"(?i)\b(?:would|could|might)\b")
 _MODIFIER = words_pattern(MODIFIERS_AFTER)
 # "\\boxed{42} (times two)": an operation in words, in parentheses, applied to the box
 _PAREN_OPERATION_RE = regex.compile(

@@ -87,6 +87,8 @@ _SIGN_OFF_RE = regex.compile(r"(?i)\b(?:i\s+)?hope(?:fully)?\s+(?:this|that|it|t
 # a value ruled out in the sentence that describes it: "41, which is wrong", "if you forgot 0 you would get 41: excluded"
 _RULED_OUT = words_pattern(REJECTION_WORDS + NEGATIVE_EVALUATIONS + ("fail", "eliminating", "ruling out", "excluded",
                                                                   "exclude", "wrong", "incorrect"))
+# what rules out a case of the problem rather than a result ("If we exclude 0, it would be 3": the condition's own verb)
+_CASE_RULED_OUT = frozenset({"eliminating", "ruling out", "excluded", "exclude"})
 _WITHDRAWAL = words_pattern(WITHDRAWAL_CUES)
 _REFERENCE = words_pattern(ANSWER_REFERENCES)
 # a value of its own between a reference word and an evaluation ("that $x = -3$ is invalid")
@@ -122,7 +124,10 @@ _ORDINAL_LABEL_RE = regex.compile(
     r"section|theorem|lemma|item|no\.|number|#|mod|pmod|modulo|round|day|page|option|method|approach)\s*\(?\$?\s*$")
 _LONE_LETTER_RE = regex.compile(r"\s*\\?\(?\s*\p{L}\s*\\?\)?\s*")
 # "If the problem means distinct seats, then 41.": another value offered under a condition
-_OPENS_WITH_CONDITION_RE = regex.compile(r"(?i)[\s(*_>-]*(?:but\s+|and\s+)?(?:if|when|assuming|unless|provided|in case)\b")
+_OPENS_WITH_CONDITION_RE = regex.compile(r"(?i)[\s(*_>\-\u2013\u2014]*(?:\p{L}[\p{L} ]{0,24}:[\s*_]*)?(?:but\s+|and\s+)?"
+                                      r"(?:if|when|assuming|unless|provided|in case|excluding|including|counting|ignoring)\b")
+# a path not taken: "If we had excluded the empty set we would get 40", "Had we counted zero, …"
+_COUNTERFACTUAL_RE = regex.compile(r"(?i)\bif\s+(?:we|you|they|i|one|it)\s+had\b|^\W*had\s+(?:we|you|they|i|one)\b")
 _RESULT_LEAD_RE = regex.compile(r"(?i)(?:\bthen|\bis|\bbe|\bare|\bget|\bgives?|=|:|,)\s*\$?\s*$")
 # a condition or a reading a value is given under ("41 if zero counts", "41 excluding the corner seat", "41 under
 # the stricter reading", "41 counting only intact seats")
@@ -456,12 +461,16 @@ class SentenceReader(AnswerReadings):
     def _result_under_condition(self, folded: str, mentioned: list[str]) -> bool:
         """"If …, then 41", "if …, it would be 41": a value given as the result of the condition (not an
         operand of it, as in "we would multiply by 2")."""
-        if _RULED_OUT.search(folded, timeout=self.timeout):
-            return False  # "If you forgot the empty set you would get 41, which is wrong": a mistake described
+        if _COUNTERFACTUAL_RE.search(folded, timeout=self.timeout):
+            return False
         for v in mentioned:
             at = folded.find(v)
             if at > 0 and _RESULT_LEAD_RE.search(folded[max(0, at - 16):at], timeout=self.timeout):
-                return True
+                # "If you forgot the empty set you would get 41, which is wrong": a mistake described; a verb that
+                # excludes a case before the result is the condition's own ("If we exclude 0, it would be 3")
+                if not any(m[0].lower() not in _CASE_RULED_OUT or m.start() > at
+                           for m in _RULED_OUT.finditer(folded, timeout=self.timeout)):
+                    return True
         return False
 
     def _conditional(self, folded: str, others: list[str]) -> bool:
