@@ -72,6 +72,9 @@ class _Server:
         from rlvr.verifiers.percent_words import percent_words
 
         percent_words()  # built from CLDR once per babel release (seconds): never inside a row's budget
+        from rlvr.verifiers.compact_numbers import compact_scales
+
+        compact_scales()  # likewise ("42K", "4.2万")
         from rlvr.verifiers.config import VerifierConfig
         from rlvr.verifiers.rows import clear_row_caches
         from rlvr.verifiers.warmup import warm

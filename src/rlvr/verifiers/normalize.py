@@ -35,6 +35,7 @@ from rlvr.verifiers.numbers import parse_number
 from rlvr.verifiers.sympy_text import sympy_text
 from rlvr.verifiers.temperatures import DEGREE_RE, TEMPERATURE_UNITS, celsius, one_temperature, scale_words_to_signs
 from rlvr.verifiers.number_words import numeral_char
+from rlvr.verifiers.compact_numbers import compact_value
 from rlvr.verifiers.units import clock_time, count_noun, scaled_value, split_unit, unit_words
 
 
@@ -262,6 +263,8 @@ def normalize_answer(text: str) -> NormalizedAnswer:
     """Normalise one extracted answer (already capped in length); pure, so results are cached."""
     if (lead := _TOTAL_LEAD_RE.match(text, timeout=REGEX_TIMEOUT_S)) is not None:
         text = text[lead.end():]  # "Insgesamt 3.500 €", "In total 45", "Altogether 45": the total is the value
+    if (compact := compact_value(text)) is not None:
+        text = compact  # "\$42\text{K}" is 42000, "4.2万" 42000, "3 млн" 3000000: a compact number is its value
     s = fold_math_unicode(amount) if (amount := _money_amount(text)) != text else _money_amount(fold_math_unicode(text))
     s = s.replace("\\$", "")  # an escaped dollar is a currency sign, not a math delimiter
     s = _strip_math_delimiters(s)

@@ -18,13 +18,13 @@ from rlvr.verifiers.vocabulary_cache import cached, installed_version
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["percent_words", "percent_word_after"]
+__all__ = ["percent_words", "percent_word_after", "ANSWER_LANGUAGES"]
 
 _NUMBERS = (1, 2, 3, 5, 7, 11, 12, 21, 22, 25, 100, 1.5)  # every plural form CLDR's rules give a count
 # the languages whose answer labels are read (lexicon.ANSWER_WORDS): a percent word of another language may be an
 # everyday word of one of these ("kaso" is Hausa's percent and Tagalog's "case", "posto" Croatian's and Italian's
 # "place")
-_LANGUAGES = frozenset("en de fr es it pt ru uk pl nl tr vi id ms ja ko zh hi ar fa he el fi hu cs sk ro sv nb no da "
+ANSWER_LANGUAGES = frozenset("en de fr es it pt ru uk pl nl tr vi id ms ja ko zh hi ar fa he el fi hu cs sk ro sv nb no da "
                        "th ca bg".split())
 _DIGITS_RE = regex.compile(r"[\p{N}.,\u066b\u066c\s\u00a0\u202f\u200e\u200f\u061c-]+")
 
@@ -35,7 +35,7 @@ def _read_babel() -> list[str]:
 
     words: set[str] = set()
     for identifier in localedata.locale_identifiers():
-        if identifier.split("_")[0] not in _LANGUAGES:
+        if identifier.split("_")[0] not in ANSWER_LANGUAGES:
             continue
         try:
             locale = Locale.parse(identifier)
