@@ -36,6 +36,7 @@ from rlvr.verifiers.sympy_text import sympy_text
 from rlvr.verifiers.temperatures import DEGREE_RE, TEMPERATURE_UNITS, celsius, one_temperature, scale_words_to_signs
 from rlvr.verifiers.number_words import numeral_char
 from rlvr.verifiers.compact_numbers import compact_value
+from rlvr.verifiers.comparatives import comparative_count, percent_named
 from rlvr.verifiers.units import clock_time, count_noun, scaled_value, split_unit, unit_words
 
 
@@ -292,6 +293,10 @@ def normalize_answer(text: str) -> NormalizedAnswer:
         s = whole[1]  # "\text{seven}", "\text{twelve apples}": words read as words ("seven" is 7), not as TeX
     if ":" in s and (time_of_day := clock_time(_TEXT_MACRO_RE.sub(r"\1", s, timeout=REGEX_TIMEOUT_S).strip().rstrip("."))):
         s = time_of_day  # "3:30 \text{ PM}" is 15:30: the half of the day is part of the time, never a unit (pm)
+    if (named := percent_named(s)) is not None:
+        s = named  # "25\\% \\text{ increase}", "a 20% discount", "20% off": the percentage, and what it measures
+    if (difference := comparative_count(s)) is not None:
+        s = f"{difference[0]} {difference[1]}".strip()  # "5 more apples", "на 5 больше": a difference, stated as a count
     s = scale_words_to_signs(s)  # "25 degrees F" is 25 °F
     if (scaled := scaled_value(s)) is not None:  # "42\text{ million}", "2 thousand people", "twelve apples", "二十人"
         s, unit = scaled
