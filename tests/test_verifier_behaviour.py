@@ -59,6 +59,15 @@ def test_error_status_for_bad_completion_type():
     assert v.status == "error" and "string or a list of chat messages" in v.reason
 
 
+def test_reasoning_parts_of_a_chat_message_are_not_graded():
+    # OpenAI-style content parts: the reasoning part is the model's thinking (a box there is no answer), and glued to
+    # the text part it would change what the box reads ("6*7=42\\boxed{42}" holds only part of a result)
+    parts = [{"type": "reasoning", "text": "maybe 41? no: 6*7=42"}, {"type": "text", "text": "\\boxed{42}"}]
+    assert verify([{"role": "assistant", "content": parts}], "42").correct
+    thinking_only = [{"type": "thinking", "text": "\\boxed{42}"}, {"type": "text", "text": "I am not sure."}]
+    assert not verify([{"role": "assistant", "content": thinking_only}], "42").correct
+
+
 @pytest.mark.parametrize(
     "completion,source",
     [

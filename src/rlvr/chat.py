@@ -10,6 +10,10 @@ from typing import Any
 
 __all__ = ["completion_text", "messages_as_text"]
 
+# content part types that carry a model's reasoning (OpenAI's and Anthropic's chat formats), not its answer
+_REASONING_PARTS = frozenset({"reasoning", "reasoning_text", "thinking", "redacted_thinking"})
+
+
 def completion_text(completion: Any) -> str:
     """The text to grade: a string as is, or the content of the last assistant message of a chat."""
     if isinstance(completion, str):
@@ -20,8 +24,10 @@ def completion_text(completion: Any) -> str:
         for message in reversed(completion):
             if isinstance(message, dict) and message.get("role", "assistant") == "assistant":
                 content = message.get("content", "")
-                if isinstance(content, list):  # multimodal parts: keep the text ones
-                    content = "".join(p.get("text", "") for p in content if isinstance(p, dict))
+                if isinstance(content, list):  # multimodal parts: keep the text ones; reasoning parts are the
+                    # model's thinking, which is not graded (a box in them is no answer), as a <think> block is not
+                    content = "".join(p.get("text", "") for p in content
+                                      if isinstance(p, dict) and p.get("type", "text") not in _REASONING_PARTS)
                 if not isinstance(content, str):
                     raise TypeError(f"assistant message content must be text, got {type(content).__name__}")
                 return content

@@ -15,8 +15,13 @@ from rlvr.verifiers.limits import REGEX_TIMEOUT_S
 
 __all__ = ["chain_operands", "chain_holds"]
 
-# an operator, and perhaps the currency sign of the next amount ("$12 + $14 = $26", "9 × €2 = €18")
-_OPERATOR_GAP_RE = regex.compile(r"\s*(?:[-+*/×÷·=]|\\times|\\cdot|\\div)\s*(?:\\?\$|[€£¥₹])?")
+# an operator (perhaps after the amount's unit word), and perhaps the currency sign of the next amount ("$12 + $14 =
+# $26", "9 × €2 = €18", "20 sheep + 160 sheep", "$10 x 40")
+_OPERATOR_GAP_RE = regex.compile(r"\s*(?:\p{L}[\p{L}'’]{0,15}\s*)?(?:[-+*/×÷·=]|\\times|\\cdot|\\div|(?<=\s)x(?=\s))\s*"
+                                  r"(?:(?:\\?\$|[€£¥₹])\s*)?")
+# a unit word after an amount of a chain ("20 sheep + 160 sheep = 180 sheep"): the amounts are what it works with
+_UNIT_WORD_RE = regex.compile(r"(?<=[0-9])\s*\p{L}[\p{L}'’]{0,15}")
+_TIMES_X_RE = regex.compile(r"(?<=\s)x(?=\s)")
 _CURRENCY_SIGN_RE = regex.compile(r"\\?\$|[€£¥₹]")
 
 
@@ -66,6 +71,8 @@ def chain_holds(chain: str) -> bool:
     text = chain.replace(",", "")  # 1,000 is one number here (the prose number pattern kept it whole)
     if "$" in text or not text.isascii():
         text = _CURRENCY_SIGN_RE.sub("", text, timeout=REGEX_TIMEOUT_S)  # "$12 + $14 = $26": the amounts
+    if any(c.isalpha() for c in text):
+        text = _UNIT_WORD_RE.sub("", _TIMES_X_RE.sub("*", text, timeout=REGEX_TIMEOUT_S), timeout=REGEX_TIMEOUT_S)
     while pos < len(text):
         m = _CHAIN_TOKEN_RE.match(text, pos, timeout=REGEX_TIMEOUT_S)
         if not m or m.end() == pos:

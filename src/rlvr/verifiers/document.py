@@ -120,6 +120,8 @@ _UNESCAPED = r"(?<!(?<!\\)\\)"  # not after a single backslash (\$ is a dollar s
 _ENVS = r"(?:" + "|".join(_MATH_ENVS) + r")\*?"
 # each body stops at the next opener of its kind, so a text of openers that never close stays
 # linear; the bodies are unrolled loops (runs of ordinary characters, then one special one)
+# GSM8K's calculator annotation: an arithmetic expression and its value between double angle brackets
+_CALCULATOR_RE = regex.compile(r"<<[0-9+\-*/().=\s,%]{1,120}>>")
 _MATH_SPAN_RE = regex.compile(
     _UNESCAPED + r"\$\$[^$]*(?:\$(?!\$)[^$]*)*?" + _UNESCAPED + r"\$\$"
     r"|\\\[[^\\]*(?:\\(?![\[\]])[^\\]*)*\\\]|\\\([^\\]*(?:\\(?![()])[^\\]*)*\\\)"
@@ -163,6 +165,8 @@ class _Reader(TexPass):
         text = self.text
         opaque = self.code_and_comments() if ("`" in text or "<!--" in text or "~~~" in text or "[asy]" in text) \
             else Spans([])
+        if "<<" in text:
+            self.calculator_notes(opaque)
         self.math(opaque)
         math = Spans(self.doc.math)
         if "\\" in text:
@@ -180,6 +184,13 @@ class _Reader(TexPass):
                 covered = b
         self.doc.view = "".join(self.chars)
         return self.doc
+
+    def calculator_notes(self, opaque: Spans) -> None:
+        """GSM8K's calculator annotations ("20 - 5 = <<20-5=15>>15"): the tool's call, which the text states again
+        right after it, so it is hidden as a comment is (its numbers are no further values of the sentence)."""
+        for m in _CALCULATOR_RE.finditer(self.text, timeout=self.timeout):
+            if not opaque.holds(m.start()):
+                self.hide(m.start(), m.end(), "a calculator annotation")
 
     # -- pass 0: code and comments ----------------------------------------------------------------
     def code_and_comments(self) -> Spans:

@@ -15,7 +15,7 @@ from rlvr.verifiers.lexicon import (
 from rlvr.verifiers.approximations import says_approximately
 from rlvr.verifiers.conversions import same_dimension
 from rlvr.verifiers.currencies import is_currency
-from rlvr.verifiers.prose import stated_values
+from rlvr.verifiers.prose import gives_away, stated_values
 from rlvr.verifiers.value_roles import bound_before, value_role
 from rlvr.verifiers.later_answer import AnswerReadings
 from rlvr.verifiers.later_values import agrees_approximately, fold_digits, key
@@ -338,7 +338,10 @@ class SentenceReader(AnswerReadings):
             # quantity's value, and the words that claim it are its verb; not "The value of x is 6", "The final value
             # is 108", "The value is 108": the answer's own
             quantity, since = None, other
-        claims = [c for c in (_CLAIM.search(folded, since, timeout=t), quantity) if c]
+        cue_claim = _CLAIM.search(folded, since, timeout=t)
+        while cue_claim is not None and gives_away(folded, cue_claim):  # "after giving away 5" claims nothing
+            cue_claim = _CLAIM.search(folded, cue_claim.end(), timeout=t)
+        claims = [c for c in (cue_claim, quantity) if c]
         claim = min(claims, key=lambda c: c.start()) if claims else None
         if claim is not None and _JUDGED_AFTER_RE.match(folded, claim.end(), timeout=t):
             claim = None  # "The answer is reasonable, since she sells about 10 eggs": the answer judged, no value claimed

@@ -299,9 +299,22 @@ def _conclusion_start(sentence: str, timeout: float) -> int:
     """Where the clause after a sentence's last conclusion word that is followed by a value begins (0: none)."""
     start = 0
     for m in CONCLUSION_RE.finditer(sentence, timeout=timeout):
-        if _PROSE_VALUE_HINT_RE.search(sentence, m.end(), timeout=timeout):
+        if _PROSE_VALUE_HINT_RE.search(sentence, m.end(), timeout=timeout) and not gives_away(sentence, m):
             start = m.end()
     return start
+
+
+# "giving" concludes ("…, giving 42") but not as a verb of the story ("after giving away 5", "by giving her 3")
+_GIVING_AWAY_RE = regex.compile(r"(?i)(?:\b(?:after|before|by|when|while|from|for|without|upon|of)\s+giving\b|\bgiving\s+"
+                                r"(?:away|up|back|out|in|her|him|them|me|us|you|each|every|one|two|some|all)\b)")
+
+
+def gives_away(sentence: str, match: regex.Match) -> bool:
+    """Whether the cue ``match`` is "giving" as a verb of the story ("after giving away 5"), not as a conclusion."""
+    if match[0].lower() != "giving":
+        return False
+    return _GIVING_AWAY_RE.search(sentence, max(0, match.start() - 12), min(len(sentence), match.end() + 12),
+                                  timeout=REGEX_TIMEOUT_S) is not None
 
 
 def _doubtful(sentence: str, timeout: float) -> bool:
@@ -348,10 +361,7 @@ def _narrowed(sentence: str, offset: int, timeout: float, bold: tuple[tuple[int,
     result of a worked chain ("3 + 10 = 13" states 13); then a single bold value ("**92**"); then
     what follows a single "is". What is still several values is several answers.
     """
-    clause_start = 0
-    for m in CONCLUSION_RE.finditer(sentence, timeout=timeout):
-        if _PROSE_VALUE_HINT_RE.search(sentence, m.end(), timeout=timeout):
-            clause_start = m.end()
+    clause_start = _conclusion_start(sentence, timeout)
     clause = sentence[clause_start:]
     offset += clause_start
     verb = _single_is(clause, timeout)
@@ -447,8 +457,9 @@ def statement_claim(sentence: str, timeout: float, bold: tuple[tuple[int, int], 
     """
     for kind, pattern in (("retraction", RETRACTION_RE), ("answer", _ANSWER_WORD_RE), ("conclusion", CONCLUSION_RE)):
         cue = None
-        for cue in pattern.finditer(sentence, timeout=timeout):
-            pass
+        for m in pattern.finditer(sentence, timeout=timeout):
+            if not gives_away(sentence, m):  # "after giving away 5" concludes nothing
+                cue = m
         if cue is None:
             continue
         after = stated_values(sentence[cue.end():], timeout)

@@ -30,6 +30,9 @@ _MODIFIER_RE = regex.compile(r"(?i)(?<![\p{L}])(?:from|with|for|by|on|in|at|afte
 _JOINED_RE = regex.compile(r"(?i)\b(?:and|but|or|yet|while|whereas|though|although|versus|vs)\b|;")
 
 
+_ARITHMETIC_RE = regex.compile(r"[+*/×÷=]|\s[-−]\s|\\times|\\cdot|\\div")
+
+
 def object_value(clause: str, offset: int, stated: list[tuple[str, int, int]]) -> list[tuple[str, int, int]]:
     """The first value after the stating verb when every other one sits in a phrase that qualifies it ("Janet
     earns 18 dollars per day from the 9 eggs she sells" states 18); ``[]`` otherwise. One value is read, so
@@ -41,6 +44,8 @@ def object_value(clause: str, offset: int, stated: list[tuple[str, int, int]]) -
         if content == first[0]:
             continue
         between = clause[first[2] - offset:a - offset]
+        if _ARITHMETIC_RE.search(between, timeout=REGEX_TIMEOUT_S):
+            return []  # "is 80 from Jada + 40 from Rory + 20 from Kora = 140": operands of a computation, no object
         opener = None
         for opener in _MODIFIER_RE.finditer(between, timeout=REGEX_TIMEOUT_S):
             pass
@@ -57,7 +62,8 @@ def object_value(clause: str, offset: int, stated: list[tuple[str, int, int]]) -
 def single_verb(sentence: str, math: list[tuple[int, int]], timeout: float) -> int | None:
     """Where the text after a sentence's only stating verb ("is", "has", "costs", …, outside the ``math``
     spans) begins; ``None`` for zero or several ("After 3 days she has 12 apples left" states 12)."""
-    verbs = [m for m in VERB_RE.finditer(sentence, timeout=timeout) if not any(a <= m.start() < b for a, b in math)]
+    verbs = [m for m in VERB_RE.finditer(sentence, timeout=timeout) if not any(a <= m.start() < b for a, b in math)
+             and not _INFINITIVE_RE.search(sentence, max(0, m.start() - 4), m.start(), timeout=timeout)]
     if len(verbs) > 1 and (sub := _SUBORDINATE_RE.search(sentence, 0, verbs[0].start(), timeout=timeout)) \
             and not _VALUE_BEFORE_RE.search(_OF_VALUE_RE.sub(" ", sentence[:sub.start()], timeout=timeout),
                                             timeout=timeout):
@@ -68,6 +74,8 @@ def single_verb(sentence: str, math: list[tuple[int, int]], timeout: float) -> i
     return verbs[0].end() if len(verbs) == 1 else None
 
 
+# "to get to the theater 5 minutes sooner": an infinitive states nothing, the sentence's own verb does
+_INFINITIVE_RE = regex.compile(r"(?i)\bto\s+$")
 # a subordinate clause of its own verbs before the sentence's ("when 100 is divided by 7", "if x is 3", "after it is cut")
 _SUBORDINATE_RE = regex.compile(r"(?i)\b(?:when|if|after|once|whenever)\b")
 # a value before the subordinate clause is its subject's own ("12 posts when …") unless an "of" phrase names
