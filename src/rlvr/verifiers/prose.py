@@ -159,7 +159,14 @@ def prose_answer(text: str, timeout: float, bold: tuple[tuple[int, int], ...] = 
                 return [] if _DOUBTS_RESULT.search(rest, timeout=timeout) else [word]
             if _DOUBTS_RESULT.search(sentence, timeout=timeout):
                 return []  # "So the solution is 2. Hmm, maybe.": the sentence after the answer doubts it
-            if CONCLUSION_RE.search(sentence, timeout=timeout) and (spelled := spelled_after_verb(sentence, timeout)):
+            # a closing line of one sentence concludes by its place, as one with a value does
+            concludes = CONCLUSION_RE.search(sentence, timeout=timeout) is not None or (
+                not passed and (start, end) == spans[-1] and _on_own_line(text, base + start))
+            if concludes and (word := _word_answer_closing(sentence, timeout)) is not None:
+                # "No, such a triangle cannot exist.", "So the day of the week is Sunday.": a yes or no that opens
+                # the sentence, or a weekday or month it ends on
+                return [] if _doubtful(sentence, timeout) else [(word[0], base + start + word[1], base + start + word[2])]
+            if concludes and (spelled := spelled_after_verb(sentence, timeout)):
                 # "So the probability is two thirds.": a number in words, compared by spelling the gold
                 return [] if _doubtful(sentence, timeout) else [(spelled[0], base + start + spelled[1], base + start + spelled[2])]
             if CONCLUSION_RE.search(sentence, timeout=timeout) and len(said := phrase_answers(sentence)) == 1:
@@ -171,11 +178,14 @@ def prose_answer(text: str, timeout: float, bold: tuple[tuple[int, int], ...] = 
             continue  # no value here ("I hope it is correct."): look one sentence back
         if sentence.rstrip().endswith(("?", "？")):
             return []  # a question states no answer ("12?")
-        stressed = any(base + start <= a and b <= base + end for a, b in bold)
+        inside = [(a, b) for a, b in bold if base + start <= a and b <= base + end]
+        stressed = bool(inside)
+        if stressed and (word := stressed_word(text, inside, base + start, base + end, timeout)) is not None \
+                and not passed and not _doubtful(sentence, timeout):
+            return [word]  # "Hence 100 days after Friday is a **Sunday**.": the stressed complement, the numbers its subject's
         # a closing line that is one sentence ("\n\nJames writes 624 pages a year.") concludes by its place,
         # whatever its verb or language; its words are still read for hedges, bounds and attributions
-        closing = (start, end) == spans[-1] and (base + start == 0 or "\n" in text[max(0, base + start - 2):base + start]
-                                                  or not text[:base + start].strip()) and counted(sentence, timeout, lambda: _sentence_values(sentence, 0, timeout))
+        closing = (start, end) == spans[-1] and _on_own_line(text, base + start) and counted(sentence, timeout, lambda: _sentence_values(sentence, 0, timeout))
         # a sentence that concludes ("…, so the probability is 2/3") is judged by its conclusion: the
         # working before the conclusion word may try, solve and suppose without taking the result back
         scope = sentence[_conclusion_start(sentence, timeout):]
@@ -194,6 +204,32 @@ def prose_answer(text: str, timeout: float, bold: tuple[tuple[int, int], ...] = 
         if _sentence_values(sentence, 0, timeout, roles=False):
             return []  # it has values, but none is stated (a bound, a rejected one): no answer here
     return []
+
+
+def _on_own_line(text: str, at: int) -> bool:
+    """Whether the sentence that starts at ``at`` opens its line (or the text)."""
+    return at == 0 or "\n" in text[max(0, at - 2):at] or not text[:at].strip()
+
+
+_YES_NO_LEAD_RE = regex.compile(r"(?i)[\s*_]*(?:yes|no|true|false)\b")
+_CALENDAR_END_RE = regex.compile(r"(?i)\b(?:is|are|was|will\s+be|be|falls\s+on|on)\s+(?:a\s+|an\s+|the\s+)?[*_]*"
+                                 r"(\p{L}{3,12})[*_]*\s*[.!]?\s*$")
+
+
+def _word_answer_closing(sentence: str, timeout: float) -> tuple[str, int, int] | None:
+    """A closing sentence's word answer: the yes or no it opens with ("No, such a triangle cannot exist."; the
+    sentence is the answer, read as a yes or no), or the weekday or month it ends on after its verb ("So the day
+    of the week is Sunday.")."""
+    from rlvr.verifiers.calendar_names import calendar_key
+    from rlvr.verifiers.word_answers import yes_no
+
+    if _YES_NO_LEAD_RE.match(sentence, timeout=timeout) and not RETRACTION_RE.search(sentence, timeout=timeout) \
+            and yes_no(sentence) is not None:
+        lead = len(sentence) - len(sentence.lstrip())
+        return sentence.strip(), lead, len(sentence.rstrip())
+    if (m := _CALENDAR_END_RE.search(sentence, timeout=timeout)) and calendar_key(m[1]) is not None:
+        return m[1], m.start(1), m.end(1)
+    return None
 
 
 _PLAIN_NUMBER_RE = regex.compile(r"\$?\s*[-+]?[0-9][0-9,]*(?:\.[0-9]+)?\s*\$?")
