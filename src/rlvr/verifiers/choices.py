@@ -27,7 +27,7 @@ UPPER, LOWER = "A-J", "a-e"  # as regex character ranges
 _CHOICE_LETTER_RE = regex.compile(rf"\s*(?:\\text(?:bf)?\{{)?\s*\(?([{UPPER}{LOWER}])\)?\s*\}}?\s*")
 # a choice followed by its option's text: "(C) 42", "C. x = 42", "B: 7" answer with the letter
 _CHOICE_WITH_TEXT_RE = regex.compile(
-    rf"(?s)(?:\(([{UPPER}{LOWER}])\)|([{UPPER}])[).:])\s+"
+    rf"(?s)(?:(?i:option|choice)\s+)?(?:\(([{UPPER}{LOWER}])\)|([{UPPER}])[).:]|(?!I,)([{UPPER}]),(?=\s))\s+"
     # not a second letter ("(C) D"), unless it is statement I ("(C) I only", "(C) I and III") or the pronoun
     rf"(?!(?!I\s+\p{{Ll}}|I\s(?:.*\W)?[IVX]{{2,}}\b)\(?[{UPPER}{LOWER}][).:]?(?:\s|$))\S.*")
 # what an option's text never holds: another option's label, or words that offer several options
@@ -100,7 +100,7 @@ def answer_choice(answer: str) -> str | None:
     only``), upper case; ``None`` for any other answer."""
     letter = choice_letter(answer)
     if letter is None and (m := choice_with_text(answer)) is not None:
-        letter = (m[1] or m[2]).upper()
+        letter = (m[1] or m[2] or m[3]).upper()
     return letter
 
 
@@ -110,14 +110,14 @@ def choice_with_text(s: str) -> regex.Match | None:
     m = _CHOICE_WITH_TEXT_RE.fullmatch(s, timeout=REGEX_TIMEOUT_S)
     if m is None:
         return None
-    text = s[m.end(2) + 1 if m[2] else m.end(1) + 1:]
+    text = s[next(m.end(g) + 1 for g in (1, 2, 3) if m[g]):]  # the option's text, after its label
     if _OTHER_CHOICE_RE.search(text, timeout=REGEX_TIMEOUT_S):
         return None
     tokens = _LETTERS_RE.findall(_WRAPPER_NAMES_RE.sub(" ", text, timeout=REGEX_TIMEOUT_S), timeout=REGEX_TIMEOUT_S)
     words = {w.lower() for w in tokens}
     if words & _SEVERAL_OPTIONS:
         return None
-    letter = (m[1] or m[2]).upper()
+    letter = (m[1] or m[2] or m[3]).upper()
     roman = any(_ROMAN_RE.fullmatch(w, timeout=REGEX_TIMEOUT_S) for w in tokens)
     pronoun = _PRONOUN_RE.search(text, timeout=REGEX_TIMEOUT_S) is not None
     if _ORDINAL_OPTION_RE.search(text, timeout=REGEX_TIMEOUT_S):
@@ -141,7 +141,7 @@ def option_text(s: str) -> str | None:
     m = _CHOICE_WITH_TEXT_RE.fullmatch(s, timeout=REGEX_TIMEOUT_S)
     if m is None or choice_with_text(s) is None:
         return None
-    return s[m.end(2) + 1 if m[2] else m.end(1) + 1:].strip() or None
+    return s[next(m.end(g) + 1 for g in (1, 2, 3) if m[g]):].strip() or None
 
 
 def other_choices(text: str, choice: str, timeout: float) -> str | None:

@@ -50,6 +50,8 @@ _ANSWER_INTRO = r"(?:[\s*#:]|(?i:the|final|answer|is)(?![A-Za-z]))*"
 _CARRIED_RE = regex.compile(r"(?r)" + _LABEL_NAME + r"\s*=\s*(?:[^=\n$]{0,40}=\s*)*(?P<value>[^=\n$]{1,40}?)\s*(?:\$\$|\$|\\\)|\\\])?"
                             r"\s*[.,;]?" + _ANSWER_INTRO + r"(?:\$\$|\$|\\\(|\\\[)?\s*$")
 _DIGIT_RE = regex.compile(r"[0-9]")
+# an answer that is one named value ("x = 4"): its name, which a later "x = 5" gives another value
+_SELF_NAMED_RE = regex.compile(_LABEL_NAME + r"\s*=\s*[^=,;]+$")
 _VALUE_LIKE_RE = regex.compile(r"[0-9$\\]|\b(?:zero|one|two|three|four|five|six|seven|eight|nine|ten)\s*[.!]?\s*$", regex.I)
 _HEADING_WORD_RE = regex.compile(r"\p{L}{2,}")
 _MAX_TAIL = 6000  # a final answer followed by more than this is read for its first 6,000 characters
@@ -82,6 +84,8 @@ def check_later(doc: Document, later_slots: list[list[Slot]], final: Slot, answe
     label = _BOX_LABEL_RE.search(doc.view, max(0, final.start - 40), final.start, timeout=timeout) \
         or _carried_label(doc.view, final.start, answer, timeout) \
         or _NAMED_AFTER_RE.match(doc.view, final.end, min(len(doc.view), final.end + 40), timeout=timeout)
+    if label is None:  # "Answer: x = 4": the answer names itself
+        label = _SELF_NAMED_RE.match(clean(answer), timeout=timeout)
     reader = SentenceReader(answer, timeout, unit_after(doc.view, final.end, timeout), label_key(label[1]) if label else None)
     for group in later_slots:
         value = min(group, key=lambda s: s.value[1] - s.value[0]).content

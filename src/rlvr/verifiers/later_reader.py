@@ -96,7 +96,7 @@ _SUBJECT_VALUE_RE = regex.compile(r"\$[^$]*[0-9A-Za-z][^$]*\$|\\\(.+?\\\)|(?<![A
 _LABEL_LINE_RE = regex.compile(r"^\s*(?:[-*+]\s+|\d{1,2}[.)]\s+)?[\p{L}][\p{L} '’/-]{0,40}\s*[:：]\s")
 
 
-_LABELLED_VALUE_RE = regex.compile(r"(?<![A-Za-z\\])[A-Za-z](?:_\{?[A-Za-z0-9]+\}?)?\s*=\s*$")
+_LABELLED_VALUE_RE = regex.compile(r"(?<![A-Za-z0-9\\])[A-Za-z](?:_\{?[A-Za-z0-9]+\}?)?\s*=\s*$")
 _ANSWER_EQUALS_RE = regex.compile(r"(?i)\b(?:answer|result|solution|total)\s*=\s*$")
 _WORD_CHAR_RE = regex.compile(r"[\p{L}\p{N}]")
 _META_TOKEN_RE = regex.compile(r"\p{L}[\p{L}'’-]*")  # words, single letters included ("I", "a")

@@ -378,7 +378,7 @@ def normalize_answer(text: str) -> NormalizedAnswer:
         s = s.replace(".", "").replace("'", "").replace("’", "")  # 1.000.000 (two dots: no decimal), 1'000'000
     choice = _CHOICE_RE.fullmatch(s, timeout=REGEX_TIMEOUT_S) or choice_with_text(s)
     if choice:
-        s = (choice.group(1) or choice.group(2)).upper()
+        s = next(g for g in choice.groups() if g).upper()
     s = " ".join(s.split())
     s = _FRAC_TOKENS_RE.sub(r"\\frac{\1}{\2}", s, timeout=REGEX_TIMEOUT_S)  # \frac 1 2 is \frac{1}{2}
     s = _MIXED_SPACED_RE.sub(r"\1\\frac{\2}{\3}", s, timeout=REGEX_TIMEOUT_S)  # 3 1/2 is three and a half

@@ -19,6 +19,7 @@ import regex
 from rlvr.verifiers.limits import REGEX_TIMEOUT_S
 
 from rlvr.verifiers.chains import chain_operands
+from rlvr.verifiers.choices import answer_choice
 from rlvr.verifiers.plain_math import one_number, plain_math
 from rlvr.verifiers.repeating import IN_PROSE as REPEATING_IN_PROSE
 from rlvr.verifiers.prose_groups import derived_label, named_tail, named_values, one_value
@@ -178,6 +179,10 @@ def prose_answer(text: str, timeout: float, bold: tuple[tuple[int, int], ...] = 
             continue  # no value here ("I hope it is correct."): look one sentence back
         if sentence.rstrip().endswith(("?", "？")):
             return []  # a question states no answer ("12?")
+        if (start, end) == spans[-1] and _on_own_line(text, base + start) \
+                and (line := sentence.strip().strip("*_").strip()) and answer_choice(line.rstrip(".")) is not None:
+            lead = sentence.find(line[:1])  # "**Option D: $2\\sqrt{3}$**": a closing line that is a choice with its text
+            return [(line.rstrip("."), base + start + lead, base + start + lead + len(line))]
         inside = [(a, b) for a, b in bold if base + start <= a and b <= base + end]
         stressed = bool(inside)
         if stressed and (word := stressed_word(text, inside, base + start, base + end, timeout)) is not None \
@@ -208,7 +213,8 @@ def prose_answer(text: str, timeout: float, bold: tuple[tuple[int, int], ...] = 
 
 def _on_own_line(text: str, at: int) -> bool:
     """Whether the sentence that starts at ``at`` opens its line (or the text)."""
-    return at == 0 or "\n" in text[max(0, at - 2):at] or not text[:at].strip()
+    line_start = text.rfind("\n", 0, at) + 1
+    return not text[line_start:at].strip() or "\n" in text[max(0, at - 2):at]
 
 
 _YES_NO_LEAD_RE = regex.compile(r"(?i)[\s*_]*(?:yes|no|true|false)\b")
@@ -429,7 +435,9 @@ def sentence_value(sentence: str, timeout: float) -> tuple[str, int] | None:
     one number; math-only content, a sentence with several values or a hedge is left as it is.
     """
     bare = MATH_SPAN_RE.sub(" ", sentence, timeout=REGEX_TIMEOUT_S)
-    latin = len(SENTENCE_WORD_RE.findall(bare, timeout=timeout)) >= 2  # "She has 12 apples"
+    long_words = len(SENTENCE_WORD_RE.findall(bare, timeout=timeout))
+    # "She has 12 apples", "il y a 42 pommes" (short words of a sentence around one long one)
+    latin = long_words >= 2 or (long_words == 1 and len(_LATIN_WORD_RE.findall(bare, timeout=timeout)) >= 4)
     other_script = not latin and "\\" not in sentence and OTHER_SCRIPT_WORD_RE.search(bare, timeout=timeout) is not None
     checked = blank_count_modifiers(sentence, timeout)
     if not (latin or other_script) or _doubtful(checked, timeout) or NEGATION_RE.search(checked, timeout=timeout) \
@@ -456,6 +464,9 @@ def sentence_value(sentence: str, timeout: float) -> tuple[str, int] | None:
         return scaled, len(sentence)  # "25 degrees Fahrenheit (25 °F)": the scale belongs to the value
     tail = WORDS_AFTER_RE.match(sentence, end, timeout=timeout)
     return content + _noun_phrase(tail[0] if tail else ""), len(sentence)
+
+
+_LATIN_WORD_RE = regex.compile(r"(?<![\\\p{L}])\p{Latin}+(?!\p{L})")
 
 
 def _noun_phrase(words: str) -> str:

@@ -166,7 +166,23 @@ def _next_lines(view: str, pos: int) -> tuple[int, int] | None:
             end = view.find(close, pos + len(open_), pos + _SENTENCE_SCAN)
             return (pos, end + len(close)) if end >= 0 else None
     end = view.find("\n", pos)
-    return pos, (n if end < 0 else end)
+    end = n if end < 0 else end
+    # "**Final Answer**\nx = 4\ny = -2": a value named on each line under the label, each name its own, is one answer
+    names = set()
+    line_start = pos
+    while (m := _NAMED_LINE_RE.fullmatch(view, line_start, end, timeout=REGEX_TIMEOUT_S)) and m[1] not in names \
+            and len(names) < 8:
+        names.add(m[1])
+        following = _NAMED_LINE_RE.fullmatch(view, end + 1, nxt if (nxt := view.find("\n", end + 1)) >= 0 else n,
+                                             timeout=REGEX_TIMEOUT_S) if end < n else None
+        if following is None or following[1] in names:
+            break
+        line_start, end = end + 1, (nxt if nxt >= 0 else n)
+    return pos, end
+
+
+# one line that names one value: "x = 4", "$y = -2$", "a_1 = 3"
+_NAMED_LINE_RE = regex.compile(r"[ \t]*\$?[ \t]*([A-Za-z](?:_\{?[A-Za-z0-9]{1,3}\}?)?)[ \t]*=[ \t]*[^=\n$]{1,40}?[ \t]*\$?[ \t.,;]*")
 
 
 def answer_line(doc: Document, timeout: float, start: int = 0) -> list[Slot]:
@@ -178,6 +194,11 @@ def answer_line(doc: Document, timeout: float, start: int = 0) -> list[Slot]:
             if span is None:
                 continue
             raw, vstart = view[span[0]:span[1]], span[0]
+            if "\n" in raw.strip() and not raw.lstrip().startswith(("\\[", "$$")):
+                # values named line by line ("x = 4\ny = -2"): one answer, as "x = 4, y = -2" writes it
+                lines = [line.strip().strip("$").strip(" .,;") for line in raw.strip().split("\n")]
+                found.append(Slot("answer_line", ", ".join(lines), slot_start, span[1], (vstart, span[1])))
+                continue
         else:
             raw, vstart = value, value_start
             if raw.strip().startswith(("\\[", "$$")):  # display math opened on the label's line
