@@ -260,17 +260,25 @@ def _with_unit(text: str, found: list[Candidate], timeout: float) -> list[Candid
     return found
 
 
+# a root or bound written in plain text: "x = -2", "x < 3", "y = 1/2"
+_PLAIN_RELATION_RE = regex.compile(r"(?<![\p{L}\\$])[A-Za-z](?:_[0-9])?\s*(?:=|<|>|≤|≥)\s*[-−]?[0-9]+(?:\.[0-9]+)?(?:/[0-9]+)?"
+                                   r"(?![\p{L}0-9])")
+
+
 def _solution_set(sentence: str, scope: str, timeout: float) -> Candidate | None:
     """"So $x = 3$ or $x = -2$.": roots or intervals joined by "or" (:mod:`solution_sets`), stated with a cue or
     alone on their line, with no hedge; positions in ``sentence``."""
     if _SET_DOUBT.search(_without_premises(sentence, timeout), timeout=timeout):
         return None  # "We cannot have …", "The extraneous roots are …", "The candidates are …", "Wrong answer: …"
     joined = joined_solutions(scope, _sentence_values(scope, 0, timeout, roles=False), timeout)
+    if joined is None and "$" not in scope and "=" in scope:  # "x = -2 or x = 3" written without math delimiters
+        joined = joined_solutions(scope, [(m[0], m.start(), m.end()) for m in _PLAIN_RELATION_RE.finditer(scope, timeout=timeout)],
+                                  timeout)
     if joined is None:
         return None
     shift = len(sentence) - len(scope)
     alone = not _LONG_WORD_RE.search(sentence[:shift + joined[1]], timeout=timeout)
-    if not (alone or _STATEMENT_CUE.search(sentence, timeout=timeout) or _SUBJECT_VERB_RE.search(sentence, timeout=timeout)
+    if not (alone or shift > 0 or _STATEMENT_CUE.search(sentence, timeout=timeout) or _SUBJECT_VERB_RE.search(sentence, timeout=timeout)
             or _LABEL_COLON_RE.search(sentence, timeout=timeout)):
         return None
     return joined[0], shift + joined[1], shift + joined[2]
