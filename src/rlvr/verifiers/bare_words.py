@@ -60,11 +60,13 @@ _SPELLED_QUALIFIERS = frozenset({"not", "maybe", "probably", "perhaps", "or"})
 def _spelled_number(tokens: list[str]) -> bool:
     """Whether ``tokens`` spell one number: every word a CLDR number word, the last perhaps a fraction noun."""
     from rlvr.verifiers.spelled_fractions import fraction_nouns
-    from rlvr.verifiers.spelled_numbers import number_word
+    from rlvr.verifiers.spelled_numbers import number_word, spelled_phrase
 
     if not tokens or len(tokens) > _MOST_NUMBER_WORDS:
         return False
     *lead, last = tokens
     if not all(number_word(t) for t in lead):
         return False
-    return number_word(last) or (bool(lead) and last in fraction_nouns())
+    if last in fraction_nouns() and lead:
+        return spelled_phrase(lead)  # "two thirds": one number of parts
+    return spelled_phrase(tokens)  # one whole spell-out ("twenty-four"), never two numbers ("seven twelve")

@@ -47,10 +47,16 @@ def chain_operands(sentence: str, numbers: list[regex.Match], timeout: float) ->
             steps.update(range(first, last_equals))
             # "16 - 3 - 4 = 9 eggs, and 9 × $2 = $18": an earlier result this chain works with is a step too
             operands = {_amount(numbers[i][0]) for i in range(first, last_equals)}
-            steps.update(r for r in results if _amount(numbers[r][0]) in operands)
+            steps.update(r for r in results if _amount(numbers[r][0]) in operands
+                         and not _SUBJECT_STATED_RE.search(sentence, numbers[r].end(), numbers[first].start(), timeout=timeout))
             results.append(last)
         first = last + 1
     return steps
+
+
+# a subject stated between two chains ("The width is 3 x 2 = 6 and the length is 6 x 2 = 12"): two quantities, each
+# stated, so the first result is no step of the second
+_SUBJECT_STATED_RE = regex.compile(r"(?i)\b(?:is|are|was|were|equals)\b")
 
 
 def _amount(number: str) -> str:

@@ -5,7 +5,8 @@ Salaries, prices and populations are written this way by models and in Chinese, 
 decimal formats of ``babel``'s locale data (``0K``/``0M`` in English, ``0万``/``0亿`` in Chinese, ``0만``/``0억``
 in Korean, ``0 тыс.``/``0 млн`` in Russian …), and cached per release; an abbreviation two locales give different
 values is none. A Latin letter is also a unit ("42K" is kelvin, "2.5M" molar or metres), so a Latin abbreviation
-counts only beside a currency sign ("$42K"); one of another script ("万", "млн") is never a unit and always counts.
+counts only beside a currency sign ("$42 K") or glued to the digits ("42K"); one of another script ("万", "млн") is
+never a unit and always counts. Latin abbreviations are read as English writes them ("Bn" is no 10^12 here).
 """
 
 from __future__ import annotations
@@ -52,8 +53,10 @@ def _read_babel() -> dict[str, int]:
                     found.setdefault(abbreviation, {})[identifier.split("_")[0]] = int(magnitude) // 10 ** (zeros - 1)
     # one value in every locale that has the abbreviation; where they disagree ("M": a million in English, a
     # thousand in Portuguese's "mil"-less forms), English's, as the answers read here are written
+    # a Latin abbreviation is read as English writes it and no other way: "Bn", "bil" and "mm" mean 10^12, 10^12
+    # and 10^9 in some locales and a billion, a billion and a million to an English reader
     return {word: by.get("en") or next(iter(set(by.values()))) for word, by in found.items()
-            if len(set(by.values())) == 1 or "en" in by}
+            if "en" in by or (len(set(by.values())) == 1 and not _LATIN_RE.search(word, timeout=REGEX_TIMEOUT_S))}
 
 
 @functools.lru_cache(maxsize=1)
@@ -64,10 +67,15 @@ def compact_scales() -> dict[str, int]:
     if importlib.util.find_spec("babel") is None:
         logger.warning("babel is not installed: compact numbers ('42K', '4.2万') are not read")
         return {}
-    scales = dict(cached("compact-scales-3", installed_version("babel"), _read_babel))
+    scales = dict(cached("compact-scales-4", installed_version("babel"), _read_babel))
     for word, factor in list(scales.items()):  # "42k", "2.5m": the lower case spelling, where it names no other
         scales.setdefault(word.lower(), factor)
     return scales
+
+
+# a thousand, a million or a billion written straight after the digits ("42K", "2.5M", "3B"): never a unit there
+# (kelvin and molar are written with a space, metres in lower case)
+_GLUED_RE = regex.compile(r"(?<=[0-9])(?:K|k|M|B)(?![\p{L}])")
 
 
 _LATIN_RE = regex.compile(r"\p{Latin}")
@@ -104,7 +112,8 @@ def compact_value(text: str) -> str | None:
     noun = tail["tail"] if tail else ""
     if noun and (sign := _SIGN_RE.match(noun, timeout=REGEX_TIMEOUT_S)) and is_currency(sign[0].replace("\\$", "$")):
         currency, noun = True, noun[sign.end():].strip(" }")  # "300万円", "5 Mio. €", "3만 원"
-    if _LATIN_RE.search(word, timeout=REGEX_TIMEOUT_S) and not currency:
+    glued = _GLUED_RE.match(text, m.start("rest"), timeout=REGEX_TIMEOUT_S) is not None and word in ("K", "k", "M", "B")
+    if _LATIN_RE.search(word, timeout=REGEX_TIMEOUT_S) and not currency and not glued:
         return None  # "42K" may be kelvin, "2.5M" metres: a Latin letter is a scale only beside a currency sign
     try:
         value = Decimal(m["number"].replace(",", "")) * scales[word]

@@ -121,7 +121,15 @@ _ENVS = r"(?:" + "|".join(_MATH_ENVS) + r")\*?"
 # each body stops at the next opener of its kind, so a text of openers that never close stays
 # linear; the bodies are unrolled loops (runs of ordinary characters, then one special one)
 # GSM8K's calculator annotation: an arithmetic expression and its value between double angle brackets
-_CALCULATOR_RE = regex.compile(r"<<[0-9+\-*/().=\s,%]{1,120}>>")
+_CALCULATOR_RE = regex.compile(r"<<[0-9+\-*/().\s,%]{1,120}=\s*([0-9][0-9,]*(?:\.[0-9]+)?)\s*>>")
+_AFTER_CALCULATOR_RE = regex.compile(r"\s*\\?\$?\s*([0-9][0-9,]*(?:\.[0-9]+)?)")
+
+
+def _same_amount(a: str, b: str) -> bool:
+    try:
+        return float(a.replace(",", "")) == float(b.replace(",", ""))
+    except ValueError:
+        return False
 _MATH_SPAN_RE = regex.compile(
     _UNESCAPED + r"\$\$[^$]*(?:\$(?!\$)[^$]*)*?" + _UNESCAPED + r"\$\$"
     r"|\\\[[^\\]*(?:\\(?![\[\]])[^\\]*)*\\\]|\\\([^\\]*(?:\\(?![()])[^\\]*)*\\\)"
@@ -189,7 +197,9 @@ class _Reader(TexPass):
         """GSM8K's calculator annotations ("20 - 5 = <<20-5=15>>15"): the tool's call, which the text states again
         right after it, so it is hidden as a comment is (its numbers are no further values of the sentence)."""
         for m in _CALCULATOR_RE.finditer(self.text, timeout=self.timeout):
-            if not opaque.holds(m.start()):
+            after = _AFTER_CALCULATOR_RE.match(self.text, m.end(), timeout=self.timeout)
+            # only a call whose result the text states right after it: "<<72>>" or "<<6*7=41>>42" hide another value
+            if after and _same_amount(after[1], m[1]) and not opaque.holds(m.start()):
                 self.hide(m.start(), m.end(), "a calculator annotation")
 
     # -- pass 0: code and comments ----------------------------------------------------------------

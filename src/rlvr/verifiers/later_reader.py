@@ -125,10 +125,12 @@ _ORDINAL_LABEL_RE = regex.compile(
 _LONE_LETTER_RE = regex.compile(r"\s*\\?\(?\s*\p{L}\s*\\?\)?\s*")
 # "If the problem means distinct seats, then 41.": another value offered under a condition
 _OPENS_WITH_CONDITION_RE = regex.compile(r"(?i)[\s(*_>\-\u2013\u2014]*(?:\p{L}[\p{L} ]{0,24}:[\s*_]*)?(?:but\s+|and\s+)?"
-                                      r"(?:if|when|assuming|unless|provided|in case|excluding|including|counting|ignoring)\b")
+                                      r"(?:if|when|assuming|unless|provided|in case|excluding|including|counting|ignoring|"
+                                      r"(?:for|in|under)\s+(?:the\s+|an?\s+)?[\w-]+\s+(?:version|case|reading|interpretation)|"
+                                      r"the\s+[\w-]+\s+(?:version|reading|interpretation))\b")
 # a path not taken: "If we had excluded the empty set we would get 40", "Had we counted zero, …"
 _COUNTERFACTUAL_RE = regex.compile(r"(?i)\bif\s+(?:we|you|they|i|one|it)\s+had\b|^\W*had\s+(?:we|you|they|i|one)\b")
-_RESULT_LEAD_RE = regex.compile(r"(?i)(?:\bthen|\bis|\bbe|\bare|\bget|\bgives?|=|:|,)\s*\$?\s*$")
+_RESULT_LEAD_RE = regex.compile(r"(?i)(?:\bthen|\bis|\bbe|\bbeen|\bare|\bget|\bgives?|=|:|,)\s*\$?\s*$")
 # a condition or a reading a value is given under ("41 if zero counts", "41 excluding the corner seat", "41 under
 # the stricter reading", "41 counting only intact seats")
 _CONDITION_RE = regex.compile(r"(?i)(?<![\p{L}-])(?:if|when|assuming|unless|provided|depending|otherwise)\b")

@@ -140,11 +140,23 @@ def prose_answer(text: str, timeout: float, bold: tuple[tuple[int, int], ...] = 
     base = max(0, len(text) - _PROSE_SCAN)
     tail = text[base:]
     spans = sentences(tail, timeout)
+    # numbers in words are read as digits in a concluding sentence ("So the family has six children."), and in any
+    # other only where the ending says nothing else: "She earns 42 dollars. It took her five hours." answers 42 (the
+    # remark is skipped, as it always was)
+    return _read_back(text, tail, base, spans, bold, timeout, fold=False) \
+        or _read_back(text, tail, base, spans, bold, timeout, fold=True)
+
+
+def _read_back(text: str, tail: str, base: int, spans: list[tuple[int, int]], bold: tuple[tuple[int, int], ...],
+               timeout: float, fold: bool) -> list[Candidate]:
+    """:func:`prose_answer`'s look back over the last sentences of ``tail`` (``text`` from ``base``): a concluding
+    sentence without digits has its numbers in words read as digits, and with ``fold`` every such sentence."""
     passed = False  # a sentence after the one read offers another answer or doubts ("Thursday is also possible.")
     for start, end in reversed(spans[-4:]):
         sentence = _without_restatements(tail[start:end], timeout)
         if not _PROSE_VALUE_HINT_RE.search(sentence, timeout=timeout) and not any(
-                base + start <= a and b <= base + end for a, b in bold):
+                base + start <= a and b <= base + end for a, b in bold) and (
+                fold or CONCLUSION_RE.search(sentence, timeout=timeout)):
             # "There are six children in the family.": a number in words is read as its digits would be, with the
             # same spans; a sentence with digits, or with a stressed word, is read as written
             sentence = fold_spelled_numbers(sentence)
@@ -165,8 +177,12 @@ def prose_answer(text: str, timeout: float, bold: tuple[tuple[int, int], ...] = 
                 not passed and (start, end) == spans[-1] and _on_own_line(text, base + start))
             if concludes and (word := _word_answer_closing(sentence, timeout)) is not None:
                 # "No, such a triangle cannot exist.", "So the day of the week is Sunday.": a yes or no that opens
-                # the sentence, or a weekday or month it ends on
-                return [] if _doubtful(sentence, timeout) else [(word[0], base + start + word[1], base + start + word[2])]
+                # the sentence, or a weekday or month it ends on; never one another sentence of the ending answers
+                # otherwise ("No.\n\nYes.")
+                others = {_word_key(tail[a:b]) for a, b in spans[-6:] if (a, b) != (start, end)} - {None}
+                if _doubtful(sentence, timeout) or others - {_word_key(sentence)}:
+                    return []
+                return [(word[0], base + start + word[1], base + start + word[2])]
             if concludes and (spelled := spelled_after_verb(sentence, timeout)):
                 # "So the probability is two thirds.": a number in words, compared by spelling the gold
                 return [] if _doubtful(sentence, timeout) else [(spelled[0], base + start + spelled[1], base + start + spelled[2])]
@@ -186,7 +202,7 @@ def prose_answer(text: str, timeout: float, bold: tuple[tuple[int, int], ...] = 
         inside = [(a, b) for a, b in bold if base + start <= a and b <= base + end]
         stressed = bool(inside)
         if stressed and (word := stressed_word(text, inside, base + start, base + end, timeout)) is not None \
-                and not passed and not _doubtful(sentence, timeout):
+                and not passed and _names_an_answer(word[0]) and not _doubtful(sentence, timeout):
             return [word]  # "Hence 100 days after Friday is a **Sunday**.": the stressed complement, the numbers its subject's
         # a closing line that is one sentence ("\n\nJames writes 624 pages a year.") concludes by its place,
         # whatever its verb or language; its words are still read for hedges, bounds and attributions
@@ -211,6 +227,15 @@ def prose_answer(text: str, timeout: float, bold: tuple[tuple[int, int], ...] = 
     return []
 
 
+def _names_an_answer(word: str) -> bool:
+    """Whether a stressed word is an answer of its own kind (a weekday or month, a yes or no, a known word answer),
+    not a word that judges the value beside it ("which is a **lot**", "**reasonable**")."""
+    from rlvr.verifiers.calendar_names import calendar_key
+    from rlvr.verifiers.word_answers import spelled_answer, yes_no
+
+    return calendar_key(word) is not None or yes_no(word) is not None or spelled_answer(word)
+
+
 def _on_own_line(text: str, at: int) -> bool:
     """Whether the sentence that starts at ``at`` opens its line (or the text)."""
     line_start = text.rfind("\n", 0, at) + 1
@@ -229,13 +254,32 @@ def _word_answer_closing(sentence: str, timeout: float) -> tuple[str, int, int] 
     from rlvr.verifiers.calendar_names import calendar_key
     from rlvr.verifiers.word_answers import yes_no
 
-    if _YES_NO_LEAD_RE.match(sentence, timeout=timeout) and not RETRACTION_RE.search(sentence, timeout=timeout) \
-            and yes_no(sentence) is not None:
+    if _HEDGED_CLOSING_RE.search(sentence, timeout=timeout) or RETRACTION_RE.search(sentence, timeout=timeout) \
+            or HEDGE_RE.search(sentence, timeout=timeout) or ALTERNATIVE_RE.search(sentence, timeout=timeout):
+        return None  # "No, I think …", "Yes, if my calculation is right.", "…Monday, otherwise Sunday": no answer
+    if _YES_NO_LEAD_RE.match(sentence, timeout=timeout) and yes_no(sentence) is not None:
         lead = len(sentence) - len(sentence.lstrip())
         return sentence.strip(), lead, len(sentence.rstrip())
-    if (m := _CALENDAR_END_RE.search(sentence, timeout=timeout)) and calendar_key(m[1]) is not None:
+    if (m := _CALENDAR_END_RE.search(sentence, timeout=timeout)) and calendar_key(m[1]) is not None \
+            and sum(calendar_key(w) is not None for w in _CAPITALISED_RE.findall(sentence, timeout=timeout)) <= 1:
         return m[1], m.start(1), m.end(1)
     return None
+
+
+def _word_key(sentence: str) -> str | None:
+    """The yes or no a sentence opens with, or ``None``."""
+    from rlvr.verifiers.word_answers import yes_no
+
+    if not _YES_NO_LEAD_RE.match(sentence, timeout=REGEX_TIMEOUT_S):
+        return None
+    return yes_no(sentence.strip().split(None, 1)[0].strip(",.!;:*_"))
+
+
+# what makes a closing yes, no or weekday the writer's guess or a case of it: a belief, a seeming, a condition
+_HEDGED_CLOSING_RE = regex.compile(r"(?i)\b(?:i|we)\s+(?:think|believe|suspect|feel|suppose|assume|expect)\b|\bseems?\b|"
+                                   r"\bappears?\b|\bas\s+far\s+as\b|\balmost\b|\bfairly\b|\bpretty\s+sure\b|"
+                                   r"\b(?:if|when|unless|provided|assuming)\b")
+_CAPITALISED_RE = regex.compile(r"\b\p{Lu}\p{L}{2,}")
 
 
 _PLAIN_NUMBER_RE = regex.compile(r"\$?\s*[-+]?[0-9][0-9,]*(?:\.[0-9]+)?\s*\$?")

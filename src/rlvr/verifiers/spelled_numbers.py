@@ -131,6 +131,11 @@ def number_word(word: str) -> bool:
     return word in _owners()
 
 
+def spelled_phrase(tokens: list[str]) -> bool:
+    """Whether ``tokens`` (lower case) are one whole spell-out of one number in some CLDR language."""
+    return " ".join(tokens) in _tables()["phrases"]
+
+
 def spells_gold(answer: str, gold: Fraction | None) -> str | None:
     """The spelling of the integer ``gold`` that ``answer`` states on its own, or ``None``: the one number the
     answer's number words spell, read whole ("twenty-six" is 26, never the French "six" at its end) and
@@ -224,6 +229,10 @@ def _refused(text: str, tokens: list[str]) -> bool:
 
 # a closing sentence's number in words: each word a number word, joined by blanks or hyphens ("twenty-four")
 _SPELLED_RUN_RE = regex.compile(r"(?<![\p{L}\p{M}\p{N}])[\p{L}\p{M}]+(?:[ \t\-\u2010]+[\p{L}\p{M}]+){0,7}")
+# the function words of an English sentence (a closed class, and none of them a word of the languages whose
+# number words it would take for numbers: "the", "she", "was" …)
+_ENGLISH_CUE_RE = regex.compile(r"(?i)\b(?:the|is|are|was|were|she|he|it|they|her|his|has|have|had|of|and|with|this|that|"
+                                r"there|which|each|so|took|visited|costs?)\b")
 # "one" after these is a pronoun ("the right one", "each one"), never a count
 _PRONOUN_ONE_AFTER = frozenset({"the", "this", "that", "which", "each", "every", "any", "no", "another", "only", "same",
                                 "other", "last", "first", "right", "wrong", "correct", "new", "big", "small", "a"})
@@ -246,12 +255,14 @@ def fold_spelled_numbers(sentence: str) -> str:
     if not owners:
         return sentence
     words = [(m.start(), m.end(), m[0].lower()) for m in _TOKEN_RE.finditer(sentence, timeout=REGEX_TIMEOUT_S)]
+    # an English sentence folds English number words only: "once", "cent", "Otto" are numbers of other languages
+    english = _ENGLISH_CUE_RE.search(sentence, timeout=REGEX_TIMEOUT_S) is not None
     out, i = list(sentence), 0
     folded: set[str] = set()  # the languages of the numbers folded
     skipped: set[str] = set()  # the languages of short number words left as words ("un" of "un chat")
     while i < len(words):
         a, _b, word = words[i]
-        if word not in owners or _UNSPACED_RE.match(word, timeout=REGEX_TIMEOUT_S):
+        if word not in owners or _UNSPACED_RE.match(word, timeout=REGEX_TIMEOUT_S) or (english and "en" not in owners[word]):
             i += 1
             continue
         j = i

@@ -163,7 +163,8 @@ def _unequalities(g: Any, a: Any) -> bool | None:
     if not (g_ne and a_ne):
         # "x ≠ 0" against (-∞, 0) ∪ (0, ∞) or ℝ \ {0}: the one variable's solution set against the set
         ne, other = (g, a) if g_ne else (a, g)
-        if isinstance(other, sympy.Set) and len(ne.free_symbols) == 1:
+        # only "x ≠ c" (a variable against a number): solving a relation of any degree would cost seconds
+        if isinstance(other, sympy.Set) and ((ne.lhs.is_Symbol and ne.rhs.is_number) or (ne.rhs.is_Symbol and ne.lhs.is_number)):
             try:
                 return ne.as_set().symmetric_difference(other) == sympy.S.EmptySet
             except (NotImplementedError, TypeError, ValueError):
