@@ -18,7 +18,7 @@ import regex
 
 from rlvr.verifiers.limits import REGEX_TIMEOUT_S
 
-from rlvr.verifiers.chains import chain_operands
+from rlvr.verifiers.chains import chain_holds, chain_operands
 from rlvr.verifiers.choices import answer_choice
 from rlvr.verifiers.plain_math import one_number, plain_math
 from rlvr.verifiers.repeating import IN_PROSE as REPEATING_IN_PROSE
@@ -153,7 +153,7 @@ def _read_back(text: str, tail: str, base: int, spans: list[tuple[int, int]], bo
     sentence without digits has its numbers in words read as digits, and with ``fold`` every such sentence."""
     passed = False  # a sentence after the one read offers another answer or doubts ("Thursday is also possible.")
     for start, end in reversed(spans[-4:]):
-        sentence = _without_restatements(tail[start:end], timeout)
+        sentence = _if_premise_blanked(_without_restatements(tail[start:end], timeout), timeout)
         if not _PROSE_VALUE_HINT_RE.search(sentence, timeout=timeout) and not any(
                 base + start <= a and b <= base + end for a, b in bold) and (
                 fold or CONCLUSION_RE.search(sentence, timeout=timeout)):
@@ -225,6 +225,27 @@ def _read_back(text: str, tail: str, base: int, spans: list[tuple[int, int]], bo
         if _sentence_values(sentence, 0, timeout, roles=False):
             return []  # it has values, but none is stated (a bound, a rejected one): no answer here
     return []
+
+
+# "If only 14 remained, then 40-14=26 pieces …": an if-clause, then a clause that works its result out
+_IF_CLAUSE_RE = regex.compile(r"(?i)\s*if\b(?:[^,.;:!?]|[.,](?=[0-9])){1,200}?(?:,\s*(?:then\s+)?|\s+then\s+)")
+_WORKED_RESULT_RE = regex.compile(r"(?:[0-9][0-9,.]*\s*[A-Za-z%]{0,8}\s*(?:[-+*/×÷x]|\\times|\\cdot)\s*\\?\$?\s*)+"
+                                  r"[0-9][0-9,.]*\s*[A-Za-z%]{0,8}\s*=\s*\\?\$?\s*[0-9][0-9,.]*")
+
+
+def _if_premise_blanked(sentence: str, timeout: float) -> str:
+    """``sentence`` with its opening if-clause blanked when what follows works out its result ("If he makes $40
+    and the supplies cost $20, then his profit is 40-20 = $20"): in a worked solution that clause restates what
+    is known, and the result is derived, not supposed. A clause with no worked result after it stays a
+    supposition ("If order matters, then 41")."""
+    if not sentence.lstrip()[:2].lower() == "if":
+        return sentence
+    m = _IF_CLAUSE_RE.match(sentence, timeout=timeout)
+    if m is None or not (work := _WORKED_RESULT_RE.search(sentence, m.end(), timeout=timeout)):
+        return sentence
+    if not chain_holds(regex.sub(r"[A-Za-z%$\\]+", " ", work[0], timeout=timeout).replace("×", "*").replace("÷", "/")):
+        return sentence
+    return " " * m.end() + sentence[m.end():]
 
 
 def _names_an_answer(word: str) -> bool:
