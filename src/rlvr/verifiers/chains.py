@@ -15,12 +15,13 @@ from rlvr.verifiers.limits import REGEX_TIMEOUT_S
 
 __all__ = ["chain_operands", "chain_holds"]
 
-# an operator (perhaps after the amount's unit word), and perhaps the currency sign of the next amount ("$12 + $14 =
+# an operator (perhaps after the amount's unit words, at most three), and perhaps the currency sign of the next amount ("$12 + $14 =
 # $26", "9 × €2 = €18", "20 sheep + 160 sheep", "$10 x 40")
-_OPERATOR_GAP_RE = regex.compile(r"\s*(?:\p{L}[\p{L}'’]{0,15}\s*)?(?:[-+*/×÷·=]|\\times|\\cdot|\\div|(?<=\s)x(?=\s))\s*"
-                                  r"(?:(?:\\?\$|[€£¥₹])\s*)?")
-# a unit word after an amount of a chain ("20 sheep + 160 sheep = 180 sheep"): the amounts are what it works with
-_UNIT_WORD_RE = regex.compile(r"(?<=[0-9])\s*\p{L}[\p{L}'’]{0,15}")
+_OPERATOR_GAP_RE = regex.compile(r"\s*(?:(?:\p{L}[\p{L}'’]{0,15}|/\s*\p{L}{1,15})\s*){0,3}(?:[-+*/×÷·=−]|\\times|\\cdot|\\div|"
+                                  r"(?<=\s)x(?=\s))\s*(?:(?:\\?\$|[€£¥₹])\s*)?")
+# the unit words after an amount of a chain ("20 sheep + 160 sheep", "25 miles per gallon x 12 gallons", "$1150/week"):
+# the amounts are what it works with
+_UNIT_WORD_RE = regex.compile(r"(?<=[0-9])\s*(?:(?:/\s*)?\p{L}[\p{L}'’]{0,15}\s*){1,3}")
 _TIMES_X_RE = regex.compile(r"(?<=\s)x(?=\s)")
 _CURRENCY_SIGN_RE = regex.compile(r"\\?\$|[€£¥₹]")
 
@@ -63,8 +64,8 @@ def _amount(number: str) -> str:
     return number.replace(",", "").lstrip("+")
 
 
-_CHAIN_TOKEN_RE = regex.compile(r"\s*(?:([0-9]{1,30}(?:\.[0-9]{1,30})?)|([-+*/×÷·=]|\\times|\\cdot|\\div))")
-_CHAIN_OPS = {"×": "*", "·": "*", "\\times": "*", "\\cdot": "*", "÷": "/", "\\div": "/"}
+_CHAIN_TOKEN_RE = regex.compile(r"\s*(?:([0-9]{1,30}(?:\.[0-9]{1,30})?)|([-+*/×÷·=−]|\\times|\\cdot|\\div))")
+_CHAIN_OPS = {"×": "*", "·": "*", "\\times": "*", "\\cdot": "*", "÷": "/", "\\div": "/", "−": "-"}
 
 
 def chain_holds(chain: str) -> bool:
