@@ -178,7 +178,10 @@ def _suppositions(sentence: str, start: int, end: int, timeout: float) -> list:
 
 
 # bound words that are also prepositions of place or time: a bound only before a value ("over 8", not "over the year")
-_PREPOSITIONS = frozenset({"over", "under", "above", "below", "beyond", "between"})
+# a bound word that bounds only what follows it: "over 8%", not "8% over the year"; "more than 3", not "3 hours more
+# than James" (a difference, stated)
+_PREPOSITIONS = frozenset({"over", "under", "above", "below", "beyond", "between", "more than", "less than", "fewer than",
+                           "greater than", "larger than", "smaller than", "bigger than"})
 _NEXT_TOKEN_RE = regex.compile(r"\s*(\S+)")
 
 
