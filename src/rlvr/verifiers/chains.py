@@ -39,7 +39,9 @@ def chain_operands(sentence: str, numbers: list[regex.Match], timeout: float) ->
         last, last_equals = first, None
         while last + 1 < len(numbers):
             gap = sentence[numbers[last].end():numbers[last + 1].start()]
-            if not _OPERATOR_GAP_RE.fullmatch(gap, timeout=timeout):
+            # "6 +7": a signed number after a blank is the operator and its operand
+            signed = numbers[last + 1][0][:1] in "+-−" and gap and gap.isspace() and "=" in sentence[numbers[last + 1].end():]
+            if not signed and not _OPERATOR_GAP_RE.fullmatch(gap, timeout=timeout):
                 break
             last += 1
             if "=" in gap:
@@ -51,6 +53,12 @@ def chain_operands(sentence: str, numbers: list[regex.Match], timeout: float) ->
             steps.update(r for r in results if _amount(numbers[r][0]) in operands
                          and not _SUBJECT_STATED_RE.search(sentence, numbers[r].end(), numbers[first].start(), timeout=timeout))
             results.append(last)
+            # "In 30 days, they eat 30 * 5 = 150 apples": the operand said once more in the sentence is that step
+            given = {_amount(numbers[i][0]) for i in range(first, last_equals)}
+            steps.update(i for i in range(len(numbers)) if not first <= i <= last and i not in results
+                         and _amount(numbers[i][0]) in given
+                         and not (i < first and _JUSTIFYING_RE.search(sentence, numbers[i].end(), numbers[first].start(),
+                                                                       timeout=timeout)))
         first = last + 1
     return steps
 
@@ -58,6 +66,10 @@ def chain_operands(sentence: str, numbers: list[regex.Match], timeout: float) ->
 # a subject stated between two chains ("The width is 3 x 2 = 6 and the length is 6 x 2 = 12"): two quantities, each
 # stated, so the first result is no step of the second
 _SUBJECT_STATED_RE = regex.compile(r"(?i)\b(?:is|are|was|were|equals)\b")
+
+
+# "He can skip 4 classes because 10 - 4 = 6": a chain that gives the reason for a value stated before it
+_JUSTIFYING_RE = regex.compile(r"(?i)\b(?:because|since|as|for)\b")
 
 
 def _amount(number: str) -> str:
