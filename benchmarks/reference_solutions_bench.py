@@ -4,7 +4,8 @@ Every worked solution a data set's authors wrote is, by construction, a right an
 gold: a verifier that rejects one has a false negative on real mathematical writing (units after
 a box, ``\\approx \\boxed{…}``, a degree sign, Minerva's physics answers). The sets are read from
 ``../shared/data`` (MATH-500 ``solution``/``answer``, AIME 2024 ``solution``/``answer``, GSM8K's
-``####`` answers, Minerva-Math solutions against their own last box); a missing set is skipped.
+``####`` answers, and the same solutions with that line cut off, Minerva-Math solutions against their own last
+box); a missing set is skipped.
 
     python benchmarks/reference_solutions_bench.py [--shared ../shared/data] [--show 20]
 """
@@ -48,6 +49,10 @@ def load_sets(shared: Path) -> dict[str, list[tuple[str, str]]]:
         sets["AIME 2024"] = [(r["solution"], str(r["answer"])) for r in _rows(p) if r.get("solution")]
     if (p := shared / "gsm8k-test" / "test.jsonl").exists():
         sets["GSM8K"] = [(r["answer"], r["answer"].split("####")[-1].strip()) for r in _rows(p)]
+        # the same solutions without their "#### N" line: prose endings with calculator annotations and dollar
+        # signs, as chat models without an answer format write them
+        sets["GSM8K without its #### line"] = [(r["answer"].split("####")[0].strip(), r["answer"].split("####")[-1].strip())
+                                               for r in _rows(p)]
     if (p := shared / "minerva-math" / "test.jsonl").exists():
         pairs = [(r["solution"], _last_box(r["solution"])) for r in _rows(p)]
         sets["Minerva-Math (gold = its last box)"] = [(s, g) for s, g in pairs if g]

@@ -275,7 +275,8 @@ def test_rewardset_from_yaml_toml_dict(tmp_path):
 
 def test_rewardset_explains_and_counts_statuses():
     rs = RewardSet.from_config([{"name": "math_equivalence"}, {"name": "boxed_answer", "weight": 0}])
-    rows = rs.explain(completions=["\\boxed{1}", "none", "\\boxed{2}"], answer=["1", "1", "\\frac{1}{}"])
+    # ("none" alone is an answer, the empty set; "no idea" states none)
+    rows = rs.explain(completions=["\\boxed{1}", "no idea", "\\boxed{2}"], answer=["1", "1", "\\frac{1}{}"])
     assert [r["rewards"]["math_equivalence"].status for r in rows] == ["correct", "no_answer", "unparseable_gold"]
     # like TRL (nansum of weighted rewards): None only when every reward abstains
     assert [r["total"] for r in rows] == [1.0, 0.0, 0.0]

@@ -41,7 +41,7 @@ def bare_word_answer(text: str) -> str | None:
 
     if spelled_answer(words):
         return words  # "does not exist", "no real solutions", "infinity"
-    tokens = [t.lower() for t in _TOKEN_SPLIT_RE.split(words) if t]
+    tokens = [t.lower() for t in _TOKEN_SPLIT_RE.split(words, timeout=REGEX_TIMEOUT_S) if t]
     if len(tokens) <= 2 and yes_no(words) is not None and not any(w in _SPELLED_QUALIFIERS for w in tokens):
         return words  # "True", "No", "Yes."
     if _spelled_number(tokens):

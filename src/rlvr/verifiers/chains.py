@@ -13,7 +13,7 @@ import regex
 
 from rlvr.verifiers.limits import REGEX_TIMEOUT_S
 
-__all__ = ["chain_operands", "chain_holds"]
+__all__ = ["chain_operands", "chain_holds", "if_premise_blanked"]
 
 # an operator (perhaps after the amount's unit words, at most three), and perhaps the currency sign of the next amount ("$12 + $14 =
 # $26", "9 × €2 = €18", "20 sheep + 160 sheep", "$10 x 40")
@@ -134,3 +134,24 @@ def _evaluate(tokens: list) -> Fraction | None:
     for op, value in zip(ops, terms[1:]):
         total = total + value if op == "+" else total - value
     return total
+
+
+# "If only 14 remained, then 40-14=26 pieces …": an if-clause, then a clause that works its result out
+_IF_CLAUSE_RE = regex.compile(r"(?i)\s*if\b(?:[^,.;:!?]|[.,](?=[0-9])){1,200}?(?:,\s*(?:then\s+)?|\s+then\s+)")
+_WORKED_RESULT_RE = regex.compile(r"(?:[0-9][0-9,.]*\s*[A-Za-z%]{0,8}\s*(?:[-+*/×÷x]|\\times|\\cdot)\s*\\?\$?\s*)+"
+                                  r"[0-9][0-9,.]*\s*[A-Za-z%]{0,8}\s*=\s*\\?\$?\s*[0-9][0-9,.]*")
+
+
+def if_premise_blanked(sentence: str, timeout: float) -> str:
+    """``sentence`` with its opening if-clause blanked when what follows works out its result ("If he makes $40
+    and the supplies cost $20, then his profit is 40-20 = $20"): in a worked solution that clause restates what
+    is known, and the result is derived, not supposed. A clause with no worked result after it stays a
+    supposition ("If order matters, then 41")."""
+    if not sentence.lstrip()[:2].lower() == "if":
+        return sentence
+    m = _IF_CLAUSE_RE.match(sentence, timeout=timeout)
+    if m is None or not (work := _WORKED_RESULT_RE.search(sentence, m.end(), timeout=timeout)):
+        return sentence
+    if not chain_holds(regex.sub(r"[A-Za-z%$\\]+", " ", work[0], timeout=timeout).replace("×", "*").replace("÷", "/")):
+        return sentence
+    return " " * m.end() + sentence[m.end():]

@@ -9,13 +9,15 @@ from collections.abc import Callable
 import regex
 
 from rlvr.verifiers.currencies import is_currency
-from rlvr.verifiers.lexicon import (ADDING_WORDS, ALTERNATIVE_WORDS, HEDGE_WORDS, NEGATION_WORDS, NEGATIVE_EVALUATIONS,
+from rlvr.verifiers.limits import REGEX_TIMEOUT_S
+from rlvr.verifiers.lexicon import (ADDING_WORDS, ALTERNATIVE_WORDS, HEDGE_WORDS, NEGATION_WORDS, NEGATIVE_EVALUATIONS, RETRACTION_CUES,
                                     TENTATIVE_WORDS, words_pattern)
 from rlvr.verifiers.percent_words import percent_word_after, percent_words
 from rlvr.verifiers.prose_patterns import MATH_SPAN_RE, OTHER_SCRIPT_WORD_RE, SENTENCE_WORD_RE, WORDS_AFTER_RE
 from rlvr.verifiers.stating_verb import object_value
 
-__all__ = ["QUALIFIED", "counted", "spelled_after_verb", "stressed_word"]
+__all__ = ["QUALIFIED", "counted", "spelled_after_verb", "stressed_word", "names_an_answer", "on_own_line",
+           "word_answer_closing", "word_key", "with_unit"]
 
 _LETTERS_RE = regex.compile(r"\p{L}")
 _MONEY_BEFORE_RE = regex.compile(r"[$€£¥₹]\s?\\?[0-9]?")
@@ -110,3 +112,81 @@ def spelled_after_verb(sentence: str, timeout: float) -> tuple[str, int, int] | 
     if not all(number_word(w) for w in words[:-1]) or not number_word(words[0]):
         return None
     return m[1], m.start(1), m.end(1)
+
+
+def names_an_answer(word: str) -> bool:
+    """Whether a stressed word is an answer of its own kind (a weekday or month, a yes or no, a known word answer),
+    not a word that judges the value beside it ("which is a **lot**", "**reasonable**")."""
+    from rlvr.verifiers.calendar_names import calendar_key
+    from rlvr.verifiers.word_answers import spelled_answer, yes_no
+
+    return calendar_key(word) is not None or yes_no(word) is not None or spelled_answer(word)
+
+
+def on_own_line(text: str, at: int) -> bool:
+    """Whether the sentence that starts at ``at`` opens its line (or the text)."""
+    line_start = text.rfind("\n", 0, at) + 1
+    return not text[line_start:at].strip() or "\n" in text[max(0, at - 2):at]
+
+
+_YES_NO_LEAD_RE = regex.compile(r"(?i)[\s*_]*(?:yes|no|true|false)\b")
+_CALENDAR_END_RE = regex.compile(r"(?i)\b(?:is|are|was|will\s+be|be|falls\s+on|on)\s+(?:a\s+|an\s+|the\s+)?[*_]*"
+                                 r"(\p{L}{3,12})[*_]*\s*[.!]?\s*$")
+
+
+def word_answer_closing(sentence: str, timeout: float) -> tuple[str, int, int] | None:
+    """A closing sentence's word answer: the yes or no it opens with ("No, such a triangle cannot exist."; the
+    sentence is the answer, read as a yes or no), or the weekday or month it ends on after its verb ("So the day
+    of the week is Sunday.")."""
+    from rlvr.verifiers.calendar_names import calendar_key
+    from rlvr.verifiers.word_answers import yes_no
+
+    if _HEDGED_CLOSING_RE.search(sentence, timeout=timeout) or _TAKEN_BACK_RE.search(sentence, timeout=timeout):
+        return None  # "No, I think …", "Yes, if my calculation is right.", "…Monday, otherwise Sunday": no answer
+    if _YES_NO_LEAD_RE.match(sentence, timeout=timeout) and yes_no(sentence) is not None:
+        lead = len(sentence) - len(sentence.lstrip())
+        return sentence.strip(), lead, len(sentence.rstrip())
+    if (m := _CALENDAR_END_RE.search(sentence, timeout=timeout)) and calendar_key(m[1]) is not None \
+            and sum(calendar_key(w) is not None for w in _CAPITALISED_RE.findall(sentence, timeout=timeout)) <= 1:
+        return m[1], m.start(1), m.end(1)
+    return None
+
+
+def word_key(sentence: str) -> str | None:
+    """The yes or no a sentence opens with, or ``None``."""
+    from rlvr.verifiers.word_answers import yes_no
+
+    if not _YES_NO_LEAD_RE.match(sentence, timeout=REGEX_TIMEOUT_S):
+        return None
+    return yes_no(sentence.strip().split(None, 1)[0].strip(",.!;:*_"))
+
+
+# a retraction, a hedge or an alternative: a closing yes, no or weekday that is no answer
+_TAKEN_BACK_RE = words_pattern(RETRACTION_CUES + HEDGE_WORDS + ALTERNATIVE_WORDS)
+# what makes a closing yes, no or weekday the writer's guess or a case of it: a belief, a seeming, a condition
+_HEDGED_CLOSING_RE = regex.compile(r"(?i)\b(?:i|we)\s+(?:think|believe|suspect|feel|suppose|assume|expect)\b|\bseems?\b|"
+                                   r"\bappears?\b|\bas\s+far\s+as\b|\balmost\b|\bfairly\b|\bpretty\s+sure\b|"
+                                   r"\b(?:if|when|unless|provided|assuming)\b")
+_CAPITALISED_RE = regex.compile(r"\b\p{Lu}\p{L}{2,}")
+
+
+_PLAIN_NUMBER_RE = regex.compile(r"\$?\s*[-+]?[0-9][0-9,]*(?:\.[0-9]+)?\s*\$?")
+
+
+def with_unit(text: str, found: list[tuple[str, int, int]], timeout: float) -> list[tuple[str, int, int]]:
+    """One plain number with the unit or count noun after it ("The package weighs 4 g." states 4 g, "18 cents" is
+    no 18 dollars): as an answer line keeps them, so that a gold with a unit is compared with the answer's unit.
+    Words that are no unit ("6 left over") are left out, not read as part of the value."""
+    if len({content for content, _a, _b in found}) != 1 or not _PLAIN_NUMBER_RE.fullmatch(found[-1][0], timeout=timeout):
+        return found
+    from rlvr.verifiers.units import RATE_WORDS, unit_words  # units reads the number words of CLDR: loaded with it
+
+    content, a, b = found[-1]
+    tail = WORDS_AFTER_RE.match(text, b, timeout=timeout)
+    tokens = tail[0].split() if tail else []
+    if tokens and tokens[0].lower() in RATE_WORDS:
+        return found  # "\$18 a day": a rate of the value's own unit, no unit of its own
+    for k in range(1, len(tokens) + 1):  # the shortest unit phrase: "cm" of "5 cm long", "square feet"
+        if unit_words(words := " ".join(tokens[:k])):
+            return found[:-1] + [(f"{content.strip().strip('$').strip()} {words}", a, b)]
+    return found

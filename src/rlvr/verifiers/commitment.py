@@ -38,6 +38,7 @@ from rlvr.verifiers.number_words import numeral_char, scale_value
 from rlvr.verifiers.conversions import unit_name
 from rlvr.verifiers.percent_words import percent_words
 from rlvr.verifiers.east_asian_units import measure_after_number
+from rlvr.verifiers.readings import another_reading
 from rlvr.verifiers.prose import (
     ALTERNATIVE_RE, CONCLUSION_RE, HEDGE_RE, RETRACTION_RE, stated_values,
 )
@@ -271,19 +272,15 @@ def check_final(doc: Document, all_slots: list[Slot], final: Slot, answer: str, 
     s_start, s_end = statement_of(doc, groups[index], timeout)
     first = min(together[0], key=lambda s: s.value[1] - s.value[0])
     last = min(together[-1], key=lambda s: s.value[1] - s.value[0])
-    if strict and i > 0 and (m := _CONDITIONAL_OPENING_RE.match(doc.view, s_start, first.start, timeout=timeout)) \
-            and (m["contrast"] or m["contrast2"] or m["reading"] or _MODAL_RE.search(doc.view, m.end(), first.start, timeout=timeout)
-                 or not _FIRST_PERSON_RE.match(doc.view, m.end(), first.start, timeout=timeout)) \
+    if strict and i > 0 and (m := another_reading(doc.view, s_start, first.start)) \
             and not RETRACTION_RE.search(doc.view, s_start, first.start, timeout=timeout):
-        # "\boxed{4}. Alternatively, if repeated digits are allowed, \boxed{3}.", "If rotations count, it would be
-        # \boxed{3}": a later answer under another reading is the earlier one's alternative, not its correction (the
-        # earlier value named in the condition is built on: "If x = 2, then y = \boxed{5}")
+        # "\\boxed{4}. Alternatively, if repeated digits are allowed, \\boxed{3}.", "If order matters, the answer is
+        # \\boxed{3}": a later answer under another reading is the earlier one's alternative, not its correction (the
+        # earlier value named in the condition is built on: "If x = 2, then y = \\boxed{5}")
         condition = doc.view[s_start:first.start]
         earlier = [v for g in groups[:i] if any(s.kind == kind for s in g) and _key(v := _value_of(g)) != _key(answer)
                    and clean(v) not in condition]
-        if earlier and not _GIVEN_VALUE_RE.search(condition[:condition.find(",") if "," in condition else None],
-                                                  timeout=timeout):
-            # (a condition that gives a parameter a value, "When n = 3, …", poses another case of the problem)
+        if earlier:
             return Finding(HEDGED, f"the final answer {clean(answer)!r} is offered under a condition ({m[0].strip()!r}) "
                            f"beside the earlier answer {clean(earlier[-1])!r}", (clean(earlier[-1]),))
     approximation = _approximation_after(doc.view[last.end:s_end], timeout)
@@ -383,19 +380,6 @@ _EAST_ASIAN_WORD_RE = regex.compile(r"[\p{Han}\p{Hangul}\p{Hiragana}\p{Katakana}
 _OPERAND_RE = regex.compile(r"(?i)\s*(?:[-+(]?\s*[0-9$\\]|(?:one|two|three|four|five|six|seven|eight|nine|ten|a|an|half)\b)")
 _QUESTION_END_RE = regex.compile(r"^[^.!\n]{0,40}[?？]")
 _TENTATIVE = words_pattern(TENTATIVE_WORDS)
-# a statement that opens on a condition or an alternative reading ("Alternatively, if …", "However, if order matters, …",
-# "If the problem counts rotations as distinct, …", "Otherwise …")
-_CONDITIONAL_OPENING_RE = regex.compile(r"(?i)[\s*_>#-]*(?P<contrast>(?:(?:however|but|or|alternatively|otherwise|on\s+the\s+other"
-                                        r"\s+hand)\s*,?\s*)+)?(?:if|when|assuming|in\s+case|provided|under\s+the)\b"
-                                        r"|[\s*_>#-]*(?P<contrast2>alternatively|otherwise)\b"
-                                        r"|[\s*_>#-]*(?P<reading>(?:in|for|under)\s+(?:the\s+|an?\s+)?[\w-]+(?:\s+[\w-]+)?\s+(?:case|"
-                                        r"version|reading|interpretation|setting|selections?|arrangements?)|with\s+[\w-]+\s+"
-                                        r"(?:allowed|permitted))\b")
-_MODAL_RE = regex.compile(r"(?i)\b(?:would|could|might)\b")
-_GIVEN_VALUE_RE = regex.compile(r"[A-Za-z]\s*=\s*[-0-9]")
-# "If we recount carefully, we get \boxed{3}": a condition of the writer's own doing corrects; "If order matters, …"
-# names another reading of the problem
-_FIRST_PERSON_RE = regex.compile(r"(?i)\s+(?:we|i|you|one)\b")
 _MODIFIER = words_pattern(MODIFIERS_AFTER)
 # "\\boxed{42} (times two)": an operation in words, in parentheses, applied to the box
 _PAREN_OPERATION_RE = regex.compile(

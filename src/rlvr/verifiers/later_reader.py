@@ -15,7 +15,9 @@ from rlvr.verifiers.lexicon import (
 from rlvr.verifiers.approximations import says_approximately
 from rlvr.verifiers.conversions import same_dimension
 from rlvr.verifiers.currencies import is_currency
-from rlvr.verifiers.prose import gives_away, stated_values
+from rlvr.verifiers.prose import stated_values
+from rlvr.verifiers.stating_verb import gives_away
+from rlvr.verifiers.readings import CONDITION_AFTER_RE, COUNTERFACTUAL_RE, OPENS_WITH_CONDITION_RE, READING_AFTER_RE, RESULT_LEAD_RE
 from rlvr.verifiers.value_roles import bound_before, value_role
 from rlvr.verifiers.later_answer import AnswerReadings
 from rlvr.verifiers.later_values import agrees_approximately, fold_digits, key
@@ -123,21 +125,6 @@ _ORDINAL_LABEL_RE = regex.compile(
     r"(?i)\b(?:step|steps|case|part|problem|question|figure|fig\.|table|eq\.|equation|line|row|column|chapter|"
     r"section|theorem|lemma|item|no\.|number|#|mod|pmod|modulo|round|day|page|option|method|approach)\s*\(?\$?\s*$")
 _LONE_LETTER_RE = regex.compile(r"\s*\\?\(?\s*\p{L}\s*\\?\)?\s*")
-# "If the problem means distinct seats, then 41.": another value offered under a condition
-_OPENS_WITH_CONDITION_RE = regex.compile(r"(?i)[\s(*_>\-\u2013\u2014]*(?:\p{L}[\p{L} ]{0,24}:[\s*_]*)?(?:but\s+|and\s+)?"
-                                      r"(?:if|when|assuming|unless|provided|in case|excluding|including|counting|ignoring|"
-                                      r"(?:for|in|under)\s+(?:the\s+|an?\s+)?[\w-]+\s+(?:version|case|reading|interpretation)|"
-                                      r"the\s+[\w-]+\s+(?:version|reading|interpretation))\b")
-# a path not taken: "If we had excluded the empty set we would get 40", "Had we counted zero, …"
-_COUNTERFACTUAL_RE = regex.compile(r"(?i)\bif\s+(?:we|you|they|i|one|it)\s+had\b|^\W*had\s+(?:we|you|they|i|one)\b")
-_RESULT_LEAD_RE = regex.compile(r"(?i)(?:\bthen|\bis|\bbe|\bbeen|\bare|\bget|\bgives?|=|:|,)\s*\$?\s*$")
-# a condition or a reading a value is given under ("41 if zero counts", "41 excluding the corner seat", "41 under
-# the stricter reading", "41 counting only intact seats")
-_CONDITION_RE = regex.compile(r"(?i)(?<![\p{L}-])(?:if|when|assuming|unless|provided|depending|otherwise)\b")
-# a reading right after a number ("41 excluding …", "41 under the stricter reading"), not a remark on what it counts
-# ("20 students, not counting the 2 teachers") nor on an expression ("the minimum of $(x+y)(y+z)$ under the constraint")
-_READING_RE = regex.compile(r"(?i)^[\s$}*_)]*(?:by\s+|when\s+)?(?:excluding|including|counting|ignoring|discounting|without|"
-                            r"under\s+the|per\s+the)\b")
 _NUMBER_VALUE_RE = regex.compile(r"[\s$]*[-+]?[0-9][0-9.,]*[\s$]*")
 _ANSWER_LABEL_RE = regex.compile(r"(?i)\s*(?:(?:the|my|our)\s+)?(?:(?:final|correct|true)\s+)?(?:answer|total|result|solution)\s*")
 _NO_OTHER_THAN_RE = regex.compile(r"(?i)\bno\s+other\s+than\s*\$?\s*$")
@@ -271,7 +258,7 @@ class SentenceReader(AnswerReadings):
                      if not self._denied(sentence, v) and not self._bounded(sentence, v)]
         # "…, unless it is 41", "If the seats are distinct, then 41": supposed, and still offered
         if mentioned and (self._offered(folded, mentioned) or (
-                _OPENS_WITH_CONDITION_RE.match(folded, timeout=t) and self._result_under_condition(folded, mentioned))):
+                OPENS_WITH_CONDITION_RE.match(folded, timeout=t) and self._result_under_condition(folded, mentioned))):
             return Finding(HEDGED_LATER, f"after the final answer {answer!r} the completion offers {clean(mentioned[-1])!r} "
                            f"too ({shown!r})", (clean(mentioned[-1]),))
         if not others:
@@ -466,11 +453,11 @@ class SentenceReader(AnswerReadings):
     def _result_under_condition(self, folded: str, mentioned: list[str]) -> bool:
         """"If …, then 41", "if …, it would be 41": a value given as the result of the condition (not an
         operand of it, as in "we would multiply by 2")."""
-        if _COUNTERFACTUAL_RE.search(folded, timeout=self.timeout):
+        if COUNTERFACTUAL_RE.search(folded, timeout=self.timeout):
             return False
         for v in mentioned:
             at = folded.find(v)
-            if at > 0 and _RESULT_LEAD_RE.search(folded[max(0, at - 16):at], timeout=self.timeout):
+            if at > 0 and RESULT_LEAD_RE.search(folded[max(0, at - 16):at], timeout=self.timeout):
                 # "If you forgot the empty set you would get 41, which is wrong": a mistake described; a verb that
                 # excludes a case before the result is the condition's own ("If we exclude 0, it would be 3")
                 if not any(m[0].lower() not in _CASE_RULED_OUT or m.start() > at
@@ -483,8 +470,8 @@ class SentenceReader(AnswerReadings):
         for v in others:
             at = folded.find(v)
             after = folded[at + len(v):at + len(v) + 30]
-            if at >= 0 and (_CONDITION_RE.search(after, timeout=self.timeout) or (
-                    _NUMBER_VALUE_RE.fullmatch(v, timeout=self.timeout) and _READING_RE.match(after, timeout=self.timeout))):
+            if at >= 0 and (CONDITION_AFTER_RE.search(after, timeout=self.timeout) or (
+                    _NUMBER_VALUE_RE.fullmatch(v, timeout=self.timeout) and READING_AFTER_RE.match(after, timeout=self.timeout))):
                 return True
         return False
 

@@ -16,22 +16,20 @@ import bisect
 
 import regex
 
-from rlvr.verifiers.limits import REGEX_TIMEOUT_S
-
-from rlvr.verifiers.chains import chain_holds, chain_operands
+from rlvr.verifiers.chains import chain_operands, if_premise_blanked
 from rlvr.verifiers.choices import answer_choice
 from rlvr.verifiers.plain_math import one_number, plain_math
 from rlvr.verifiers.repeating import IN_PROSE as REPEATING_IN_PROSE
 from rlvr.verifiers.prose_groups import derived_label, named_tail, named_values, one_value
 from rlvr.verifiers.sentence_breaks import FACTORIAL_AHEAD as _FACTORIAL_AHEAD, sentences
-from rlvr.verifiers.solution_sets import joined_solutions
-from rlvr.verifiers.closing_line import QUALIFIED, counted, spelled_after_verb, stressed_word
+from rlvr.verifiers.solution_sets import PLAIN_RELATION_RE, joined_solutions
+from rlvr.verifiers.closing_line import (
+    QUALIFIED, counted, names_an_answer, on_own_line, spelled_after_verb, stressed_word, with_unit, word_answer_closing, word_key,
+)
 from rlvr.verifiers.spelled_numbers import fold_spelled_numbers
 from rlvr.verifiers.word_answers import phrase_answers
-from rlvr.verifiers.prose_patterns import (
-    MATH_SPAN_RE, OTHER_SCRIPT_WORD_RE, SENTENCE_WORD_RE, WORDS_AFTER_RE, blank_count_modifiers,
-)
-from rlvr.verifiers.stating_verb import object_value, single_verb
+from rlvr.verifiers.prose_patterns import MATH_SPAN_RE, blank_count_modifiers
+from rlvr.verifiers.stating_verb import gives_away, object_value, single_verb
 from rlvr.verifiers.value_roles import CLAUSE_BREAK_RE, DOING_AFTER_RE, RoleIndex, bounds_a_value, value_role
 from rlvr.verifiers.lexicon import (
     ADDING_WORDS, ALTERNATIVE_WORDS, ANSWER_WORDS, BOUND_WORDS, CONCLUSION_WORDS, HEDGE_WORDS, HYPOTHETICAL_WORDS, NEGATION_WORDS,
@@ -40,7 +38,7 @@ from rlvr.verifiers.lexicon import (
     words_pattern,
 )
 
-__all__ = ["Candidate", "prose_answer", "sentence_value", "sentences", "stated_values", "statement_claim",
+__all__ = ["Candidate", "prose_answer", "sentences", "stated_values", "statement_claim",
            "HEDGE_RE", "ALTERNATIVE_RE", "RETRACTION_RE", "NEGATION_RE", "CONCLUSION_RE"]
 
 #: (content, start, end) of one answer occurrence in the searched text
@@ -153,7 +151,7 @@ def _read_back(text: str, tail: str, base: int, spans: list[tuple[int, int]], bo
     sentence without digits has its numbers in words read as digits, and with ``fold`` every such sentence."""
     passed = False  # a sentence after the one read offers another answer or doubts ("Thursday is also possible.")
     for start, end in reversed(spans[-4:]):
-        sentence = _if_premise_blanked(_without_restatements(tail[start:end], timeout), timeout)
+        sentence = if_premise_blanked(_without_restatements(tail[start:end], timeout), timeout)
         if not _PROSE_VALUE_HINT_RE.search(sentence, timeout=timeout) and not any(
                 base + start <= a and b <= base + end for a, b in bold) and (
                 fold or CONCLUSION_RE.search(sentence, timeout=timeout)):
@@ -174,13 +172,13 @@ def _read_back(text: str, tail: str, base: int, spans: list[tuple[int, int]], bo
                 return []  # "So the solution is 2. Hmm, maybe.": the sentence after the answer doubts it
             # a closing line of one sentence concludes by its place, as one with a value does
             concludes = CONCLUSION_RE.search(sentence, timeout=timeout) is not None or (
-                not passed and (start, end) == spans[-1] and _on_own_line(text, base + start))
-            if concludes and (word := _word_answer_closing(sentence, timeout)) is not None:
+                not passed and (start, end) == spans[-1] and on_own_line(text, base + start))
+            if concludes and (word := word_answer_closing(sentence, timeout)) is not None:
                 # "No, such a triangle cannot exist.", "So the day of the week is Sunday.": a yes or no that opens
                 # the sentence, or a weekday or month it ends on; never one another sentence of the ending answers
                 # otherwise ("No.\n\nYes.")
-                others = {_word_key(tail[a:b]) for a, b in spans[-6:] if (a, b) != (start, end)} - {None}
-                if _doubtful(sentence, timeout) or others - {_word_key(sentence)}:
+                others = {word_key(tail[a:b]) for a, b in spans[-6:] if (a, b) != (start, end)} - {None}
+                if _doubtful(sentence, timeout) or others - {word_key(sentence)}:
                     return []
                 return [(word[0], base + start + word[1], base + start + word[2])]
             if concludes and (spelled := spelled_after_verb(sentence, timeout)):
@@ -195,18 +193,18 @@ def _read_back(text: str, tail: str, base: int, spans: list[tuple[int, int]], bo
             continue  # no value here ("I hope it is correct."): look one sentence back
         if sentence.rstrip().endswith(("?", "？")):
             return []  # a question states no answer ("12?")
-        if (start, end) == spans[-1] and _on_own_line(text, base + start) \
+        if (start, end) == spans[-1] and on_own_line(text, base + start) \
                 and (line := sentence.strip().strip("*_").strip()) and answer_choice(line.rstrip(".")) is not None:
             lead = sentence.find(line[:1])  # "**Option D: $2\\sqrt{3}$**": a closing line that is a choice with its text
             return [(line.rstrip("."), base + start + lead, base + start + lead + len(line))]
         inside = [(a, b) for a, b in bold if base + start <= a and b <= base + end]
         stressed = bool(inside)
         if stressed and (word := stressed_word(text, inside, base + start, base + end, timeout)) is not None \
-                and not passed and _names_an_answer(word[0]) and not _doubtful(sentence, timeout):
+                and not passed and names_an_answer(word[0]) and not _doubtful(sentence, timeout):
             return [word]  # "Hence 100 days after Friday is a **Sunday**.": the stressed complement, the numbers its subject's
         # a closing line that is one sentence ("\n\nJames writes 624 pages a year.") concludes by its place,
         # whatever its verb or language; its words are still read for hedges, bounds and attributions
-        closing = (start, end) == spans[-1] and _on_own_line(text, base + start) and counted(sentence, timeout, lambda: _sentence_values(sentence, 0, timeout))
+        closing = (start, end) == spans[-1] and on_own_line(text, base + start) and counted(sentence, timeout, lambda: _sentence_values(sentence, 0, timeout))
         # a sentence that concludes ("…, so the probability is 2/3") is judged by its conclusion: the
         # working before the conclusion word may try, solve and suppose without taking the result back
         scope = sentence[_conclusion_start(sentence, timeout):]
@@ -221,113 +219,10 @@ def _read_back(text: str, tail: str, base: int, spans: list[tuple[int, int]], bo
             return []  # "… it is probably wrong, therefore 42": doubt before the conclusion is doubt about it
         found = _narrowed(sentence, base + start, timeout, bold)
         if found:
-            return _with_unit(text, found, timeout)
+            return with_unit(text, found, timeout)
         if _sentence_values(sentence, 0, timeout, roles=False):
             return []  # it has values, but none is stated (a bound, a rejected one): no answer here
     return []
-
-
-# "If only 14 remained, then 40-14=26 pieces …": an if-clause, then a clause that works its result out
-_IF_CLAUSE_RE = regex.compile(r"(?i)\s*if\b(?:[^,.;:!?]|[.,](?=[0-9])){1,200}?(?:,\s*(?:then\s+)?|\s+then\s+)")
-_WORKED_RESULT_RE = regex.compile(r"(?:[0-9][0-9,.]*\s*[A-Za-z%]{0,8}\s*(?:[-+*/×÷x]|\\times|\\cdot)\s*\\?\$?\s*)+"
-                                  r"[0-9][0-9,.]*\s*[A-Za-z%]{0,8}\s*=\s*\\?\$?\s*[0-9][0-9,.]*")
-
-
-def _if_premise_blanked(sentence: str, timeout: float) -> str:
-    """``sentence`` with its opening if-clause blanked when what follows works out its result ("If he makes $40
-    and the supplies cost $20, then his profit is 40-20 = $20"): in a worked solution that clause restates what
-    is known, and the result is derived, not supposed. A clause with no worked result after it stays a
-    supposition ("If order matters, then 41")."""
-    if not sentence.lstrip()[:2].lower() == "if":
-        return sentence
-    m = _IF_CLAUSE_RE.match(sentence, timeout=timeout)
-    if m is None or not (work := _WORKED_RESULT_RE.search(sentence, m.end(), timeout=timeout)):
-        return sentence
-    if not chain_holds(regex.sub(r"[A-Za-z%$\\]+", " ", work[0], timeout=timeout).replace("×", "*").replace("÷", "/")):
-        return sentence
-    return " " * m.end() + sentence[m.end():]
-
-
-def _names_an_answer(word: str) -> bool:
-    """Whether a stressed word is an answer of its own kind (a weekday or month, a yes or no, a known word answer),
-    not a word that judges the value beside it ("which is a **lot**", "**reasonable**")."""
-    from rlvr.verifiers.calendar_names import calendar_key
-    from rlvr.verifiers.word_answers import spelled_answer, yes_no
-
-    return calendar_key(word) is not None or yes_no(word) is not None or spelled_answer(word)
-
-
-def _on_own_line(text: str, at: int) -> bool:
-    """Whether the sentence that starts at ``at`` opens its line (or the text)."""
-    line_start = text.rfind("\n", 0, at) + 1
-    return not text[line_start:at].strip() or "\n" in text[max(0, at - 2):at]
-
-
-_YES_NO_LEAD_RE = regex.compile(r"(?i)[\s*_]*(?:yes|no|true|false)\b")
-_CALENDAR_END_RE = regex.compile(r"(?i)\b(?:is|are|was|will\s+be|be|falls\s+on|on)\s+(?:a\s+|an\s+|the\s+)?[*_]*"
-                                 r"(\p{L}{3,12})[*_]*\s*[.!]?\s*$")
-
-
-def _word_answer_closing(sentence: str, timeout: float) -> tuple[str, int, int] | None:
-    """A closing sentence's word answer: the yes or no it opens with ("No, such a triangle cannot exist."; the
-    sentence is the answer, read as a yes or no), or the weekday or month it ends on after its verb ("So the day
-    of the week is Sunday.")."""
-    from rlvr.verifiers.calendar_names import calendar_key
-    from rlvr.verifiers.word_answers import yes_no
-
-    if _HEDGED_CLOSING_RE.search(sentence, timeout=timeout) or RETRACTION_RE.search(sentence, timeout=timeout) \
-            or HEDGE_RE.search(sentence, timeout=timeout) or ALTERNATIVE_RE.search(sentence, timeout=timeout):
-        return None  # "No, I think …", "Yes, if my calculation is right.", "…Monday, otherwise Sunday": no answer
-    if _YES_NO_LEAD_RE.match(sentence, timeout=timeout) and yes_no(sentence) is not None:
-        lead = len(sentence) - len(sentence.lstrip())
-        return sentence.strip(), lead, len(sentence.rstrip())
-    if (m := _CALENDAR_END_RE.search(sentence, timeout=timeout)) and calendar_key(m[1]) is not None \
-            and sum(calendar_key(w) is not None for w in _CAPITALISED_RE.findall(sentence, timeout=timeout)) <= 1:
-        return m[1], m.start(1), m.end(1)
-    return None
-
-
-def _word_key(sentence: str) -> str | None:
-    """The yes or no a sentence opens with, or ``None``."""
-    from rlvr.verifiers.word_answers import yes_no
-
-    if not _YES_NO_LEAD_RE.match(sentence, timeout=REGEX_TIMEOUT_S):
-        return None
-    return yes_no(sentence.strip().split(None, 1)[0].strip(",.!;:*_"))
-
-
-# what makes a closing yes, no or weekday the writer's guess or a case of it: a belief, a seeming, a condition
-_HEDGED_CLOSING_RE = regex.compile(r"(?i)\b(?:i|we)\s+(?:think|believe|suspect|feel|suppose|assume|expect)\b|\bseems?\b|"
-                                   r"\bappears?\b|\bas\s+far\s+as\b|\balmost\b|\bfairly\b|\bpretty\s+sure\b|"
-                                   r"\b(?:if|when|unless|provided|assuming)\b")
-_CAPITALISED_RE = regex.compile(r"\b\p{Lu}\p{L}{2,}")
-
-
-_PLAIN_NUMBER_RE = regex.compile(r"\$?\s*[-+]?[0-9][0-9,]*(?:\.[0-9]+)?\s*\$?")
-
-
-def _with_unit(text: str, found: list[Candidate], timeout: float) -> list[Candidate]:
-    """One plain number with the unit or count noun after it ("The package weighs 4 g." states 4 g, "18 cents" is
-    no 18 dollars): as an answer line keeps them, so that a gold with a unit is compared with the answer's unit.
-    Words that are no unit ("6 left over") are left out, not read as part of the value."""
-    if len({content for content, _a, _b in found}) != 1 or not _PLAIN_NUMBER_RE.fullmatch(found[-1][0], timeout=timeout):
-        return found
-    from rlvr.verifiers.units import RATE_WORDS, unit_words  # units reads the number words of CLDR: loaded with it
-
-    content, a, b = found[-1]
-    tail = WORDS_AFTER_RE.match(text, b, timeout=timeout)
-    tokens = tail[0].split() if tail else []
-    if tokens and tokens[0].lower() in RATE_WORDS:
-        return found  # "\$18 a day": a rate of the value's own unit, no unit of its own
-    for k in range(1, len(tokens) + 1):  # the shortest unit phrase: "cm" of "5 cm long", "square feet"
-        if unit_words(words := " ".join(tokens[:k])):
-            return found[:-1] + [(f"{content.strip().strip('$').strip()} {words}", a, b)]
-    return found
-
-
-# a root or bound written in plain text: "x = -2", "x < 3", "y = 1/2"
-_PLAIN_RELATION_RE = regex.compile(r"(?<![\p{L}\\$])[A-Za-z](?:_[0-9])?\s*(?:=|<|>|≤|≥)\s*[-−]?[0-9]+(?:\.[0-9]+)?(?:/[0-9]+)?"
-                                   r"(?![\p{L}0-9])")
 
 
 def _solution_set(sentence: str, scope: str, timeout: float) -> Candidate | None:
@@ -337,7 +232,7 @@ def _solution_set(sentence: str, scope: str, timeout: float) -> Candidate | None
         return None  # "We cannot have …", "The extraneous roots are …", "The candidates are …", "Wrong answer: …"
     joined = joined_solutions(scope, _sentence_values(scope, 0, timeout, roles=False), timeout)
     if joined is None and "$" not in scope and "=" in scope:  # "x = -2 or x = 3" written without math delimiters
-        joined = joined_solutions(scope, [(m[0], m.start(), m.end()) for m in _PLAIN_RELATION_RE.finditer(scope, timeout=timeout)],
+        joined = joined_solutions(scope, [(m[0], m.start(), m.end()) for m in PLAIN_RELATION_RE.finditer(scope, timeout=timeout)],
                                   timeout)
     if joined is None:
         return None
@@ -419,19 +314,6 @@ def _conclusion_start(sentence: str, timeout: float) -> int:
     return start
 
 
-# "giving" concludes ("…, giving 42") but not as a verb of the story ("after giving away 5", "by giving her 3")
-_GIVING_AWAY_RE = regex.compile(r"(?i)(?:\b(?:after|before|by|when|while|from|for|without|upon|of)\s+giving\b|\bgiving\s+"
-                                r"(?:away|up|back|out|in|her|him|them|me|us|you|each|every|one|two|some|all)\b)")
-
-
-def gives_away(sentence: str, match: regex.Match) -> bool:
-    """Whether the cue ``match`` is "giving" as a verb of the story ("after giving away 5"), not as a conclusion."""
-    if match[0].lower() != "giving":
-        return False
-    return _GIVING_AWAY_RE.search(sentence, max(0, match.start() - 12), min(len(sentence), match.end() + 12),
-                                  timeout=REGEX_TIMEOUT_S) is not None
-
-
 def _doubtful(sentence: str, timeout: float) -> bool:
     """A hedge, doubt, or alternatives between values: the sentence states no single answer."""
     return bool(HEDGE_RE.search(sentence, timeout=timeout) or _UNSURE_RE.search(sentence, timeout=timeout)
@@ -499,60 +381,6 @@ def _narrowed(sentence: str, offset: int, timeout: float, bold: tuple[tuple[int,
         if named:
             return named
     return found
-
-
-def sentence_value(sentence: str, timeout: float) -> tuple[str, int] | None:
-    """(value, end) when ``sentence`` is prose that states exactly one value; ``None`` otherwise.
-
-    An answer line that is a sentence ("Jane started growing Sphere 3 hours ago") answers with its
-    one number; math-only content, a sentence with several values or a hedge is left as it is.
-    """
-    bare = MATH_SPAN_RE.sub(" ", sentence, timeout=REGEX_TIMEOUT_S)
-    long_words = len(SENTENCE_WORD_RE.findall(bare, timeout=timeout))
-    # "She has 12 apples", "il y a 42 pommes" (short words of a sentence around one long one)
-    latin = long_words >= 2 or (long_words == 1 and len(_LATIN_WORD_RE.findall(bare, timeout=timeout)) >= 4)
-    other_script = not latin and "\\" not in sentence and OTHER_SCRIPT_WORD_RE.search(bare, timeout=timeout) is not None
-    checked = blank_count_modifiers(sentence, timeout)
-    if not (latin or other_script) or _doubtful(checked, timeout) or NEGATION_RE.search(checked, timeout=timeout) \
-            or _TENTATIVE_RE.search(checked, timeout=timeout):
-        return None  # "共有42个苹果", "всего 42 яблока": prose of another script states its one number too
-    values = _sentence_values(sentence, 0, timeout)
-    if len({content for content, _s, _e in values}) != 1:
-        return None
-    # "$41$, and 43 also works": a plain number the sentence adds to the math is a second value ("It takes $3$
-    # hours to paint 2 rooms" is one: a number that only describes the question adds nothing)
-    unremarked = _PARENTHESES_RE.sub(" ", sentence, timeout=timeout)  # "(both dice show 3)" remarks on the value
-    if _ADDING.search(unremarked, timeout=timeout) and \
-            len({c for c, _s, _e in _sentence_values(unremarked, 0, timeout, numbers_too=True)}) > 1:
-        return None
-    # the value with the words after it, for normalisation to tell a count noun ("42 apples") from a scale
-    # word ("2 thousand people") or an operation ("42 squared"); the sentence goes on after its noun phrase
-    from rlvr.verifiers.temperatures import with_temperature_scale  # units reads CLDR's number words: loaded with it
-
-    content, at, end = values[-1]
-    for bound in _BOUNDING.finditer(sentence, end, timeout=timeout):
-        if not sentence[bound.end():].strip(" .,;:!)*"):
-            return None  # "18 dollars at most", "18 Dollar mindestens": a bound closing the sentence bounds its value
-    if (scaled := with_temperature_scale(sentence, content, at, timeout)) != content:
-        return scaled, len(sentence)  # "25 degrees Fahrenheit (25 °F)": the scale belongs to the value
-    tail = WORDS_AFTER_RE.match(sentence, end, timeout=timeout)
-    return content + _noun_phrase(tail[0] if tail else ""), len(sentence)
-
-
-_LATIN_WORD_RE = regex.compile(r"(?<![\\\p{L}])\p{Latin}+(?!\p{L})")
-
-
-def _noun_phrase(words: str) -> str:
-    """Of the words after a value, those that belong to it: the longest run a count noun takes ("minutes"
-    of "minutes before the alarm"), or all of them when the first one changes the value ("thousand people",
-    "squared"), so that normalisation reads or refuses them."""
-    from rlvr.verifiers.units import unit_words  # units reads the number words of CLDR: loaded with it
-
-    tokens = words.split()
-    for k in range(len(tokens), 0, -1):
-        if unit_words(" ".join(tokens[:k])):
-            return words[:words.index(tokens[k - 1]) + len(tokens[k - 1])]
-    return words
 
 
 # what follows a value up to the clause's end: "42 яблока", "42个苹果", "42 миллиона" (never past punctuation)

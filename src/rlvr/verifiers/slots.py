@@ -31,7 +31,8 @@ from rlvr.verifiers.choices import opens_with_option
 from rlvr.verifiers.answer_phrases import final_answer_phrase_in
 from rlvr.verifiers.bare_words import bare_word_answer
 from rlvr.verifiers.line_reading import LEAD_HINT_RE, first_sentence, lead_before_value, line_lead
-from rlvr.verifiers.prose import prose_answer, sentence_value
+from rlvr.verifiers.answer_sentences import sentence_value
+from rlvr.verifiers.prose import prose_answer
 
 __all__ = ["Slot", "SlotFinder", "SLOT_KINDS", "STRUCTURED_KINDS", "clean", "find_slots", "bare_expression"]
 

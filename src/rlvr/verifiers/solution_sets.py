@@ -44,3 +44,8 @@ def joined_solutions(sentence: str, values: list[tuple[str, int, int]], timeout:
     if not _END_RE.fullmatch(sentence, values[-1][2], len(sentence), timeout=timeout):
         return None
     return " \\text{ or } ".join(c.strip() for c, _s, _e in values), values[0][1], values[-1][2]
+
+
+# a root or bound written in plain text: "x = -2", "x < 3", "y = 1/2"
+PLAIN_RELATION_RE = regex.compile(r"(?<![\p{L}\\$])[A-Za-z](?:_[0-9])?\s*(?:=|<|>|≤|≥)\s*[-−]?[0-9]+(?:\.[0-9]+)?(?:/[0-9]+)?"
+                                   r"(?![\p{L}0-9])")

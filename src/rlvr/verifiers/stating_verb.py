@@ -84,3 +84,16 @@ _VALUE_BEFORE_RE = regex.compile(r"[0-9$]")
 _OF_VALUE_RE = regex.compile(r"\bof\s+(?:the\s+)?(?:\$[^$]*\$|[0-9][0-9.,]*)")
 # a relative pronoun just before a verb: the verb is the relative clause's ("integers that are divisible")
 _RELATIVE_RE = regex.compile(r"(?i)\b(?:that|which|who)\s+$")
+
+
+# "giving" concludes ("…, giving 42") but not as a verb of the story ("after giving away 5", "by giving her 3")
+_GIVING_AWAY_RE = regex.compile(r"(?i)(?:\b(?:after|before|by|when|while|from|for|without|upon|of)\s+giving\b|\bgiving\s+"
+                                r"(?:away|up|back|out|in|her|him|them|me|us|you|each|every|one|two|some|all)\b)")
+
+
+def gives_away(sentence: str, match: regex.Match) -> bool:
+    """Whether the cue ``match`` is "giving" as a verb of the story ("after giving away 5"), not as a conclusion."""
+    if match[0].lower() != "giving":
+        return False
+    return _GIVING_AWAY_RE.search(sentence, max(0, match.start() - 12), min(len(sentence), match.end() + 12),
+                                  timeout=REGEX_TIMEOUT_S) is not None
