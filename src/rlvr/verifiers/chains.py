@@ -57,6 +57,7 @@ def chain_operands(sentence: str, numbers: list[regex.Match], timeout: float) ->
             given = {_amount(numbers[i][0]) for i in range(first, last_equals)}
             steps.update(i for i in range(len(numbers)) if not first <= i <= last and i not in results
                          and _amount(numbers[i][0]) in given
+                         and not _CLAIMED_BEFORE_RE.search(sentence, 0, numbers[i].start(), timeout=timeout)
                          and not (i < first and _JUSTIFYING_RE.search(sentence, numbers[i].end(), numbers[first].start(),
                                                                        timeout=timeout)))
         first = last + 1
@@ -68,6 +69,9 @@ def chain_operands(sentence: str, numbers: list[regex.Match], timeout: float) ->
 _SUBJECT_STATED_RE = regex.compile(r"(?i)\b(?:is|are|was|were|equals)\b")
 
 
+# a value claimed before the chain works with it ("So she has 40 apples; 40 - 15 = 25", "Therefore the total is 12,
+# and 12 - 5 = 7 …"): a result of its own, not the chain's given ("In 30 days, they eat 30 * 5", "He has 36, eats 3 …")
+_CLAIMED_BEFORE_RE = regex.compile(r"(?i)\b(?:so|therefore|thus|hence|total|answer|result|altogether|in\s+all)\b")
 # "He can skip 4 classes because 10 - 4 = 6": a chain that gives the reason for a value stated before it
 _JUSTIFYING_RE = regex.compile(r"(?i)\b(?:because|since|as|for)\b")
 
@@ -142,6 +146,10 @@ _WORKED_RESULT_RE = regex.compile(r"(?:[0-9][0-9,.]*\s*[A-Za-z%]{0,8}\s*(?:[-+*/
                                   r"[0-9][0-9,.]*\s*[A-Za-z%]{0,8}\s*=\s*\\?\$?\s*[0-9][0-9,.]*")
 
 
+# what makes an if-clause one case among others: an alternative, a substitute, a second condition
+_OTHER_CASE_RE = regex.compile(r"(?i)\b(?:or|instead|otherwise|alternatively|rather|maybe|perhaps|suppose|say)\b|,\s*if\b|\bif\b.*\bif\b")
+
+
 def if_premise_blanked(sentence: str, timeout: float) -> str:
     """``sentence`` with its opening if-clause blanked when what follows works out its result ("If he makes $40
     and the supplies cost $20, then his profit is 40-20 = $20"): in a worked solution that clause restates what
@@ -152,6 +160,8 @@ def if_premise_blanked(sentence: str, timeout: float) -> str:
     m = _IF_CLAUSE_RE.match(sentence, timeout=timeout)
     if m is None or not (work := _WORKED_RESULT_RE.search(sentence, m.end(), timeout=timeout)):
         return sentence
+    if _OTHER_CASE_RE.search(sentence, timeout=timeout):
+        return sentence  # "If the total is 12 or 13, …", "If she picked 13 instead, …", "If she has 13 apples, …, if …"
     if not chain_holds(regex.sub(r"[A-Za-z%$\\]+", " ", work[0], timeout=timeout).replace("×", "*").replace("÷", "/")):
         return sentence
     return " " * m.end() + sentence[m.end():]

@@ -119,6 +119,9 @@ _DOUBTS_RESULT = words_pattern(HEDGE_WORDS + UNSURE_PHRASES + TENTATIVE_WORDS + 
 # "more than" are bounds the alternatives and bound words refuse)
 _NEAR_DOUBT = words_pattern(tuple(w for w in PROSE_DOUBT_WORDS if w not in _ATTRIBUTION and w not in ("more", "fewer")))
 # "not 10", "isn't equal to 10": the value right after; "10 is not the answer", "10 isn't right": the one before
+_ENDING_RE = regex.compile(r"[0-9][^0-9]*?([\p{L}][\p{L}\s]{0,40}?)\W*$")
+_CHECK_LINE_RE = regex.compile(r"(?i)[\s*_>#-]*(?:\((?![A-Ja-e]\))|(?:double[- ]?check|check(?:ing)?|verif(?:y|ying|ication)|sanity\s+check|"
+                            r"proof)\b)")
 _BROKEN_SLOT_RE = regex.compile(r"\\boxed|\\fbox|(?i:<answer>|<solution>)|####")
 _LEADING_VALUE_RE = regex.compile(r"\s*(?:\$((?:\\.|[^$\\])+)\$|\\\((.+?)\\\)|([-+]?[0-9][0-9,]*(?:\.[0-9]+)?(?:/[0-9]+)?))")
 _LONG_WORD_RE = regex.compile(r"\p{L}{2,}")
@@ -150,8 +153,18 @@ def _read_back(text: str, tail: str, base: int, spans: list[tuple[int, int]], bo
     """:func:`prose_answer`'s look back over the last sentences of ``tail`` (``text`` from ``base``): a concluding
     sentence without digits has its numbers in words read as digits, and with ``fold`` every such sentence."""
     passed = False  # a sentence after the one read offers another answer or doubts ("Thursday is also possible.")
+    # if-sentences that end on the same words state cases of one quantity ("If she has 12 …, 7 apples remain. If she
+    # has 13 …, 8 apples remain."); a worked solution's if-sentences compute different things
+    endings = [_ENDING_RE.search(tail, a, b, timeout=timeout) for a, b in spans[-6:]
+               if tail[a:b].lstrip(" *_>#-").lower().startswith("if ")]
+    ending_words = [m[1].lower() for m in endings if m and m[1].strip()]
+    cases = max((ending_words.count(w) for w in ending_words), default=0)
     for start, end in reversed(spans[-4:]):
-        sentence = if_premise_blanked(_without_restatements(tail[start:end], timeout), timeout)
+        sentence = _without_restatements(tail[start:end], timeout)
+        if cases <= 1:  # an if-clause among other cases ("If she has 12 …. If she has 13 …") is no premise
+            sentence = if_premise_blanked(sentence, timeout)
+        if _CHECK_LINE_RE.match(sentence, timeout=timeout):
+            continue  # "Check: 9 + 3 + 4 = 16.", "(9 + 3 + 4 = 16)": a check of the answer, no answer of its own
         if not _PROSE_VALUE_HINT_RE.search(sentence, timeout=timeout) and not any(
                 base + start <= a and b <= base + end for a, b in bold) and (
                 fold or CONCLUSION_RE.search(sentence, timeout=timeout)):

@@ -183,6 +183,10 @@ def _suppositions(sentence: str, start: int, end: int, timeout: float) -> list:
 _PREPOSITIONS = frozenset({"over", "under", "above", "below", "beyond", "between", "more than", "less than", "fewer than",
                            "greater than", "larger than", "smaller than", "bigger than"})
 _NEXT_TOKEN_RE = regex.compile(r"\s*(\S+)")
+_QUANTITY_NOUNS = frozenset({"number", "sum", "product", "square", "cube", "quotient", "difference", "value", "result",
+                             "total", "amount", "quantity", "answer"})
+_DIFFERENCE_FROM = frozenset({"he", "she", "they", "him", "her", "them", "his", "hers", "theirs", "we", "us", "i", "me",
+                              "you", "on", "in", "at", "last", "yesterday", "before"})
 
 
 def bounds_a_value(text: str, m: "regex.Match[str]") -> bool:
@@ -190,6 +194,15 @@ def bounds_a_value(text: str, m: "regex.Match[str]") -> bool:
     8%", "over twenty"; not "8% over the year", "under the new plan")."""
     if m[0].lower() not in _PREPOSITIONS:
         return True
+    if m[0].lower().endswith(" than"):
+        # "3 hours more than James", "$40 more revenue than on Friday": a difference from someone or some time;
+        # "more than 3", "10 more than twice the number", "5 more than x": a bound or an expression
+        after = _NEXT_TOKEN_RE.match(text, m.end(), timeout=REGEX_TIMEOUT_S)
+        word = after[1].strip("*_,.;:()") if after else ""
+        if word.lower() == "the":  # "more than the loser", never "more than the number" (an expression)
+            second = _NEXT_TOKEN_RE.match(text, after.end(), timeout=REGEX_TIMEOUT_S)
+            return second is None or second[1].strip("*_,.;:()").lower() in _QUANTITY_NOUNS
+        return not (word[:1].isupper() and word.isalpha() and len(word) > 1 or word.lower() in _DIFFERENCE_FROM)
     from rlvr.verifiers.spelled_numbers import number_word  # CLDR's number words: loaded with the vocabularies
 
     pos = m.end()
