@@ -118,8 +118,9 @@ _DOUBTS_RESULT = words_pattern(HEDGE_WORDS + UNSURE_PHRASES + TENTATIVE_WORDS + 
 # ("15 more boxes", "20 fewer apples" answer "how many more": "more" after a value counts a difference; "or more",
 # "more than" are bounds the alternatives and bound words refuse)
 _NEAR_DOUBT = words_pattern(tuple(w for w in PROSE_DOUBT_WORDS if w not in _ATTRIBUTION and w not in ("more", "fewer")))
-# "not 10", "isn't equal to 10": the value right after; "10 is not the answer", "10 isn't right": the one before
+# the words a sentence ends on after its last number ("… 7 apples remain." ends on "apples remain")
 _ENDING_RE = regex.compile(r"[0-9][^0-9]*?([\p{L}][\p{L}\s]{0,40}?)\W*$")
+# a line that checks the answer or remarks in parentheses, never an option label "(E) …"
 _CHECK_LINE_RE = regex.compile(r"(?i)[\s*_>#-]*(?:\((?![A-Ja-e]\))|(?:double[- ]?check|check(?:ing)?|verif(?:y|ying|ication)|sanity\s+check|"
                             r"proof)\b)")
 _BROKEN_SLOT_RE = regex.compile(r"\\boxed|\\fbox|(?i:<answer>|<solution>)|####")
