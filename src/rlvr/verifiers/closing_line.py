@@ -10,7 +10,7 @@ import regex
 
 from rlvr.verifiers.currencies import is_currency
 from rlvr.verifiers.limits import REGEX_TIMEOUT_S
-from rlvr.verifiers.lexicon import (ADDING_WORDS, ALTERNATIVE_WORDS, HEDGE_WORDS, NEGATION_WORDS, NEGATIVE_EVALUATIONS, RETRACTION_CUES,
+from rlvr.verifiers.lexicon import (ADDING_WORDS, ALTERNATIVE_WORDS, HEDGE_WORDS, NEGATION_WORDS, NEGATIVE_EVALUATIONS, RETRACTION_CUES, BELIEF_PHRASES,
                                     TENTATIVE_WORDS, words_pattern)
 from rlvr.verifiers.percent_words import percent_word_after, percent_words
 from rlvr.verifiers.prose_patterns import MATH_SPAN_RE, OTHER_SCRIPT_WORD_RE, SENTENCE_WORD_RE, WORDS_AFTER_RE
@@ -141,7 +141,7 @@ def word_answer_closing(sentence: str, timeout: float) -> tuple[str, int, int] |
     from rlvr.verifiers.calendar_names import calendar_key
     from rlvr.verifiers.word_answers import yes_no
 
-    if _HEDGED_CLOSING_RE.search(sentence, timeout=timeout) or _TAKEN_BACK_RE.search(sentence, timeout=timeout):
+    if _TAKEN_BACK_RE.search(sentence, timeout=timeout):
         return None  # "No, I think …", "Yes, if my calculation is right.", "…Monday, otherwise Sunday": no answer
     if _YES_NO_LEAD_RE.match(sentence, timeout=timeout) and yes_no(sentence) is not None:
         lead = len(sentence) - len(sentence.lstrip())
@@ -161,12 +161,9 @@ def word_key(sentence: str) -> str | None:
     return yes_no(sentence.strip().split(None, 1)[0].strip(",.!;:*_"))
 
 
-# a retraction, a hedge or an alternative: a closing yes, no or weekday that is no answer
-_TAKEN_BACK_RE = words_pattern(RETRACTION_CUES + HEDGE_WORDS + ALTERNATIVE_WORDS)
-# what makes a closing yes, no or weekday the writer's guess or a case of it: a belief, a seeming, a condition
-_HEDGED_CLOSING_RE = regex.compile(r"(?i)\b(?:i|we)\s+(?:think|believe|suspect|feel|suppose|assume|expect)\b|\bseems?\b|"
-                                   r"\bappears?\b|\bas\s+far\s+as\b|\balmost\b|\bfairly\b|\bpretty\s+sure\b|"
-                                   r"\b(?:if|when|unless|provided|assuming)\b")
+# a retraction, a hedge, a belief, an alternative or a condition: a closing yes, no or weekday that is no answer
+_TAKEN_BACK_RE = words_pattern(RETRACTION_CUES + HEDGE_WORDS + BELIEF_PHRASES + ALTERNATIVE_WORDS
+                               + ("if", "when", "unless", "provided", "assuming"))
 _CAPITALISED_RE = regex.compile(r"\b\p{Lu}\p{L}{2,}")
 
 

@@ -1,12 +1,13 @@
-"""Numbers in CLDR's compact forms: "$42K", "\\$2.5\\text{M}", "4.2万", "300万円", "3 млн", "5 Mio. €", "3만 원".
+"""Numbers in CLDR's compact forms: "$42K", "\\$2.5\\text{M}", "4.2万", "300万円", "3 млн", "3만 원".
 
 Salaries, prices and populations are written this way by models and in Chinese, Japanese and Korean K-12 sets
 ("答：共有42万人。" is 420,000 people). The abbreviations and what each multiplies by are read from the compact
 decimal formats of ``babel``'s locale data (``0K``/``0M`` in English, ``0万``/``0亿`` in Chinese, ``0만``/``0억``
 in Korean, ``0 тыс.``/``0 млн`` in Russian …), and cached per release; an abbreviation two locales give different
-values is none. A Latin letter is also a unit ("42K" is kelvin, "2.5M" molar or metres), so a Latin abbreviation
-counts only beside a currency sign ("$42 K") or glued to the digits ("42K"); one of another script ("万", "млн") is
-never a unit and always counts. Latin abbreviations are read as English writes them ("Bn" is no 10^12 here).
+values is none. A Latin letter after a space is also a unit ("42 K" is kelvin, "2.5 M" molar), so a Latin abbreviation
+counts only glued to the digits ("42K", "2.5M") or beside a currency sign ("$42 K"), and only as English writes it
+("Bn" and "bil" are 10^12 in some locales and are not read); one of another script ("万", "млн") is never a unit and
+always counts.
 """
 
 from __future__ import annotations

@@ -32,7 +32,7 @@ def alternation(words: tuple[str, ...]) -> str:
     return "|".join(parts)
 
 __all__ = [
-    "ANSWER_WORDS", "APPROVAL_MARKS", "META_LABEL_WORDS", "CONCLUSION_WORDS", "RETRACTION_CUES", "HEDGE_WORDS", "NEGATION_WORDS", "UNSURE_PHRASES",
+    "ANSWER_WORDS", "APPROVAL_MARKS", "BELIEF_PHRASES", "META_LABEL_WORDS", "CONCLUSION_WORDS", "RETRACTION_CUES", "HEDGE_WORDS", "NEGATION_WORDS", "UNSURE_PHRASES",
     "APPROXIMATION_WORDS", "BOUND_WORDS", "REJECTION_WORDS", "HYPOTHETICAL_WORDS", "ALTERNATIVE_WORDS", "LIST_WORDS", "GRADER_WORDS",
     "BOX_MACROS", "HIDING_MACROS", "TEX_CONDITIONALS", "STRIKING_MACROS", "COLOUR_MACROS", "REDEFINING_MACROS", "TRANSPARENT_MACROS", "FUNCTION_WORDS", "OPERATION_WORDS", "RESULT_VERBS",
     "NEGATIVE_EVALUATIONS", "ANSWER_REFERENCES", "WITHDRAWAL_CUES", "PROSE_DOUBT_WORDS", "TENTATIVE_WORDS", "YES_WORDS", "NO_WORDS", "EXCLUDING_WORDS", "MODIFIERS_AFTER",
@@ -153,6 +153,15 @@ UNSURE_PHRASES: tuple[str, ...] = (
     "not sure", "not certain", "not confident", "no idea", "unsure", "i guess", "hard to say", "can't tell",
     "cannot tell", "pas sûr", "no estoy seguro", "nicht sicher", "non sono sicuro", "não tenho certeza",
     "не уверен", "不确定", "不太确定", "わからない", "확실하지",
+)
+#: the writer only believes or perceives it ("No, I think …", "It seems there are 5 left", "almost certainly"): a
+#: belief, not a commitment (a closing "…, I think." tag is read by the prose reader as well)
+BELIEF_PHRASES: tuple[str, ...] = (
+    "i think", "we think", "i believe", "we believe", "i suspect", "i feel", "i suppose", "i assume", "i expect",
+    "it seems", "seems", "seem", "it appears", "appears to be", "as far as i can tell", "almost certainly",
+    "fairly sure", "fairly confident", "pretty sure", "i'm fairly", "je pense", "je crois", "creo que", "pienso que",
+    "ich glaube", "ich denke", "credo che", "penso che", "acho que", "я думаю", "мне кажется", "кажется", "我认为",
+    "我觉得", "好像", "と思う", "と思います",
 )
 #: a value that is a bound, not the value: "more than 7", "at least 7", "≥ 7"
 BOUND_WORDS: tuple[str, ...] = (

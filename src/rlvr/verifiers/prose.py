@@ -32,7 +32,7 @@ from rlvr.verifiers.prose_patterns import MATH_SPAN_RE, blank_count_modifiers
 from rlvr.verifiers.stating_verb import gives_away, object_value, single_verb
 from rlvr.verifiers.value_roles import CLAUSE_BREAK_RE, DOING_AFTER_RE, RoleIndex, bounds_a_value, value_role
 from rlvr.verifiers.lexicon import (
-    ADDING_WORDS, ALTERNATIVE_WORDS, ANSWER_WORDS, BOUND_WORDS, CONCLUSION_WORDS, HEDGE_WORDS, HYPOTHETICAL_WORDS, NEGATION_WORDS,
+    ADDING_WORDS, BELIEF_PHRASES, ALTERNATIVE_WORDS, ANSWER_WORDS, BOUND_WORDS, CONCLUSION_WORDS, HEDGE_WORDS, HYPOTHETICAL_WORDS, NEGATION_WORDS,
     NEGATIVE_EVALUATIONS, PROSE_DOUBT_WORDS, REJECTION_WORDS, RESULT_VERBS, RETRACTION_CUES, TOTAL_WORDS,
     TENTATIVE_WORDS, UNSURE_PHRASES,
     words_pattern,
@@ -67,6 +67,7 @@ HEDGE_RE = words_pattern(HEDGE_WORDS)
 ALTERNATIVE_RE = words_pattern(ALTERNATIVE_WORDS)
 _EITHER_OR_RE = regex.compile(r"(?i)\beither\b[^.\n]{0,200}?\bor\b|\bneither\b[^.\n]{0,200}?\bnor\b")
 _UNSURE_RE = words_pattern(UNSURE_PHRASES)
+_BELIEF_RE = words_pattern(BELIEF_PHRASES)
 _ADDING = words_pattern(ADDING_WORDS)
 _PARENTHESES_RE = regex.compile(r"\s\([^()$]*\)")
 NEGATION_RE = words_pattern(NEGATION_WORDS)
@@ -331,6 +332,7 @@ def _conclusion_start(sentence: str, timeout: float) -> int:
 def _doubtful(sentence: str, timeout: float) -> bool:
     """A hedge, doubt, or alternatives between values: the sentence states no single answer."""
     return bool(HEDGE_RE.search(sentence, timeout=timeout) or _UNSURE_RE.search(sentence, timeout=timeout)
+                or _BELIEF_RE.search(sentence, timeout=timeout)
                 or _OPINION_TAG_RE.search(sentence, timeout=timeout)
                 or _EITHER_OR_RE.search(sentence, timeout=timeout) or _alternative_between_values(sentence, timeout))
 
