@@ -112,7 +112,7 @@ def compact_value(text: str) -> str | None:
     tail = _TAIL_RE.fullmatch(rest, len(word), timeout=REGEX_TIMEOUT_S)
     noun = tail["tail"] if tail else ""
     if noun and (sign := _SIGN_RE.match(noun, timeout=REGEX_TIMEOUT_S)) and is_currency(sign[0].replace("\\$", "$")):
-        currency, noun = True, noun[sign.end():].strip(" }")  # "300万円", "5 Mio. €", "3만 원"
+        currency, noun = True, noun[sign.end():].strip(" }")  # "300万円", "3만 원"
     glued = _GLUED_RE.match(text, m.start("rest"), timeout=REGEX_TIMEOUT_S) is not None and word in ("K", "k", "M", "B")
     if _LATIN_RE.search(word, timeout=REGEX_TIMEOUT_S) and not currency and not glued:
         return None  # "42K" may be kelvin, "2.5M" metres: a Latin letter is a scale only beside a currency sign
