@@ -62,6 +62,7 @@ _LEFT_RIGHT_RE = regex.compile(r"\\(?:left|right|big|Big|bigg|Bigg)(?![A-Za-z])"
 # \left. and \right. are invisible delimiters: the dot is not a decimal point (\left.5\right. is 5)
 _INVISIBLE_DELIMITER_RE = regex.compile(r"\\(?:left|right)\s*\.")
 _TRIG_RE = regex.compile(r"\\(?:sin|cos|tan|cot|sec|csc)(?![A-Za-z])")
+_DEGREE_MACRO_RE = regex.compile(r"\^\s*\{?\s*\\textcirc\s*\}?|\\textdegree(?![A-Za-z])")
 _DEGREE_VALUE_RE = regex.compile(r"([0-9]+(?:\.[0-9]+)?)\s*(?:\^\s*\{?\s*\\circ\s*\}?|\\degree(?![A-Za-z]))")
 _FRAC_ALIAS_RE = regex.compile(r"\\[dt]frac(?![A-Za-z])")
 # digit groups written as in MATH's golds: 10,\!080 and 14{,}916 (a comma that LaTeX must not space)
@@ -268,6 +269,8 @@ def normalize_answer(text: str) -> NormalizedAnswer:
         text = compact  # "\$42\text{K}" is 42000, "4.2万" 42000, "3 млн" 3000000: a compact number is its value
     s = fold_math_unicode(amount) if (amount := _money_amount(text)) != text else _money_amount(fold_math_unicode(text))
     s = s.replace("\\$", "")  # an escaped dollar is a currency sign, not a math delimiter
+    if "textcirc" in s or "textdegree" in s:
+        s = _DEGREE_MACRO_RE.sub(lambda _m: "^\\circ ", s, timeout=REGEX_TIMEOUT_S)  # textcomp's degree signs are the degree sign
     s = _strip_math_delimiters(s)
     s = strip_outer_box(s)
     s = _strip_marks_and_label(s)
@@ -279,8 +282,10 @@ def normalize_answer(text: str) -> NormalizedAnswer:
     s = _system_of_values(s)
     s = _ANGLE_VECTOR_RE.sub(r"(\1)", s, timeout=REGEX_TIMEOUT_S)  # \langle 1, 2 \rangle is the vector (1, 2)
     s = french_interval(s)
-    if s.lstrip().startswith("\\{") and (interval := set_builder_interval(s)) is not None:
-        s = interval  # \{x \mid -1 < x < 1\} is the interval (-1, 1)
+    if "\\{" in s[:12]:  # \{x \mid -1 < x < 1\} is the interval (-1, 1), in any size and spacing (\Big\{x \,|\, …\Big\})
+        plain = _SPACING_RE.sub(" ", _LEFT_RIGHT_RE.sub("", s, timeout=REGEX_TIMEOUT_S), timeout=REGEX_TIMEOUT_S)
+        if plain.lstrip().startswith("\\{") and (interval := set_builder_interval(plain)) is not None:
+            s = interval
     s = as_fractions(s)  # 0.333\ldots, 0.\overline{3}, 0.(3) are \frac{1}{3}, alone, in an equation or before a unit
     cut_off = False
     if "." in s or "…" in s:  # "1.41421356...": a cut-off decimal is its digits (how close it must be: approximations.py)

@@ -129,6 +129,39 @@ def rounds_long_gold(answer: Fraction, gold_key: str, answer_key: str | None = N
     return abs(answer - gold) <= unit
 
 
+#: significant digits from which a decimal gold is read as the rounding of an exact answer (30.52 for 1587/52, 0.458
+#: for 27/59, 6.67% for 1/15): a dataset that stores an exact result as a decimal rounds it, and the policy cannot widen
+#: that interval, because the gold sets it. Two digits (0.33, 7.1) leave too many exact values to round to them.
+SHORT_GOLD_DIGITS = 3
+_PERCENT_GOLD_RE = regex.compile(r"(.*?)(?:\\?%|\\percent)")
+
+
+def exact_rounds_to_gold(answer: Fraction, gold_key: str, answer_key: str | None = None) -> bool:
+    """Whether the exact ``answer`` (a fraction, a mixed number, or a constant's value) is what a decimal gold of
+    :data:`SHORT_GOLD_DIGITS` or more significant digits rounds to, half away from zero at the gold's places (1587/52
+    for 30.52, 1/15 for 6.67%). A value the gold's places can write must be the gold itself (9/4 against 2.26), and an
+    answer written as a decimal is compared by its own places (:func:`rounds_to_gold`), never as exact. Long golds
+    keep their wider test (:func:`rounds_long_gold`)."""
+    if answer_key is not None and _ANSWER_DECIMAL_RE.fullmatch(answer_key, timeout=REGEX_TIMEOUT_S):
+        return False
+    if rounds_long_gold(answer, gold_key):
+        return True
+    shift = 0
+    if (p := _PERCENT_GOLD_RE.fullmatch(gold_key, timeout=REGEX_TIMEOUT_S)) if len(gold_key) < 60 else None:
+        gold_key, shift = p[1], 2
+    m = _GOLD_DECIMAL_RE.fullmatch(gold_key, timeout=REGEX_TIMEOUT_S) if len(gold_key) < 60 else None
+    if m is None or len((m[1] + m[2]).lstrip("0")) < SHORT_GOLD_DIGITS:
+        return False
+    scale = Fraction(10) ** (int(m[3] or 0) - shift)
+    gold = Fraction(f"{m[1] or '0'}.{m[2]}") * scale * (-1 if gold_key.startswith("-") else 1)
+    unit = Fraction(1, 10 ** len(m[2])) * scale
+    steps = answer / unit
+    if steps.denominator == 1:
+        return answer == gold
+    whole = (abs(steps) + Fraction(1, 2)).__floor__()  # half away from zero, as taught
+    return (whole if steps > 0 else -whole) * unit == gold
+
+
 _DECIMAL_RE = regex.compile(r"-?[0-9]+\.([0-9]+)")
 #: the fewest decimal places a gold must give for a more precise decimal that rounds to it to be paid (0.667 for 0.67;
 #: a gold of one place, 7.1, says too little: 7.07 and 7.14 both round to it)

@@ -29,7 +29,7 @@ from rlvr.verifiers.temperatures import MIXED_TEMPERATURES
 from rlvr.verifiers.normalize import NormalizedAnswer, assignment_rhs, normalize_answer, split_top_level, value_key
 from rlvr.verifiers.numbers import (
     decimal_comma_value, matches_at_float_precision, numbers_match, parse_number, pi_multiple, rounds_to_gold,
-    LONG_GOLD_DIGITS, rounds_long_gold,
+    LONG_GOLD_DIGITS, SHORT_GOLD_DIGITS, exact_rounds_to_gold, rounds_long_gold,
 )
 from rlvr.verifiers.statements import APPROX, equation_problem, relations_as_intervals
 from rlvr.verifiers.trace import Decision, rule
@@ -44,6 +44,7 @@ PERCENT = rule("compare.percent", "the percent policy decides a percentage again
 STRING = rule("compare.string", "the normalised texts are equal")
 NUMBER = rule("compare.number", "both are exact numbers: equal, or within the tolerance, or not")
 ROUNDED = rule("compare.rounded", "a decimal with more places than a gold of two or more that rounds to it; the decimal an answer gives beside its exact value counts so too")
+ROUNDED_GOLD = rule("compare.rounded_gold", "an exact answer (a fraction, a root, pi) that a decimal gold of 3+ significant digits is the rounding of, half away from zero at the gold's places (1587/52 for 30.52, 1/15 for 6.67%)")
 FLOAT_PRECISION = rule("compare.float_precision", "a decimal of 15+ significant digits is the rational it rounds; an exact answer is the value a gold decimal of 8+ significant digits rounds")
 INTEGER_ANSWERS = rule("compare.integer_answers", "an integer gold needs a plain number (integer_answers)")
 CHOICE = rule("compare.choice", "two choice letters")
@@ -302,6 +303,11 @@ def fast_decision(answer: NormalizedAnswer, gold: Gold, config: VerifierConfig) 
         if not answer.percent and not g.percent and rounds_long_gold(a_num, g.key, answer.key):
             return Decision("correct", f"{_shown(answer)!r} is the value gold {gold.raw!r} rounds (a decimal of "
                             f"{LONG_GOLD_DIGITS} or more significant digits)", "number", FLOAT_PRECISION)
+        gold_readings = ([g.key, g.key + "%"] if config.percent == "either" else [g.key + "%"] if config.percent == "fraction"
+                         else [g.key]) if g.percent else [g.key]
+        if not answer.percent and any(exact_rounds_to_gold(a_num, k, answer.key) for k in gold_readings):
+            return Decision("correct", f"{_shown(answer)!r} is the exact value gold {gold.raw!r} rounds at its places "
+                            f"(a decimal of {SHORT_GOLD_DIGITS} or more significant digits)", "number", ROUNDED_GOLD)
         if any(matches_at_float_precision(answer.key, gv) for gv in g_vals):
             return Decision("correct", (f"{_shown(answer)!r} is gold {gold.raw!r} written to floating-point precision "
                                         "(15 or more significant digits)"), "number", FLOAT_PRECISION)
@@ -427,6 +433,10 @@ def sandbox_texts(answer: NormalizedAnswer, gold: Gold, config: VerifierConfig) 
     elif ("\\ne" in a or "≠" in a) and _SET_GOLD_RE.search(g, timeout=REGEX_TIMEOUT_S) \
             and (intervals := relations_as_intervals(a, minimum=1)):
         a = intervals  # "x \neq 0" answers the set (-\infty, 0) \cup (0, \infty)
+    elif _SET_GOLD_RE.search(a, timeout=REGEX_TIMEOUT_S) and _OR_RE.search(gold.raw, timeout=REGEX_TIMEOUT_S) \
+            and (intervals := relations_as_intervals(TEXT_GROUP_RE.sub(r" \1 ", gold.raw.strip().strip("$"),
+                                                                       timeout=REGEX_TIMEOUT_S))):
+        g = intervals  # a gold "4 < m \le 8 or 10 \le m < 12" is the set (4, 8] \cup [10, 12)
     elif _OR_RE.search(a, timeout=REGEX_TIMEOUT_S) and not _OR_RE.search(g, timeout=REGEX_TIMEOUT_S) and is_list_gold(gold.raw):
         a = _OR_SEPARATOR_RE.sub(", ", a, timeout=REGEX_TIMEOUT_S)  # "x = 3 or x = 5" answers the list gold "3, 5" as a list
     if config.percent == "fraction":

@@ -393,7 +393,7 @@ def final_answer_phrase(doc: Document, timeout: float, start: int = 0) -> list[S
 # a clock time or a ratio alone: "20:34:00", "08:34 \\text{P.M.}", "3:4" (a colon after words labels a line instead)
 _BARE_COLON_RE = regex.compile(r"\$?\s*[0-9]{1,2}(?::[0-9]{2}){1,2}\s*(?:\\text\s*\{\s*)?(?:[AaPp]\.?\s?[Mm]\.?)?\s*\}?\s*\$?"
                                r"|\$?\s*[0-9]+(?:\s*:\s*[0-9]+)+\s*\$?")
-_BARE_RE = regex.compile(r"[0-9A-Za-z\\{}()\[\]^_+\-*/.,=<>|!%'° ]{1,60}")
+_BARE_RE = regex.compile(r"[0-9A-Za-z\\{}()\[\]^_+\-*/.,=<>|!%'° ]{1,300}")
 _BARE_MATH_RE = regex.compile(r"[0-9A-Za-z\\{}()\[\]^_+\-*/.,=<>|!&:;'%° \n]{1,300}")
 _TEXT_WRAPPER_RE = regex.compile(r"\\(?:text|textbf|textit|textrm|mathrm|mbox)\s*\{([^{}]*)\}")
 _ENVIRONMENT_RE = regex.compile(r"\\(?:begin|end)\{[A-Za-z*]+\}")

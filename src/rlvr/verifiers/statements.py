@@ -188,6 +188,14 @@ def _relation_interval(part: str) -> tuple[str, str] | None:
     return None
 
 
+_POINT_RE = regex.compile(r"\s*([A-Za-z])\s*=\s*([^<>=≤≥≠]+?)\s*")
+
+
+def _point(part: str) -> tuple[str, str] | None:
+    m = _POINT_RE.fullmatch(part, timeout=REGEX_TIMEOUT_S)
+    return (f"\\{{{m[2]}\\}}", m[1]) if m else None
+
+
 def relations_as_intervals(clean: str, minimum: int = 2) -> str | None:
     """``x \\le -1 or x \\ge 3`` as ``(-\\infty, -1] \\cup [3, \\infty)``; ``None`` unless every part (at least
     ``minimum`` of them) is a one-variable inequality in the same variable (a solution set written with "or",
@@ -196,6 +204,8 @@ def relations_as_intervals(clean: str, minimum: int = 2) -> str | None:
     if len(parts) < minimum:
         return None
     read = [_relation_interval(p) for p in parts]
+    if any(r is not None for r in read):  # beside an inequality, "a = 1" is the point {1}: "a \le -2 or a = 1"
+        read = [r if r is not None else _point(p) for r, p in zip(read, parts)]
     if any(r is None for r in read) or len({name for _i, name in read}) != 1:  # type: ignore[misc]
         return None
     return " \\cup ".join(interval for interval, _name in read)  # type: ignore[misc]

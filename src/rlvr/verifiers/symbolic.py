@@ -13,7 +13,7 @@ from fractions import Fraction
 from typing import Any
 
 from rlvr.verifiers.cache import ByteLRU
-from rlvr.verifiers.numbers import LONG_GOLD_DIGITS, rounds_long_gold
+from rlvr.verifiers.numbers import LONG_GOLD_DIGITS, SHORT_GOLD_DIGITS, exact_rounds_to_gold
 
 __all__ = ["Comparer"]
 
@@ -75,9 +75,9 @@ class Comparer:
         if not answer_parsed:
             return "unparseable_answer", f"math-verify could not parse the answer {answer!r}"
         gold_parsed, answer_parsed = _imaginary_unit(gold_parsed), _imaginary_unit(answer_parsed)
-        if _exact_value_of_long_gold(answer_parsed[0], gold):
-            return "correct", (f"{answer!r} is the exact value gold {gold!r} rounds (a decimal of {LONG_GOLD_DIGITS} "
-                               "or more significant digits)")
+        if _exact_value_of_decimal_gold(answer_parsed[0], gold):
+            return "correct", (f"{answer!r} is the exact value gold {gold!r} rounds (a decimal of {SHORT_GOLD_DIGITS} "
+                               f"or more significant digits at its places, {LONG_GOLD_DIGITS} or more within its last digit)")
         quick = _quick_expression_check(gold_parsed[0], answer_parsed[0], exact=not (abs_tol or rel_tol))
         if quick is not None:
             return ("correct" if quick[0] else "incorrect"), f"{answer!r} {quick[1]} gold {gold!r}"
@@ -113,6 +113,8 @@ class Comparer:
             return "correct", f"{answer!r} is symbolically equivalent to gold {gold!r}"
         if numeric and (abs_tol or rel_tol) and _numerically_equal(g, a, abs_tol, rel_tol):
             return "correct", f"{answer!r} is within tolerance of gold {gold!r}"
+        if (solved := _solves_gold_equation(g, a)) is not None:
+            return "correct", f"{answer!r} is gold {gold!r} solved for {solved}"
         return "incorrect", f"{answer!r} is not equivalent to gold {gold!r}"
 
     def _false_side(self, answer: str, g: Any) -> str | None:
@@ -132,6 +134,31 @@ class Comparer:
             value = parsed[0]
             if _is_real_number(value) and not _numerically_equal(g, value, 0.0, 0.0):
                 return side.strip()
+        return None
+
+
+def _solves_gold_equation(g: Any, a: Any) -> str | None:
+    """The variable a gold equation is solved for when the answer is that solution: ``6/x`` for ``xy = 6``,
+    ``-4x^2 + 4x - 2`` for ``y + 1 = -(2x - 1)^2``, ``\\sqrt{3} \\csc\\theta`` for ``\\rho \\sin\\theta = \\sqrt{3}``.
+    Only for the one gold variable the answer does not use, and only where the equation is linear in it, so the
+    solution is one expression (a quadratic's two roots would make either root an answer); ``None`` otherwise."""
+    import sympy
+
+    if not isinstance(g, sympy.Equality) or not isinstance(a, sympy.Expr) or isinstance(a, sympy.Equality):
+        return None
+    missing = g.free_symbols - a.free_symbols
+    if len(missing) != 1 or not a.free_symbols <= g.free_symbols:
+        return None
+    (v,) = missing
+    try:
+        poly = sympy.Poly(g.lhs - g.rhs, v)
+        if poly.degree() != 1:
+            return None
+        low, high = (poly.coeff_monomial(1), poly.coeff_monomial(v))
+        if high.free_symbols & {v} or high == 0:
+            return None
+        return str(v) if sympy.simplify(-low / high - a) == 0 else None
+    except (sympy.PolynomialError, sympy.GeneratorsNeeded, TypeError, ValueError, ZeroDivisionError):
         return None
 
 
@@ -240,14 +267,13 @@ def _top_level_sides(text: str) -> list[str]:
     return split_top_level(text, "=")
 
 
-def _exact_value_of_long_gold(a: Any, gold: str) -> bool:
-    """Whether the exact constant ``a`` (pi, sqrt(2), e, 10/3) is the value a decimal gold of
-    ``LONG_GOLD_DIGITS`` or more significant digits rounds or truncates ("3.14159265" for pi): eight agreeing digits
-    do not happen by chance (355/113 misses pi's by 27 units). Shorter golds are left to exact comparison: 22/7 and
-    pi both round to 3.14."""
+def _exact_value_of_decimal_gold(a: Any, gold: str) -> bool:
+    """Whether the exact constant ``a`` (pi, sqrt(2), e, 10/3) is the value a decimal gold rounds: at the gold's places
+    for three or more significant digits (sqrt(2) - 1 for 41.4%), within its last digit for eight or more
+    ("3.14159265" for pi, rounded or truncated). See :func:`exact_rounds_to_gold`."""
     import sympy
 
-    key = gold.strip().replace(" ", "")
+    key = gold.strip().strip("$").replace(" ", "")
     if not isinstance(a, sympy.Expr) or a.free_symbols or a.has(sympy.Float) or len(key) > 60 or "." not in key:
         return False
     try:
@@ -257,7 +283,7 @@ def _exact_value_of_long_gold(a: Any, gold: str) -> bool:
         exact = Fraction(str(sympy.N(a, 40)))
     except (TypeError, ValueError, ZeroDivisionError, OverflowError):
         return False
-    return rounds_long_gold(exact, key)
+    return exact_rounds_to_gold(exact, key)
 
 
 def _quick_expression_check(g: Any, a: Any, exact: bool = True) -> tuple[bool, str] | None:
