@@ -29,7 +29,7 @@ from rlvr.verifiers.lexicon import (
 from rlvr.verifiers.brackets import split_top_level
 from rlvr.verifiers.repeating import DOTS, as_fractions
 from rlvr.verifiers.notations import (
-    compound_quantity, degrees_minutes_seconds, french_interval, modular, nested_list_matrix, plain_tex_fractions, python_syntax, unit_vector_tuple,
+    compound_quantity, counted_list, degrees_minutes_seconds, french_interval, modular, nested_list_matrix, plain_tex_fractions, python_syntax, unit_vector_tuple,
 )
 from rlvr.verifiers.numbers import parse_number
 from rlvr.verifiers.sympy_text import sympy_text
@@ -274,7 +274,7 @@ def normalize_answer(text: str) -> NormalizedAnswer:
     s = _strip_math_delimiters(s)
     s = strip_outer_box(s)
     s = _strip_marks_and_label(s)
-    s = unit_vector_tuple(s) or nested_list_matrix(s) or degrees_minutes_seconds(s) or compound_quantity(s) or s
+    s = unit_vector_tuple(s) or nested_list_matrix(s) or degrees_minutes_seconds(s) or compound_quantity(s) or counted_list(s) or s
     if _LAKH_GROUPS_RE.fullmatch(s, timeout=REGEX_TIMEOUT_S):
         s = _GROUP_MARK_RE.sub("", s, timeout=REGEX_TIMEOUT_S)  # 56,\!01,\!78,\!95,\!760: lakh groups, as MATH writes commas
     s = _DIGIT_GROUP_RE.sub("", s, timeout=REGEX_TIMEOUT_S)

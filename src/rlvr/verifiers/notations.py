@@ -11,6 +11,9 @@
   minutes", is refused: the gold's number alone does not say which unit it counts).
 - Plain TeX's ``{5 \\over 7}``, sympy's and Python's ``x**2``, ``!=`` and ``Eq(a, b)``, a congruence's residue and
   ``23 \\bmod 7``, and French intervals (``]0, 1[``, ``[1 ; 3[``).
+- Counts of different things, ``7 \\text{ goats and } 4 \\text{ helicopters}``, ``40 \\text{ red}, 60 \\text{ blue}``: the
+  list of the counts, ``7, 4`` (each noun names its count; "or" or "not" among the words leaves the text as written).
+- A count, ``C(8, 3)``, ``P(8, 3)``, ``{}_8C_3``: the number it counts, against a number gold.
 
 Each rewrite reads the whole answer or nothing: a notation inside a longer expression is left as written.
 """
@@ -23,7 +26,7 @@ import regex
 
 from rlvr.verifiers.limits import REGEX_TIMEOUT_S
 
-__all__ = ["compound_quantity", "unit_vector_tuple", "nested_list_matrix", "degrees_minutes_seconds", "plain_tex_fractions", "python_syntax",
+__all__ = ["compound_quantity", "counting_value", "counted_list", "unit_vector_tuple", "nested_list_matrix", "degrees_minutes_seconds", "plain_tex_fractions", "python_syntax",
            "modular", "french_interval"]
 
 _NUMBER = r"[-+]?\s*(?:[0-9]+(?:\.[0-9]+)?|\\frac\{-?[0-9]+\}\{[0-9]+\}|[0-9]+/[0-9]+)?"
@@ -207,3 +210,44 @@ def compound_quantity(text: str, in_smallest: bool = False) -> str | None:
         total += amount * factor
     shown = str(total.numerator) if total.denominator == 1 else f"\\frac{{{total.numerator}}}{{{total.denominator}}}"
     return f"{shown} \\text{{ {largest}}}"
+
+
+# the counting notations: C(n, k), P(n, k), nCk and nPk with the numbers as sub- and superscripts
+_COUNTING_CALL_RE = regex.compile(r"\s*(?:(?P<f>[CP])\s*\(\s*(?P<n>[0-9]{1,4})\s*,\s*(?P<k>[0-9]{1,4})\s*\)"
+                                  r"|(?:\{\s*\}\s*)?[_^]\s*\{?\s*(?P<n2>[0-9]{1,4})\s*\}?\s*(?P<f2>[CP])\s*_\s*\{?\s*(?P<k2>[0-9]{1,4})\s*\}?)\s*")
+
+
+def counting_value(text: str) -> int | None:
+    """The number ``C(8,3)``, ``P(8,3)``, ``{}_8C_3`` or ``^8P_3`` counts; ``None`` for any other text."""
+    import math
+
+    m = _COUNTING_CALL_RE.fullmatch(text, timeout=REGEX_TIMEOUT_S)
+    if m is None:
+        return None
+    kind, n, k = (m["f"], int(m["n"]), int(m["k"])) if m["f"] else (m["f2"], int(m["n2"]), int(m["k2"]))
+    if k > n:
+        return 0
+    return math.comb(n, k) if kind == "C" else math.perm(n, k)
+
+
+# "7 \text{ goats and } 4 \text{ helicopters}", "40 \ \text{chocolate candies},\ 60 \ \text{hard candies}": a count
+# with its noun, then the next after a comma or "and" (inside the text or outside it)
+_COUNTED_ITEM_RE = regex.compile(r"\s*(?:\\[ ,;]\s*)*([0-9]+(?:\.[0-9]+)?)\s*(?:\\[ ,;]\s*)*\\text\s*\{\s*(\p{L}[\p{L} ]{0,40}?)\s*\}"
+                                 r"\s*(?:\\[ ,;]\s*)*(?:,|and(?![A-Za-z])|\\text\s*\{\s*and\s*\})?")
+_AND_END_RE = regex.compile(r"\s+and$")
+_NOT_A_NOUN_RE = regex.compile(r"(?i)(?<![A-Za-z])(?:or|not|no|nor|either|except|than|maybe|perhaps)(?![A-Za-z])")
+
+
+def counted_list(text: str) -> str | None:
+    """``7 \\text{ goats and } 4 \\text{ helicopters}`` as the list ``7, 4``; ``None`` unless the whole text is two or
+    more counts, each with a noun in ``\\text{}``, and no noun holds an alternative or a negation."""
+    if "\\text" not in text:
+        return None
+    counts, end = [], 0
+    for m in _COUNTED_ITEM_RE.finditer(text, timeout=REGEX_TIMEOUT_S):
+        if m.start() != end or _NOT_A_NOUN_RE.search(_AND_END_RE.sub("", m[2], timeout=REGEX_TIMEOUT_S),
+                                                     timeout=REGEX_TIMEOUT_S):
+            return None
+        counts.append(m[1])
+        end = m.end()
+    return ", ".join(counts) if len(counts) >= 2 and not text[end:].strip(" .") else None

@@ -41,7 +41,7 @@ from rlvr.verifiers.rules import (
 )
 from rlvr.verifiers.brackets import split_top_level
 from rlvr.verifiers.statements import (
-    approximation_part, exact_part, labelled_solutions, labelled_values, labels_contradicted, quantity_rhs, renamed_definition,
+    approximation_part, colon_labels, exact_part, labelled_solutions, labelled_values, labels_contradicted, quantity_rhs, renamed_definition,
 )
 from rlvr.verifiers.numbers import ROUNDED_GOLD_PLACES, parse_number, repeating_rounds_to_gold, rounds_to_gold
 from rlvr.verifiers.trace import Decision, rule
@@ -337,6 +337,8 @@ def _local_decision(answer_text: str, answer: Any, gold_text_: str, config: Veri
     elif (point := _NAMED_POINT_RE.fullmatch(gold.norm.clean, timeout=REGEX_TIMEOUT_S)) and answer.clean.startswith("("):
         gold_text_ = point[1]
         gold = gold_info(gold_text_, config)
+    if ":" in answer.clean and (relabelled := colon_labels(answer.clean)) is not None:
+        answer = normalize_answer(relabelled)  # "Minimum: 1, Maximum: 3" names its values as "Minimum = 1, …" does
     if "=" in gold.norm.clean and (gold_solutions := labelled_solutions(gold.norm.clean)) is not None:
         # "p=5, q=2; p=7, q=2": the solutions, each the tuple of its values; an answer that labels the same names
         # the same way is put in that form ("x=1, y=2 or x=2, y=1" against "(1, 2), (2, 1)" too, below)

@@ -31,6 +31,7 @@ from rlvr.verifiers.numbers import (
     decimal_comma_value, matches_at_float_precision, numbers_match, parse_number, pi_multiple, rounds_to_gold,
     LONG_GOLD_DIGITS, SHORT_GOLD_DIGITS, exact_rounds_to_gold, rounds_long_gold,
 )
+from rlvr.verifiers.notations import counting_value
 from rlvr.verifiers.statements import APPROX, equation_problem, relations_as_intervals
 from rlvr.verifiers.trace import Decision, rule
 from rlvr.verifiers.word_answers import WORDS, word_answer
@@ -357,7 +358,7 @@ def fast_decision(answer: NormalizedAnswer, gold: Gold, config: VerifierConfig) 
     if "," not in g.clean and _sequence(answer.clean) and not _sequence(g.clean):
         return Decision("incorrect", f"{_shown(answer)!r} is a sequence of values written with an ellipsis, but the gold "
                         f"{gold.raw!r} is one value", "extraction", CANDIDATE_LIST)  # \{1, 2, \ldots, 42\} is no 42
-    if gold.number is not None and (counted := _counting_call(answer.clean)) is not None:
+    if gold.number is not None and (counted := counting_value(answer.clean)) is not None:
         # "C(8,3)", "{}_8C_3", "P(8, 3)" against a number: the count the notation names (a point C(8, 3) is no
         # number, so against a number gold this is the only reading)
         same = counted == gold.number
@@ -485,21 +486,3 @@ def _bare_list(text: str) -> bool:
     """A top-level comma list not written as a set, tuple or interval (``2, 3`` but not ``\\{2, 3\\}``)."""
     t = text.strip()
     return len(split_top_level(t, ",")) > 1 and not t.startswith(("(", "[", "\\{", "\\left"))
-
-
-# the counting notations: C(n, k), P(n, k), nCk and nPk with the numbers as sub- and superscripts
-_COUNTING_CALL_RE = regex.compile(r"\s*(?:(?P<f>[CP])\s*\(\s*(?P<n>[0-9]{1,4})\s*,\s*(?P<k>[0-9]{1,4})\s*\)"
-                                  r"|(?:\{\s*\}\s*)?[_^]\s*\{?\s*(?P<n2>[0-9]{1,4})\s*\}?\s*(?P<f2>[CP])\s*_\s*\{?\s*(?P<k2>[0-9]{1,4})\s*\}?)\s*")
-
-
-def _counting_call(text: str) -> int | None:
-    """The number ``C(8,3)``, ``P(8,3)``, ``{}_8C_3`` or ``^8P_3`` counts; ``None`` for any other text."""
-    import math
-
-    m = _COUNTING_CALL_RE.fullmatch(text, timeout=REGEX_TIMEOUT_S)
-    if m is None:
-        return None
-    kind, n, k = (m["f"], int(m["n"]), int(m["k"])) if m["f"] else (m["f2"], int(m["n2"]), int(m["k2"]))
-    if k > n:
-        return 0
-    return math.comb(n, k) if kind == "C" else math.perm(n, k)

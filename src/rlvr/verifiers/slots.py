@@ -30,6 +30,7 @@ from rlvr.verifiers.answer_labels import LABELS, answer_labels
 from rlvr.verifiers.choices import opens_with_option
 from rlvr.verifiers.answer_phrases import final_answer_phrase_in
 from rlvr.verifiers.bare_words import bare_word_answer
+from rlvr.verifiers.notations import counted_list
 from rlvr.verifiers.line_reading import LEAD_HINT_RE, first_sentence, lead_before_value, line_lead
 from rlvr.verifiers.answer_sentences import sentence_value
 from rlvr.verifiers.prose import prose_answer
@@ -419,6 +420,12 @@ _BARE_SPAN_TAIL_RE = regex.compile(r"\$[^$\n]{1,60}\$[ \t]*(?:\\?%|[A-Za-z]{1,12
 _BARE_MATH_WORDS_RE = regex.compile(r"(?:\$\$|\$)\s*(?:\p{L}{1,15}|\\text\{[\p{L} ,'-]{1,80}\})\s*(?:\$\$|\$)")
 
 
+def _named_values_only(s: str) -> bool:
+    from rlvr.verifiers.statements import named_values_only  # statements reads normalised answers: a layer above
+
+    return named_values_only(s)
+
+
 def bare_expression(text: str, timeout: float) -> str | None:
     """``text`` when it is nothing but a short math expression (``$3$``, ``x+1``, ``2 dollars``)."""
     s = text.strip()
@@ -426,6 +433,10 @@ def bare_expression(text: str, timeout: float) -> str | None:
             or _BARE_COLON_RE.fullmatch(s, timeout=timeout) \
             or _BARE_MATH_WORDS_RE.fullmatch(s, timeout=timeout):
         return s
+    if ":" in s and "\n" not in s and len(s) <= 300 and _named_values_only(s):
+        return s  # "Minimum: 1, Maximum: 3", "Paolo: 18, Qing: 14": values named one by one, and nothing else
+    if "\\text" in s and len(s) <= 300 and counted_list(s.strip("$")) is not None:
+        return s  # "7 \text{ goats and } 4 \text{ helicopters}": counts of things, and nothing else
     delimited = False
     for open_, close in (("$$", "$$"), ("$", "$"), ("\\(", "\\)"), ("\\[", "\\]")):
         if s.startswith(open_) and s.endswith(close) and len(s) >= len(open_) + len(close):

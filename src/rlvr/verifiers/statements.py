@@ -19,7 +19,7 @@ from rlvr.verifiers.lexicon import LIST_WORDS, OR_WORDS, alternation
 from rlvr.verifiers.numbers import parse_number, simple_value
 
 __all__ = ["approximation_part", "APPROX", "NAME_RE", "is_constant_side", "equation_problem", "exact_part", "relations_as_intervals",
-           "labelled_values", "set_builder_interval", "renamed_definition"]
+           "labelled_values", "colon_labels", "named_values_only", "set_builder_interval", "renamed_definition"]
 
 # what may stand on the left of "= value" and still state the value: a name, never an expression
 # (x, y_1, AB, f(2), P(A), |z|, \angle ABC, m\angle A, \text{answer}); 3y = 7 states 3y, not y
@@ -214,7 +214,43 @@ def relations_as_intervals(clean: str, minimum: int = 2) -> str | None:
 # a label before "=": a letter with an optional subscript, a word, or a word in \text{} ("x", "a_1", "Maximum",
 # "\text{Minimum}", "\mathrm{max}")
 _ITEM_LABEL_RE = regex.compile(r"\s*(?:\\(?:text|mathrm|textbf|operatorname)\s*\{\s*(\p{L}[\p{L} ]{0,30}?)\s*\}"
-                               r"|(\p{L}{2,30})|([A-Za-z](?:_\{?(?:\\(?:text|mathrm)\s*\{[A-Za-z]+\}|\\?[A-Za-z0-9]+)\}?)?))\s*=\s*([^=]+?)\s*")
+                               r"|(\p{L}{2,30})|([A-Za-z](?:_\{?(?:\\(?:text|mathrm)\s*\{[A-Za-z]+\}|\\?[A-Za-z0-9]+)\}?"
+                               r"|\(\s*[A-Za-z0-9+\-]{1,12}\s*\))?))\s*=\s*([^=]+?)\s*")  # … and a value of a function: T(10) = 2
+# "Minimum: 1", "\text{Paolo: } 18": an item labelled with a colon, as a list of named values writes it
+_COLON_ITEM_RE = regex.compile(r"\s*(?:\\(?:text|mathrm|textbf)\s*\{\s*(\p{L}[\p{L} ]{0,30}?)\s*:\s*\}|(\p{L}[\p{L} ]{0,30}?)\s*:)"
+                               r"\s*([^:=]+?)\s*")
+
+
+def colon_labels(clean: str) -> str | None:
+    """``Minimum: 1, Maximum: 3`` as ``Minimum = 1, Maximum = 3``: a comma list whose every item names its value
+    with a colon (two items or more, each label different); ``None`` for anything else (a ratio ``2:1`` or a time
+    has no label)."""
+    if ":" not in clean:
+        return None
+    items = split_top_level(clean, ",")
+    if len(items) < 2:
+        return None
+    out = []
+    for item in items:
+        m = _COLON_ITEM_RE.fullmatch(item, timeout=REGEX_TIMEOUT_S)
+        if m is None or not m[3].strip():
+            return None
+        out.append(((m[1] or m[2]).strip(), m[3].strip()))
+    if len({label.lower() for label, _value in out}) != len(out):
+        return None
+    return ", ".join(f"{label} = {value}" for label, value in out)
+
+
+_VALUE_WORD_RE = regex.compile(r"(?<![\\A-Za-z])[A-Za-z]{2,}")
+
+
+def named_values_only(text: str) -> bool:
+    """Whether ``text`` is only values named one by one (``Minimum: 1, Maximum: 3``): labels of at most three words,
+    values with no word in them (a macro is no word)."""
+    named = colon_labels(text)
+    return named is not None and all(
+        len(label.split()) <= 3 and not _VALUE_WORD_RE.search(value, timeout=REGEX_TIMEOUT_S)
+        for label, _eq, value in (item.partition(" = ") for item in split_top_level(named, ",")))
 
 
 def labelled_values(clean: str) -> list[tuple[str, str]] | None:
