@@ -46,6 +46,18 @@ _FORMAT_CHAR_RE = regex.compile(r"\p{Cf}")
 _CURRENCY_RE = regex.compile(r"[€£¥₹₩₽¢]")
 
 
+# enclosed numerals (①, ⑽, ⒈, ❸, ㉑): labels of statements or items, each its own number; NFKC would glue a run of
+# them into one number ("②③" is statements 2 and 3, never 23)
+_ENCLOSED_RUN_RE = regex.compile(r"[\u2460-\u24ff\u2776-\u2793\u3251-\u325f\u32b1-\u32bf]+")
+
+
+def _enclosed_numbers(m: regex.Match) -> str:
+    values = [unicodedata.numeric(c, None) for c in m[0]]
+    if any(v is None for v in values):
+        return m[0]  # enclosed letters (ⓐ) are left to NFKC
+    return ", ".join(str(int(v)) for v in values)  # type: ignore[arg-type]
+
+
 def _superscript(m: regex.Match) -> str:
     return "^{" + m[0].translate(_SUPERSCRIPTS) + "}"
 
@@ -75,6 +87,7 @@ def fold_math_unicode(text: str) -> str:
     s = remove_invisible(text)
     if s.isascii():
         return s  # every pattern below reads characters outside ASCII, and NFKC keeps ASCII as it is
+    s = _ENCLOSED_RUN_RE.sub(_enclosed_numbers, s, timeout=REGEX_TIMEOUT_S)
     s = _OTHER_DIGIT_RE.sub(lambda m: str(unicodedata.digit(m[0])), s, timeout=REGEX_TIMEOUT_S)
     s = _SUPERSCRIPT_RUN_RE.sub(_superscript, s, timeout=REGEX_TIMEOUT_S)
     s = _SUBSCRIPT_RUN_RE.sub(_subscript, s, timeout=REGEX_TIMEOUT_S)

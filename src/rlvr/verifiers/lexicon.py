@@ -36,7 +36,7 @@ __all__ = [
     "APPROXIMATION_WORDS", "BOUND_WORDS", "REJECTION_WORDS", "HYPOTHETICAL_WORDS", "ALTERNATIVE_WORDS", "LIST_WORDS", "GRADER_WORDS",
     "BOX_MACROS", "HIDING_MACROS", "TEX_CONDITIONALS", "STRIKING_MACROS", "COLOUR_MACROS", "REDEFINING_MACROS", "TRANSPARENT_MACROS", "FUNCTION_WORDS", "OPERATION_WORDS", "RESULT_VERBS",
     "NEGATIVE_EVALUATIONS", "ANSWER_REFERENCES", "WITHDRAWAL_CUES", "PROSE_DOUBT_WORDS", "TENTATIVE_WORDS", "YES_WORDS", "NO_WORDS", "EXCLUDING_WORDS", "MODIFIERS_AFTER",
-    "UNIT_WORDS", "UNIT_SYMBOLS", "ORDINAL_SUFFIXES", "OR_WORDS", "TOTAL_WORDS", "BINARY_MODIFIERS", "MEASURE_WORDS", "words_pattern", "any_in", "PhraseMatcher", "alternation",
+    "UNIT_WORDS", "UNIT_SYMBOLS", "ORDINAL_SUFFIXES", "OR_WORDS", "TOTAL_WORDS", "BINARY_MODIFIERS", "MEASURE_WORDS", "CHANGING_WORDS", "CHANGING", "words_pattern", "any_in", "PhraseMatcher", "alternation",
 ]
 
 
@@ -217,6 +217,12 @@ EXCLUDING_WORDS: tuple[str, ...] = (
     "discard", "discards", "instead of", "rather than", "apart from", "aside from", "minus", "without",
     "sauf", "excepto", "außer", "tranne", "кроме", "除了",
 )
+#: words that turn a noun or a qualifier beside a value into a second value, a denial or a doubt: a noun after a
+#: count ("7 \\text{ goats or } 8") or a qualifier after an answer ("\\text{ for all } x \\text{ except } 3") holding
+#: one of them is no noun and no qualifier
+CHANGING_WORDS: tuple[str, ...] = tuple(dict.fromkeys(w for group in (ALTERNATIVE_WORDS, ADDING_WORDS, NEGATION_WORDS,
+                                                                     EXCLUDING_WORDS, HEDGE_WORDS) for w in group))
+CHANGING = words_pattern(CHANGING_WORDS)
 #: a value inside a supposition: "if it were 7", "suppose 7", "assume x = 7"
 HYPOTHETICAL_WORDS: tuple[str, ...] = (
     "if", "suppose", "supposing", "assume", "assuming", "were", "would", "would be", "would have been", "had been",

@@ -93,7 +93,7 @@ _RADIAN_RE = regex.compile(r"(?i)rad(?:ian)?s?")
 _PI_MULTIPLE_RE = regex.compile(r"\s*[-+]?(?:[0-9]*(?:\.[0-9]+)?\s*\\pi(?:\s*/\s*[0-9]+)?|(?:[0-9]+\s*)?\\[dt]?frac\{[0-9]*\s*(?:\\pi)?\}\{[0-9]+\})\s*")
 _CJK_ORDINAL_RE = regex.compile(r"\s*第\s*([0-9]+)\s*([\p{Han}]{0,4})\s*")  # 第 7 项: an ordinal, then what it counts
 _ORDINAL_RE = regex.compile(r"(?<=[0-9])\s*(?:\^\s*\{?\s*(?:\\(?:text|mathrm|textrm)\s*\{\s*)?(?:st|nd|rd|th)\s*\}?\s*\}?"
-                           r"|(?:st|nd|rd|th)(?![A-Za-z]))$")
+                           r"|(?:st|nd|rd|th)(?![A-Za-z])(?:\s*(?:\\text\s*\{)?\s*\p{L}{2,20}\s*\}?)?)$")  # "15th", "15th day"
 # a measure word, and the noun it counts, glued to a number: 12个, 3米, 42个苹果, 42個, 42개 (units.count_noun
 # keeps out numerals: 42万 is 420000)
 _CJK_UNIT_RE = regex.compile(r"(?<=[0-9])\s*([\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}]{1,8})\s*$")

@@ -24,6 +24,7 @@ from fractions import Fraction
 
 import regex
 
+from rlvr.verifiers.lexicon import CHANGING
 from rlvr.verifiers.limits import REGEX_TIMEOUT_S
 
 __all__ = ["compound_quantity", "counting_value", "counted_list", "unit_vector_tuple", "nested_list_matrix", "degrees_minutes_seconds", "plain_tex_fractions", "python_syntax",
@@ -235,7 +236,6 @@ def counting_value(text: str) -> int | None:
 _COUNTED_ITEM_RE = regex.compile(r"\s*(?:\\[ ,;]\s*)*([0-9]+(?:\.[0-9]+)?)\s*(?:\\[ ,;]\s*)*\\text\s*\{\s*(\p{L}[\p{L} ]{0,40}?)\s*\}"
                                  r"\s*(?:\\[ ,;]\s*)*(?:,|and(?![A-Za-z])|\\text\s*\{\s*and\s*\})?")
 _AND_END_RE = regex.compile(r"\s+and$")
-_NOT_A_NOUN_RE = regex.compile(r"(?i)(?<![A-Za-z])(?:or|not|no|nor|either|except|than|maybe|perhaps)(?![A-Za-z])")
 
 
 def counted_list(text: str) -> str | None:
@@ -245,8 +245,7 @@ def counted_list(text: str) -> str | None:
         return None
     counts, end = [], 0
     for m in _COUNTED_ITEM_RE.finditer(text, timeout=REGEX_TIMEOUT_S):
-        if m.start() != end or _NOT_A_NOUN_RE.search(_AND_END_RE.sub("", m[2], timeout=REGEX_TIMEOUT_S),
-                                                     timeout=REGEX_TIMEOUT_S):
+        if m.start() != end or CHANGING.search(_AND_END_RE.sub("", m[2], timeout=REGEX_TIMEOUT_S)):
             return None
         counts.append(m[1])
         end = m.end()

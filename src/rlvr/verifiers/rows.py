@@ -41,7 +41,7 @@ from rlvr.verifiers.rules import (
 )
 from rlvr.verifiers.brackets import split_top_level
 from rlvr.verifiers.statements import (
-    approximation_part, colon_labels, exact_part, labelled_solutions, labelled_values, labels_contradicted, quantity_rhs, renamed_definition,
+    approximation_part, colon_labels, exact_part, labelled_solutions, labelled_values, labels_contradicted, without_qualifier, quantity_rhs, renamed_definition,
 )
 from rlvr.verifiers.numbers import ROUNDED_GOLD_PLACES, parse_number, repeating_rounds_to_gold, rounds_to_gold
 from rlvr.verifiers.trace import Decision, rule
@@ -336,6 +336,11 @@ def _local_decision(answer_text: str, answer: Any, gold_text_: str, config: Veri
         answer = normalize_answer(point[1])  # "P(6, 8)" against "(6, 8)": the point's name is no part of its value
     elif (point := _NAMED_POINT_RE.fullmatch(gold.norm.clean, timeout=REGEX_TIMEOUT_S)) and answer.clean.startswith("("):
         gold_text_ = point[1]
+        gold = gold_info(gold_text_, config)
+    if (unqualified := without_qualifier(answer.clean)) is not None:
+        answer = normalize_answer(unqualified)  # "f(x) = 1 \text{ for all } x \in \mathbb{Q}": where it holds is no value
+    if (unqualified := without_qualifier(gold.norm.clean)) is not None:
+        gold_text_ = unqualified
         gold = gold_info(gold_text_, config)
     if ":" in answer.clean and (relabelled := colon_labels(answer.clean)) is not None:
         answer = normalize_answer(relabelled)  # "Minimum: 1, Maximum: 3" names its values as "Minimum = 1, …" does

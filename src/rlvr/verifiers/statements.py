@@ -15,11 +15,11 @@ from rlvr.verifiers.limits import REGEX_TIMEOUT_S
 
 from rlvr.verifiers.approximations import approximates, is_exact_form
 from rlvr.verifiers.normalize import NormalizedAnswer, normalize_answer, split_top_level
-from rlvr.verifiers.lexicon import LIST_WORDS, OR_WORDS, alternation
+from rlvr.verifiers.lexicon import CHANGING, LIST_WORDS, OR_WORDS, alternation
 from rlvr.verifiers.numbers import parse_number, simple_value
 
 __all__ = ["approximation_part", "APPROX", "NAME_RE", "is_constant_side", "equation_problem", "exact_part", "relations_as_intervals",
-           "labelled_values", "colon_labels", "named_values_only", "set_builder_interval", "renamed_definition"]
+           "labelled_values", "colon_labels", "named_values_only", "without_qualifier", "set_builder_interval", "renamed_definition"]
 
 # what may stand on the left of "= value" and still state the value: a name, never an expression
 # (x, y_1, AB, f(2), P(A), |z|, \angle ABC, m\angle A, \text{answer}); 3y = 7 states 3y, not y
@@ -239,6 +239,28 @@ def colon_labels(clean: str) -> str | None:
     if len({label.lower() for label, _value in out}) != len(out):
         return None
     return ", ".join(f"{label} = {value}" for label, value in out)
+
+
+# a qualifier after an answer that says where it holds: "\\text{ for all } x \\in \\mathbb{Q}_{>0}", "\\text{ for some
+# integer } t", ", \\text{where } k \\in \\mathbb{Z}", "\\text{ for all positive integers } n"
+_QUALIFIER_RE = regex.compile(
+    r"(?P<body>.+?)\s*,?\s*(?:\\text\s*\{\s*)?(?P<lead>(?:for\s+(?:all|every|each|any|some)|where)(?![A-Za-z])[\p{L} ]{0,40}?)\s*\}?"
+    r"\s*(?P<names>[A-Za-z](?:\s*,\s*[A-Za-z]){0,3})?\s*(?:(?:\\in|∈)\s*(?P<set>\\mathbb\s*\{?[A-Z]\}?(?:\s*[_^]\s*"
+    r"(?:\{[^{}]{1,8}\}|[+\-*0-9]))?))?\s*(?:\\text\s*\{\s*(?P<more>[\p{L} ]{1,30}?)\s*\})?\s*\.?")
+
+
+def without_qualifier(clean: str) -> str | None:
+    """``f(x) = 1 \\text{ for all } x \\in \\mathbb{Q}_{>0}`` as ``f(x) = 1``: the answer without the qualifier that says
+    where it holds (a quantifier, the names it binds and their set); ``None`` when there is none, or when its words
+    add, deny or doubt a value (``\\text{ for all } x \\text{ except } 3`` keeps its exception)."""
+    if "for" not in clean and "where" not in clean:
+        return None
+    m = _QUALIFIER_RE.fullmatch(clean, timeout=REGEX_TIMEOUT_S) if len(clean) < 400 else None
+    if m is None or not (m["names"] or m["set"]) or not m["body"].strip(" ,"):
+        return None
+    if CHANGING.search(m["lead"] + " " + (m["more"] or "")):
+        return None
+    return m["body"].strip(" ,")
 
 
 _VALUE_WORD_RE = regex.compile(r"(?<![\\A-Za-z])[A-Za-z]{2,}")

@@ -12,7 +12,10 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
+import regex
+
 from rlvr.verifiers.cache import ByteLRU
+from rlvr.verifiers.limits import REGEX_TIMEOUT_S
 from rlvr.verifiers.numbers import LONG_GOLD_DIGITS, SHORT_GOLD_DIGITS, exact_rounds_to_gold
 
 __all__ = ["Comparer"]
@@ -45,6 +48,7 @@ class Comparer:
         """
         # raise_on_error=True: math-verify otherwise swallows MemoryError too, turning the memory cap
         # into a silent "does not parse"; other errors do mean the text does not parse.
+        text = _as_parser_reads(text)
         try:
             parsed = self._parse("\\boxed{" + text + "}", extraction_config=self._configs,
                                  parsing_timeout=None, raise_on_error=True)
@@ -135,6 +139,22 @@ class Comparer:
             if _is_real_number(value) and not _numerically_equal(g, value, 0.0, 0.0):
                 return side.strip()
         return None
+
+
+# LaTeX the parser misreads, written as it reads it: a fraction whose denominator is one unbraced character
+# ("\frac{1+a}c" does not parse) and a function of one letter before a product sign ("\cot t \cdot \ln 2" is
+# cot(t) times ln 2, which the parser would read as cot(t ln 2))
+_UNBRACED_DENOMINATOR_RE = regex.compile(r"(\\[dt]?frac\s*\{(?:[^{}]|\{[^{}]*\})*\})\s*([A-Za-z0-9])")
+_ARGUMENT_BEFORE_PRODUCT_RE = regex.compile(
+    r"(\\(?:sin|cos|tan|cot|sec|csc|ln|log|exp|arcsin|arccos|arctan)(?:\s*\^\s*\{?-?[0-9]\}?)?)\s+([A-Za-z0-9])\s*(?=\\cdot|\\times)")
+
+
+def _as_parser_reads(text: str) -> str:
+    if "frac" in text:
+        text = _UNBRACED_DENOMINATOR_RE.sub(r"\1{\2}", text, timeout=REGEX_TIMEOUT_S)
+    if "\\cdot" in text or "\\times" in text:
+        text = _ARGUMENT_BEFORE_PRODUCT_RE.sub(r"\1(\2) ", text, timeout=REGEX_TIMEOUT_S)
+    return text
 
 
 def _solves_gold_equation(g: Any, a: Any) -> str | None:
