@@ -20,7 +20,7 @@ import regex
 from rlvr.verifiers.limits import REGEX_TIMEOUT_S
 from rlvr.verifiers.normalize import find_boxed, strip_outer_box
 
-__all__ = ["ANSWER_FIELDS", "gold_answer", "restore_escapes", "gold_of_record", "record_answer"]
+__all__ = ["ANSWER_FIELDS", "gold_answer", "gold_of_record", "record_answer"]
 
 # the fields that hold the answer, the most specific first; "solution" last (it may be a worked
 # solution, whose box the gold reader then takes). Not "target" or "label": Countdown's target is what the
@@ -107,25 +107,6 @@ def gold_of_record(gold: Any) -> str | None:
             continue
         return record_answer(record) if isinstance(record, dict) else None
     return None
-
-
-# a control character where a TeX macro began: a string written without escaping its backslashes (JSON, a Python
-# literal) turns "\frac" into a form feed and "rac", "\text" into a tab and "ext", "\boxed" into a backspace
-_LOST_BACKSLASH = {"\a": "a", "\b": "b", "\t": "t", "\v": "v", "\f": "f", "\r": "r"}
-_LOST_BACKSLASH_RE = regex.compile(r"([\a\b\t\v\f\r])(?=[a-z])")
-_DANGLING_POWER_RE = regex.compile(r"\^\s*$")
-
-
-def restore_escapes(gold: str) -> str:
-    r"""``gold`` with the TeX macros an unescaped string turned into control characters written back (a form feed
-    and "rac" is "\frac", a tab and "extcirc" is "\textcirc"), and a power sign with nothing after it at the end
-    dropped ("90^" and a newline: what is left of "90^\circ"). A gold is data: this mends its one known
-    corruption, so that a right answer is not refused for it; model text is never mended so."""
-    if any(c in gold for c in _LOST_BACKSLASH):
-        gold = _LOST_BACKSLASH_RE.sub(lambda m: "\\" + _LOST_BACKSLASH[m[1]], gold, timeout=REGEX_TIMEOUT_S)
-    if "^" in gold:
-        gold = _DANGLING_POWER_RE.sub("", gold, timeout=REGEX_TIMEOUT_S)
-    return gold
 
 
 _GSM8K_MARK_RE = regex.compile(r"(?:^|\n)[ \t]*####[ \t]*([^\n#]{1,200}?)[ \t]*$")

@@ -19,7 +19,7 @@ from rlvr.verifiers.cache import byte_cache
 
 from fractions import Fraction
 
-from rlvr.verifiers.characters import fold_math_unicode
+from rlvr.verifiers.characters import fold_math_unicode, restore_escapes
 from rlvr.verifiers.choices import LOWER, UPPER, choice_with_text, option_text
 from rlvr.verifiers.currencies import grouped_amount, is_currency
 from rlvr.verifiers.percent_words import percent_word_after
@@ -267,6 +267,7 @@ def normalize_answer(text: str) -> NormalizedAnswer:
         text = text[lead.end():]  # "Insgesamt 3.500 €", "In total 45", "Altogether 45": the total is the value
     if (compact := compact_value(text)) is not None:
         text = compact  # "\$42\text{K}" is 42000, "4.2万" 42000, "3 млн" 3000000: a compact number is its value
+    text = restore_escapes(text)  # a form feed where "\\frac" began: an unescaped string, never text
     s = fold_math_unicode(amount) if (amount := _money_amount(text)) != text else _money_amount(fold_math_unicode(text))
     s = s.replace("\\$", "")  # an escaped dollar is a currency sign, not a math delimiter
     if "textcirc" in s or "textdegree" in s:

@@ -33,7 +33,8 @@ from rlvr.verifiers.limits import REGEX_TIMEOUT_S
 from rlvr.verifiers.lossless import unread_part
 from rlvr.verifiers.notations import compound_quantity, unit_vector_tuple
 from rlvr.verifiers.remarks import without_remark
-from rlvr.verifiers.gold_records import gold_answer, restore_escapes
+from rlvr.verifiers.characters import restore_escapes
+from rlvr.verifiers.gold_records import gold_answer
 from rlvr.verifiers.normalize import choice_option_text, normalize_answer, value_key
 from rlvr.verifiers.rules import (
     ROUNDED, TEXT_GROUP_RE, fast_decision, gold_info, is_list_gold, numbers_hidden_in_text, sandbox_texts,
@@ -473,7 +474,7 @@ def gold_text(gold: str) -> str:
 
     A gold that states no value stays as it is (and is then reported ``unparseable_gold``).
     """
-    gold = restore_escapes(gold)
+    gold = restore_escapes(gold, gold=True)
     text = gold_answer(gold)
     inner = text.strip()[1:-1] if len(text.strip()) > 2 and text.strip()[0] == text.strip()[-1] == "$" else text
     if (approx := _GOLD_APPROX_RE.match(inner, timeout=REGEX_TIMEOUT_S)) and approx.end() < len(inner):

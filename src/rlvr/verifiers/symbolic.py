@@ -33,7 +33,14 @@ class Comparer:
 
         self._parse = parse
         self._verify = verify
-        self._configs = [LatexExtractionConfig(boxed_match_priority=0), ExprExtractionConfig()]
+        from latex2sympy2_extended.latex2sympy2 import NormalizationConfig
+
+        # math-verify's own unit stripping would drop a variable that spells a unit ("n + m", "3 o"): rlvr takes
+        # units off before the sandbox, so the parser reads every letter it is given
+        normalization = NormalizationConfig(basic_latex=True, units=False, malformed_operators=True, nits=True,
+                                            boxed="all", equations=False)
+        self._configs = [LatexExtractionConfig(boxed_match_priority=0, normalization_config=normalization),
+                         ExprExtractionConfig()]
         self._golds = ByteLRU("parsed golds", _GOLD_CACHE_BYTES)
 
     def clear(self) -> None:
