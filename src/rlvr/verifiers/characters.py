@@ -156,18 +156,15 @@ def cut_at_turn_end(text: str) -> str:
 _LOST_BACKSLASH = {"\a": "a", "\b": "b", "\v": "v", "\f": "f", "\t": "t", "\r": "r"}
 _LOST_BACKSLASH_RE = regex.compile(r"(\\?)([\a\b\v\f])(?=[a-z])")
 _LOST_BACKSLASH_OR_TAB_RE = regex.compile(r"(\\?)([\a\b\v\f\t\r])(?=[a-z])")
-_DANGLING_POWER_RE = regex.compile(r"\^\s*$")
 
 
 def restore_escapes(text: str, gold: bool = False) -> str:
     r"""``text`` with the TeX macros an unescaped string turned into control characters written back (a form feed
     and "rac" is "\frac"; after a backslash the character is the macro's letter: "\" and a form feed was "\f").
     Bell, backspace, vertical tab and form feed are never text, so every answer is mended; a tab or a carriage return
-    before letters ("\textcirc", "\right") only in a ``gold``, which is data, and where a power sign with nothing
-    after it ends the gold ("90^", what is left of "90^\circ") it is dropped."""
+    before letters ("\textcirc", "\right") only in a ``gold``, which is data. A gold cut short ("90^") is not
+    guessed at: what followed is lost."""
     pattern = _LOST_BACKSLASH_OR_TAB_RE if gold else _LOST_BACKSLASH_RE
     if any(c in text for c in _LOST_BACKSLASH):
         text = pattern.sub(lambda m: "\\" + _LOST_BACKSLASH[m[2]], text, timeout=REGEX_TIMEOUT_S)
-    if gold and "^" in text:
-        text = _DANGLING_POWER_RE.sub("", text, timeout=REGEX_TIMEOUT_S)
     return text

@@ -58,7 +58,7 @@ _WIDE_SPACE_BEFORE_SIGN_RE = regex.compile(
     r"(?<=[0-9A-Za-z)\]}])\s*\\q?quad(?![A-Za-z])\s*(?=[-+])"
     r"|(?<=[0-9A-Za-z)\]])\s*\\q?quad(?![A-Za-z])\s*(?=[0-9A-Za-z(])"  # "1 \\quad x" is 1 and x, never 1·x
     r"|(?<=(?:^|[\s,(])[-+]?[0-9]+(?:\.[0-9]+)?)\s*\\[;: ]\s*(?=[-+][0-9])")  # a number alone, not x^3 or 2x
-_LEFT_RIGHT_RE = regex.compile(r"\\(?:left|right|big|Big|bigg|Bigg)(?![A-Za-z])")
+_LEFT_RIGHT_RE = regex.compile(r"\\(?:left|right|middle|[bB]igg?[lrm]?)(?![A-Za-z])")
 # \left. and \right. are invisible delimiters: the dot is not a decimal point (\left.5\right. is 5)
 _INVISIBLE_DELIMITER_RE = regex.compile(r"\\(?:left|right)\s*\.")
 _TRIG_RE = regex.compile(r"\\(?:sin|cos|tan|cot|sec|csc)(?![A-Za-z])")

@@ -26,8 +26,9 @@ import regex
 
 from rlvr.verifiers.lexicon import CHANGING
 from rlvr.verifiers.limits import REGEX_TIMEOUT_S
+from rlvr.verifiers.units import canonical_unit
 
-__all__ = ["compound_quantity", "counting_value", "counted_list", "unit_vector_tuple", "nested_list_matrix", "degrees_minutes_seconds", "plain_tex_fractions", "python_syntax",
+__all__ = ["compound_quantity", "counting_value", "counted_list", "counted_pairs", "counts_compared", "unit_vector_tuple", "nested_list_matrix", "degrees_minutes_seconds", "plain_tex_fractions", "python_syntax",
            "modular", "french_interval"]
 
 _NUMBER = r"[-+]?\s*(?:[0-9]+(?:\.[0-9]+)?|\\frac\{-?[0-9]+\}\{[0-9]+\}|[0-9]+/[0-9]+)?"
@@ -233,20 +234,47 @@ def counting_value(text: str) -> int | None:
 
 # "7 \text{ goats and } 4 \text{ helicopters}", "40 \ \text{chocolate candies},\ 60 \ \text{hard candies}": a count
 # with its noun, then the next after a comma or "and" (inside the text or outside it)
-_COUNTED_ITEM_RE = regex.compile(r"\s*(?:\\[ ,;]\s*)*([0-9]+(?:\.[0-9]+)?)\s*(?:\\[ ,;]\s*)*\\text\s*\{\s*(\p{L}[\p{L} ]{0,40}?)\s*\}"
+_COUNTED_ITEM_RE = regex.compile(r"\s*(?:\\[ ,;]\s*)*([0-9]+(?:\.[0-9]+)?)\s*(?:\\[ ,;]\s*)*\\(?:text|textrm|mbox)\s*\{\s*(\p{L}[\p{L} ]{0,40}?)\s*\}"
                                  r"\s*(?:\\[ ,;]\s*)*(?:,|and(?![A-Za-z])|\\text\s*\{\s*and\s*\})?")
 _AND_END_RE = regex.compile(r"\s+and$")
 
 
-def counted_list(text: str) -> str | None:
-    """``7 \\text{ goats and } 4 \\text{ helicopters}`` as the list ``7, 4``; ``None`` unless the whole text is two or
-    more counts, each with a noun in ``\\text{}``, and no noun holds an alternative or a negation."""
-    if "\\text" not in text:
+def counted_pairs(text: str) -> list[tuple[str, str]] | None:
+    """``7 \\text{ goats and } 4 \\text{ helicopters}`` as ``[("7", "goats"), ("4", "helicopters")]``; ``None`` unless the
+    whole text is two or more counts, each with a noun in ``\\text{}`` that is no unit of measure (``3 \\text{ cm
+    and } 4 \\text{ m}`` is two lengths, not counts of things), and no noun adds, denies or doubts a value."""
+    if "\\text" not in text and "\\mbox" not in text:
         return None
-    counts, end = [], 0
+    pairs, end = [], 0
     for m in _COUNTED_ITEM_RE.finditer(text, timeout=REGEX_TIMEOUT_S):
-        if m.start() != end or CHANGING.search(_AND_END_RE.sub("", m[2], timeout=REGEX_TIMEOUT_S)):
+        noun = _AND_END_RE.sub("", m[2], timeout=REGEX_TIMEOUT_S).strip()
+        if m.start() != end or CHANGING.search(noun) or canonical_unit(noun) is not None:
             return None
-        counts.append(m[1])
+        pairs.append((m[1], noun))
         end = m.end()
-    return ", ".join(counts) if len(counts) >= 2 and not text[end:].strip(" .") else None
+    return pairs if len(pairs) >= 2 and not text[end:].strip(" .") else None
+
+
+def counted_list(text: str) -> str | None:
+    """``7 \\text{ goats and } 4 \\text{ helicopters}`` as the list ``7, 4`` (see :func:`counted_pairs`)."""
+    pairs = counted_pairs(text)
+    return ", ".join(count for count, _noun in pairs) if pairs else None
+
+
+def _noun_key(noun: str) -> str:
+    return " ".join(w[:-1] if w.endswith("s") and len(w) > 3 else w for w in noun.lower().split())
+
+
+def counts_compared(answer: str, gold: str) -> bool | None:
+    """Two texts of counts of things compared by their nouns: ``False`` when a noun both name has different counts
+    (``15 \\text{ boys and } 12 \\text{ girls}`` against ``15 \\text{ girls and } 12 \\text{ boys}``), ``True`` when
+    both name the same nouns with the same counts, in any order; ``None`` when either is no such text or a noun is
+    named on one side only (the counts are then compared as a list)."""
+    mine, theirs = counted_pairs(answer), counted_pairs(gold)
+    if not mine or not theirs:
+        return None
+    stated = {_noun_key(noun): count for count, noun in theirs}
+    given = {_noun_key(noun): count for count, noun in mine}
+    if any(key in stated and stated[key] != count for key, count in given.items()):
+        return False
+    return True if given == stated and len(mine) == len(theirs) else None

@@ -136,12 +136,22 @@ SHORT_GOLD_DIGITS = 3
 _PERCENT_GOLD_RE = regex.compile(r"(.*?)(?:\\?%|\\percent)")
 
 
-def exact_rounds_to_gold(answer: Fraction, gold_key: str, answer_key: str | None = None) -> bool:
+def _terminates(value: Fraction) -> bool:
+    """Whether ``value`` is a finite decimal (its denominator has no prime but 2 and 5)."""
+    d = value.denominator
+    for p in (2, 5):
+        while d % p == 0:
+            d //= p
+    return d == 1
+
+
+def exact_rounds_to_gold(answer: Fraction, gold_key: str, answer_key: str | None = None, irrational: bool = False) -> bool:
     """Whether the exact ``answer`` (a fraction, a mixed number, or a constant's value) is what a decimal gold of
     :data:`SHORT_GOLD_DIGITS` or more significant digits rounds to, half away from zero at the gold's places (1587/52
-    for 30.52, 1/15 for 6.67%). A value the gold's places can write must be the gold itself (9/4 against 2.26), and an
-    answer written as a decimal is compared by its own places (:func:`rounds_to_gold`), never as exact. Long golds
-    keep their wider test (:func:`rounds_long_gold`)."""
+    for 30.52, 1/15 for 6.67%). A finite decimal must be the gold itself (9/4 against 2.26, 1245/100 against 12.5),
+    an answer written as a decimal is compared by its own places (:func:`rounds_to_gold`), never as exact, and a
+    gold of fewer than two places (12.5) may be exact. ``irrational``: ``answer`` is a long decimal approximation of
+    an irrational value (sqrt(2) - 1 against 41.4%). Long golds keep their wider test (:func:`rounds_long_gold`)."""
     if answer_key is not None and _ANSWER_DECIMAL_RE.fullmatch(answer_key, timeout=REGEX_TIMEOUT_S):
         return False
     if rounds_long_gold(answer, gold_key):
@@ -150,14 +160,15 @@ def exact_rounds_to_gold(answer: Fraction, gold_key: str, answer_key: str | None
     if (p := _PERCENT_GOLD_RE.fullmatch(gold_key, timeout=REGEX_TIMEOUT_S)) if len(gold_key) < 60 else None:
         gold_key, shift = p[1], 2
     m = _GOLD_DECIMAL_RE.fullmatch(gold_key, timeout=REGEX_TIMEOUT_S) if len(gold_key) < 60 else None
-    if m is None or len((m[1] + m[2]).lstrip("0")) < SHORT_GOLD_DIGITS:
-        return False
+    if m is None or len((m[1] + m[2]).lstrip("0")) < SHORT_GOLD_DIGITS \
+            or len(m[2]) - int(m[3] or 0) + shift < ROUNDED_GOLD_PLACES:
+        return False  # 12.5 or 7.1 is as likely an exact value as a rounded one
     scale = Fraction(10) ** (int(m[3] or 0) - shift)
     gold = Fraction(f"{m[1] or '0'}.{m[2]}") * scale * (-1 if gold_key.startswith("-") else 1)
     unit = Fraction(1, 10 ** len(m[2])) * scale
     steps = answer / unit
-    if steps.denominator == 1:
-        return answer == gold
+    if not irrational and (steps.denominator == 1 or _terminates(answer)):
+        return answer == gold  # 1245/100 is the decimal 12.45, which is no rounding of 12.5 (compare.rounded)
     whole = (abs(steps) + Fraction(1, 2)).__floor__()  # half away from zero, as taught
     return (whole if steps > 0 else -whole) * unit == gold
 

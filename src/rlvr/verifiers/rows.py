@@ -36,13 +36,14 @@ from rlvr.verifiers.remarks import without_remark
 from rlvr.verifiers.characters import restore_escapes
 from rlvr.verifiers.gold_records import gold_answer
 from rlvr.verifiers.normalize import choice_option_text, normalize_answer, value_key
+from rlvr.verifiers.restatements import counted_decision, restated
 from rlvr.verifiers.rules import (
     ROUNDED, TEXT_GROUP_RE, fast_decision, gold_info, is_list_gold, numbers_hidden_in_text, sandbox_texts,
     tuple_size,
 )
 from rlvr.verifiers.brackets import split_top_level
 from rlvr.verifiers.statements import (
-    approximation_part, colon_labels, exact_part, labelled_solutions, labelled_values, labels_contradicted, without_qualifier, quantity_rhs, renamed_definition,
+    approximation_part, exact_part, labelled_solutions, labelled_values, labels_contradicted, in_stated_order, quantity_rhs, renamed_definition,
 )
 from rlvr.verifiers.numbers import ROUNDED_GOLD_PLACES, parse_number, repeating_rounds_to_gold, rounds_to_gold
 from rlvr.verifiers.trace import Decision, rule
@@ -223,6 +224,9 @@ def decide(answer_text: str, gold: str, config: VerifierConfig, compare: Compare
             or spelled_decision(answer_text, gold, _plain_number(gold, config))
             or _written_decision(answer_text, gold, config)) is not None:
         return written
+    counted, ordered = counted_decision(answer_text, gold, config)  # nouns the normalised answer (the cache key) drops
+    if counted is not None or ordered is not None:
+        return counted or decide(ordered[0], ordered[1], config, compare)  # type: ignore[index]
     key = (normalize_answer(answer_text), gold, config)
     cached = _CACHE.get(key)
     if cached is not None:
@@ -338,13 +342,10 @@ def _local_decision(answer_text: str, answer: Any, gold_text_: str, config: Veri
     elif (point := _NAMED_POINT_RE.fullmatch(gold.norm.clean, timeout=REGEX_TIMEOUT_S)) and answer.clean.startswith("("):
         gold_text_ = point[1]
         gold = gold_info(gold_text_, config)
-    if (unqualified := without_qualifier(answer.clean)) is not None:
-        answer = normalize_answer(unqualified)  # "f(x) = 1 \text{ for all } x \in \mathbb{Q}": where it holds is no value
-    if (unqualified := without_qualifier(gold.norm.clean)) is not None:
-        gold_text_ = unqualified
-        gold = gold_info(gold_text_, config)
-    if ":" in answer.clean and (relabelled := colon_labels(answer.clean)) is not None:
-        answer = normalize_answer(relabelled)  # "Minimum: 1, Maximum: 3" names its values as "Minimum = 1, …" does
+    decided, answer, gold_text_ = restated(answer_text, answer, gold_text_, config)  # qualifiers, counts, colon labels
+    if decided is not None:
+        return decided, answer, gold_text_
+    gold = gold_info(gold_text_, config)
     if "=" in gold.norm.clean and (gold_solutions := labelled_solutions(gold.norm.clean)) is not None:
         # "p=5, q=2; p=7, q=2": the solutions, each the tuple of its values; an answer that labels the same names
         # the same way is put in that form ("x=1, y=2 or x=2, y=1" against "(1, 2), (2, 1)" too, below)
@@ -388,6 +389,9 @@ def _local_decision(answer_text: str, answer: Any, gold_text_: str, config: Veri
                 answer = normalize_answer("(" + ", ".join(value for _label, value in coordinate_order(named)) + ")")
             else:
                 answer = normalize_answer(", ".join(value for _label, value in named))
+                if (ordered := in_stated_order(answer.clean, gold.norm.clean)) is not None:
+                    answer, gold_text_ = normalize_answer(ordered[0]), ordered[1]  # the names fix the order
+                    gold = gold_info(gold_text_, config)
     elif (renamed := renamed_definition(answer.clean, gold.norm.clean)) is not None:
         answer = normalize_answer(renamed)  # "f(z) = z^2" against "f(x) = x^2": the same function
     if _IMAGINARY_I_RE.search(gold.norm.clean, timeout=REGEX_TIMEOUT_S) and "j" not in gold.norm.clean \

@@ -66,7 +66,7 @@ _APPROX_RE = regex.compile(APPROX)
 # an answer that opens with a relation states a bound or an exclusion, not a value: "\neq 3", "< 5"
 _LEADING_RELATION_RE = regex.compile(r"(?:\\neq?(?![A-Za-z])|\\not(?![A-Za-z])|≠|\\[lg]eq?(?![A-Za-z])|\\[lg]t(?![A-Za-z])|[<>≤≥])")
 _RELATION_RE = regex.compile(r"!=|\\neq?(?![A-Za-z])|\\not(?![A-Za-z])|≠|\\[lg]eq?(?![A-Za-z])|\\[lg]t(?![A-Za-z])|[<>≤≥]")
-_OR_RE = regex.compile("(?i:" + alternation(OR_WORDS) + r")|\\lor(?![A-Za-z])")  # "or", "oder", "或", \\lor
+_OR_RE = regex.compile("(?i:" + alternation(OR_WORDS) + r")|\\(?:lor|vee)(?![A-Za-z])")  # "or", "oder", "或", \\lor
 _OR_SEPARATOR_RE = regex.compile(r"\s*,?\s*(?:" + _OR_RE.pattern + r")\s*")
 # a gold that is a set of reals: an interval or a union of them
 _SET_GOLD_RE = regex.compile(r"\\cup|\\infty|^\s*[\[(].*,.*[\])]\s*$")

@@ -19,7 +19,7 @@ from rlvr.verifiers.lexicon import CHANGING, LIST_WORDS, OR_WORDS, alternation
 from rlvr.verifiers.numbers import parse_number, simple_value
 
 __all__ = ["approximation_part", "APPROX", "NAME_RE", "is_constant_side", "equation_problem", "exact_part", "relations_as_intervals",
-           "labelled_values", "colon_labels", "named_values_only", "without_qualifier", "set_builder_interval", "renamed_definition"]
+           "labelled_values", "colon_labels", "named_values_only", "without_qualifier", "in_stated_order", "set_builder_interval", "renamed_definition"]
 
 # what may stand on the left of "= value" and still state the value: a name, never an expression
 # (x, y_1, AB, f(2), P(A), |z|, \angle ABC, m\angle A, \text{answer}); 3y = 7 states 3y, not y
@@ -161,7 +161,7 @@ _EXCLUDED_RE = regex.compile(r"\s*([A-Za-z])\s*(?:\\neq?(?![A-Za-z])|≠|!=)\s*(
 _ONE_SIDED_RE = regex.compile(
     r"\s*([A-Za-z])\s*" + _REL + r"\s*([^<>=≤≥]+?)\s*"
     r"|\s*([^<>=≤≥]+?)\s*" + _REL + r"\s*([A-Za-z])\s*" + _REL + r"\s*([^<>=≤≥]+?)\s*")
-_OR_SPLIT_RE = regex.compile(r"\s*(?:\\lor(?![A-Za-z])|" + alternation(OR_WORDS) + r"|\\cup(?![A-Za-z]))\s*")
+_OR_SPLIT_RE = regex.compile(r"\s*(?:\\(?:lor|vee)(?![A-Za-z])|" + alternation(OR_WORDS) + r"|\\cup(?![A-Za-z]))\s*")
 _LESS = {"<": True, "\\lt": True, "\\le": False, "\\leq": False, "\\leqslant": False, "≤": False}  # strict?
 _GREATER = {">": True, "\\gt": True, "\\ge": False, "\\geq": False, "\\geqslant": False, "≥": False}
 
@@ -188,6 +188,7 @@ def _relation_interval(part: str) -> tuple[str, str] | None:
     return None
 
 
+_SPACING_RE = regex.compile(r"\\(?:quad|qquad|[,;:! ])|~")
 _POINT_RE = regex.compile(r"\s*([A-Za-z])\s*=\s*([^<>=≤≥≠]+?)\s*")
 
 
@@ -200,7 +201,8 @@ def relations_as_intervals(clean: str, minimum: int = 2) -> str | None:
     """``x \\le -1 or x \\ge 3`` as ``(-\\infty, -1] \\cup [3, \\infty)``; ``None`` unless every part (at least
     ``minimum`` of them) is a one-variable inequality in the same variable (a solution set written with "or",
     ``\\lor`` or ``\\cup``)."""
-    parts = _OR_SPLIT_RE.split(clean, timeout=REGEX_TIMEOUT_S)
+    parts = [part.strip(" ,;$") for part in _OR_SPLIT_RE.split(_SPACING_RE.sub(" ", clean, timeout=REGEX_TIMEOUT_S),
+                                                                   timeout=REGEX_TIMEOUT_S)]
     if len(parts) < minimum:
         return None
     read = [_relation_interval(p) for p in parts]
@@ -261,6 +263,21 @@ def without_qualifier(clean: str) -> str | None:
     if CHANGING.search(m["lead"] + " " + (m["more"] or "")):
         return None
     return m["body"].strip(" ,")
+
+
+def in_stated_order(answer: str, gold: str) -> tuple[str, str] | None:
+    """A list whose order the answer commits to (values it names, counts of things it names) against a bare gold
+    list of numbers not written in increasing order: both as tuples, so that they compare in order (a named value
+    swapped with another is wrong, and sorting the values is no way around the names). ``None`` where the gold is
+    written increasing (a set, in any order) or is no bare list of numbers."""
+    g = gold.strip()
+    items = split_top_level(g, ",")
+    if len(items) < 2 or g.startswith(("(", "[", "\\{", "\\left")):
+        return None
+    values = [simple_value(item) for item in items]
+    if any(v is None for v in values) or all(x < y for x, y in zip(values, values[1:])):  # type: ignore[operator]
+        return None
+    return f"({answer})", f"({g})"
 
 
 _VALUE_WORD_RE = regex.compile(r"(?<![\\A-Za-z])[A-Za-z]{2,}")

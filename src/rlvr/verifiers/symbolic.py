@@ -89,6 +89,11 @@ class Comparer:
         if _exact_value_of_decimal_gold(answer_parsed[0], gold):
             return "correct", (f"{answer!r} is the exact value gold {gold!r} rounds (a decimal of {SHORT_GOLD_DIGITS} "
                                f"or more significant digits at its places, {LONG_GOLD_DIGITS} or more within its last digit)")
+        named = _named_values(gold_parsed[0], answer_parsed[0])
+        if named is False:
+            return "incorrect", f"{answer!r} gives the value of another quantity than gold {gold!r}"
+        if named is not None:
+            gold_parsed, answer_parsed = [named[0]], [named[1]]
         quick = _quick_expression_check(gold_parsed[0], answer_parsed[0], exact=not (abs_tol or rel_tol))
         if quick is not None:
             return ("correct" if quick[0] else "incorrect"), f"{answer!r} {quick[1]} gold {gold!r}"
@@ -164,29 +169,61 @@ def _as_parser_reads(text: str) -> str:
     return text
 
 
+def _named_values(g: Any, a: Any) -> tuple[Any, Any] | bool | None:
+    """A gold that gives the value of a named quantity, a function at a point (``f(2) = 5``, ``T(10) = 2``): the two
+    values to compare when the answer gives that quantity's value or a bare value, ``False`` when it names another
+    point (``T(9) = 2``), ``None`` for anything else. math-verify calls ``f(2) = 0`` equal to ``f(2) = 5``."""
+    import sympy
+    from sympy.core.function import AppliedUndef
+
+    def point(side: Any) -> bool:
+        return isinstance(side, AppliedUndef) and all(not arg.free_symbols for arg in side.args)
+
+    if not isinstance(g, sympy.Equality) or not point(g.lhs):
+        return None
+    if isinstance(a, sympy.Equality):
+        if not point(a.lhs):
+            return None
+        return (g.rhs, a.rhs) if a.lhs == g.lhs else False
+    return (g.rhs, a) if isinstance(a, sympy.Expr) and not a.free_symbols else None
+
+
 def _solves_gold_equation(g: Any, a: Any) -> str | None:
     """The variable a gold equation is solved for when the answer is that solution: ``6/x`` for ``xy = 6``,
     ``-4x^2 + 4x - 2`` for ``y + 1 = -(2x - 1)^2``, ``\\sqrt{3} \\csc\\theta`` for ``\\rho \\sin\\theta = \\sqrt{3}``.
-    Only for the one gold variable the answer does not use, and only where the equation is linear in it, so the
-    solution is one expression (a quadratic's two roots would make either root an answer); ``None`` otherwise."""
+    Only for the one gold variable the answer does not use, only where the equation is linear in it (one solution:
+    a quadratic's two roots would make either root an answer), and never for a gold already solved (``y = 2x + 1``
+    asks for 2x + 1, not for x); ``None`` otherwise. Sizes are bounded and the solution is compared at sample
+    points, so no expansion of a large power runs."""
+    import random
+
     import sympy
 
     if not isinstance(g, sympy.Equality) or not isinstance(a, sympy.Expr) or isinstance(a, sympy.Equality):
         return None
+    if isinstance(g.lhs, sympy.Symbol) or isinstance(g.rhs, sympy.Symbol):
+        return None
     missing = g.free_symbols - a.free_symbols
-    if len(missing) != 1 or not a.free_symbols <= g.free_symbols:
+    if len(missing) != 1 or not a.free_symbols <= g.free_symbols or sympy.count_ops(g) + sympy.count_ops(a) > 80:
         return None
     (v,) = missing
-    try:
-        poly = sympy.Poly(g.lhs - g.rhs, v)
-        if poly.degree() != 1:
-            return None
-        low, high = (poly.coeff_monomial(1), poly.coeff_monomial(v))
-        if high.free_symbols & {v} or high == 0:
-            return None
-        return str(v) if sympy.simplify(-low / high - a) == 0 else None
-    except (sympy.PolynomialError, sympy.GeneratorsNeeded, TypeError, ValueError, ZeroDivisionError):
+    e = g.lhs - g.rhs
+    slope = sympy.diff(e, v)
+    if slope == 0 or sympy.diff(slope, v) != 0:
         return None
+    solution = -e.subs(v, 0) / slope
+    rng = random.Random(0)
+    symbols = sorted(a.free_symbols | solution.free_symbols, key=lambda s: s.name)
+    for _ in range(3):
+        point = {s: sympy.Rational(rng.randint(11, 97), rng.randint(3, 13)) for s in symbols}
+        try:
+            sv, av = complex(solution.evalf(30, subs=point)), complex(a.evalf(30, subs=point))
+        except (TypeError, ValueError, ZeroDivisionError, OverflowError):
+            return None
+        if any(z != z or abs(z) == float("inf") for z in (sv, av)) \
+                or abs(sv - av) > 1e-12 * max(abs(sv), abs(av)):  # relative: a large power makes values tiny
+            return None
+    return str(v)
 
 
 def _kind(value: Any) -> str:
@@ -307,10 +344,11 @@ def _exact_value_of_decimal_gold(a: Any, gold: str) -> bool:
         value = complex(sympy.N(a, 40))
         if value.imag != 0 or value.real != value.real or abs(value.real) == float("inf"):
             return False
-        exact = Fraction(str(sympy.N(a, 40)))
-    except (TypeError, ValueError, ZeroDivisionError, OverflowError):
+        rational = bool(a.is_rational)
+        exact = Fraction(int(a.p), int(a.q)) if rational and isinstance(a, sympy.Rational) else Fraction(str(sympy.N(a, 40)))
+    except (TypeError, ValueError, ZeroDivisionError, OverflowError, AttributeError):
         return False
-    return exact_rounds_to_gold(exact, key)
+    return exact_rounds_to_gold(exact, key, irrational=not rational)
 
 
 def _quick_expression_check(g: Any, a: Any, exact: bool = True) -> tuple[bool, str] | None:
