@@ -92,7 +92,7 @@ class _Server:
     def compare_one(self, task: dict[str, Any]) -> dict[str, Any]:
         try:
             status, reason = self.comparer.compare(task["answer"], task["gold"], task.get("abs_tol", 0.0),
-                                                   task.get("rel_tol", 0.0))
+                                                   task.get("rel_tol", 0.0), task.get("gold_percent", False))
         except MemoryError:
             status, reason = "error", "symbolic comparison exceeded the sandbox memory limit"
         except RecursionError:

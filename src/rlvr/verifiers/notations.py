@@ -236,19 +236,32 @@ def counting_value(text: str) -> int | None:
 # with its noun, then the next after a comma or "and" (inside the text or outside it)
 _COUNTED_ITEM_RE = regex.compile(r"\s*(?:\\[ ,;]\s*)*([0-9]+(?:\.[0-9]+)?)\s*(?:\\[ ,;]\s*)*\\(?:text|textrm|mbox)\s*\{\s*(\p{L}[\p{L} ]{0,40}?)\s*\}"
                                  r"\s*(?:\\[ ,;]\s*)*(?:,|and(?![A-Za-z])|\\text\s*\{\s*and\s*\})?")
+# the same in plain words: "7 goats and 4 helicopters", "3 goats, 4 helicopters" (a noun of at most three words)
+_PLAIN_COUNTED_ITEM_RE = regex.compile(r"\s*([0-9]+(?:\.[0-9]+)?)\s+(\p{L}+(?:[ ]\p{L}+){0,3}?)\s*(?:,|;|(?<![A-Za-z])and(?![A-Za-z])|&)?")
+_WHOLE_TEXT_RE = regex.compile(r"\s*\\(?:text|textrm|mbox)\s*\{([^{}]*)\}\s*")
 _AND_END_RE = regex.compile(r"\s+and$")
+_LONGEST_COUNTS = 400  # counts of things are a short answer; a longer text is read as anything else
 
 
 def counted_pairs(text: str) -> list[tuple[str, str]] | None:
     """``7 \\text{ goats and } 4 \\text{ helicopters}`` as ``[("7", "goats"), ("4", "helicopters")]``; ``None`` unless the
     whole text is two or more counts, each with a noun in ``\\text{}`` that is no unit of measure (``3 \\text{ cm
     and } 4 \\text{ m}`` is two lengths, not counts of things), and no noun adds, denies or doubts a value."""
-    if "\\text" not in text and "\\mbox" not in text:
+    text = text.strip().strip("$")
+    if len(text) > _LONGEST_COUNTS:
+        return None
+    if (whole := _WHOLE_TEXT_RE.fullmatch(text, timeout=REGEX_TIMEOUT_S)) is not None:
+        text = whole[1]  # "\\text{7 goats and 4 helicopters}"
+    if "\\" in text:
+        pattern = _COUNTED_ITEM_RE
+    elif text[:1].isdigit():
+        pattern = _PLAIN_COUNTED_ITEM_RE
+    else:
         return None
     pairs, end = [], 0
-    for m in _COUNTED_ITEM_RE.finditer(text, timeout=REGEX_TIMEOUT_S):
-        noun = _AND_END_RE.sub("", m[2], timeout=REGEX_TIMEOUT_S).strip()
-        if m.start() != end or CHANGING.search(noun) or canonical_unit(noun) is not None:
+    while end < len(text) and (m := pattern.match(text, end, timeout=REGEX_TIMEOUT_S)) is not None and m.end() > end:
+        noun = _AND_END_RE.sub("", m[2], timeout=REGEX_TIMEOUT_S).strip()  # each item where the last ended: linear
+        if CHANGING.search(noun) or canonical_unit(noun) is not None:
             return None
         pairs.append((m[1], noun))
         end = m.end()

@@ -234,7 +234,9 @@ def decide(answer_text: str, gold: str, config: VerifierConfig, compare: Compare
     outcome, answer, compared_gold = _decide_locally(answer_text, gold, config)
     if outcome is None:
         a, g = sandbox_texts(answer, gold_info(compared_gold, config), config)
-        result = compare([{"answer": a, "gold": g, "abs_tol": config.abs_tol, "rel_tol": config.rel_tol}])[0]
+        gold_percent = gold_info(compared_gold, config).norm.percent and not answer.percent and config.percent == "either"
+        result = compare([{"answer": a, "gold": g, "abs_tol": config.abs_tol, "rel_tol": config.rel_tol,
+                           "gold_percent": gold_percent}])[0]
         status, reason = result.get("status", "error"), result.get("reason", "")
         symbolic = status in ("correct", "incorrect")
         outcome = Decision(status, reason, "symbolic" if symbolic else "sandbox", SYMBOLIC if symbolic else SANDBOX)

@@ -306,7 +306,9 @@ def fast_decision(answer: NormalizedAnswer, gold: Gold, config: VerifierConfig) 
                             f"{LONG_GOLD_DIGITS} or more significant digits)", "number", FLOAT_PRECISION)
         gold_readings = ([g.key, g.key + "%"] if config.percent == "either" else [g.key + "%"] if config.percent == "fraction"
                          else [g.key]) if g.percent else [g.key]
-        if not answer.percent and any(exact_rounds_to_gold(a_num, k, answer.key) for k in gold_readings):
+        if answer.percent and g.percent:  # 200/3 % against 66.7 %: the percentages as the fractions they are
+            a_num, gold_readings = a_num / 100, [g.key + "%"]
+        if (not answer.percent or g.percent) and any(exact_rounds_to_gold(a_num, k, answer.key) for k in gold_readings):
             return Decision("correct", f"{_shown(answer)!r} is the exact value gold {gold.raw!r} rounds at its places "
                             f"(a decimal of {SHORT_GOLD_DIGITS} or more significant digits)", "number", ROUNDED_GOLD)
         if any(matches_at_float_precision(answer.key, gv) for gv in g_vals):

@@ -433,9 +433,9 @@ def bare_expression(text: str, timeout: float) -> str | None:
             or _BARE_COLON_RE.fullmatch(s, timeout=timeout) \
             or _BARE_MATH_WORDS_RE.fullmatch(s, timeout=timeout):
         return s
-    if ":" in s and "\n" not in s and len(s) <= 300 and _named_values_only(s):
+    if ":" in s and len(s) <= 300 and _named_values_only(s):
         return s  # "Minimum: 1, Maximum: 3", "Paolo: 18, Qing: 14": values named one by one, and nothing else
-    if "\\text" in s and len(s) <= 300 and counted_list(s.strip("$")) is not None:
+    if len(s) <= 300 and ("\\text" in s or s[:1].isdigit()) and counted_list(s) is not None:
         return s  # "7 \text{ goats and } 4 \text{ helicopters}": counts of things, and nothing else
     delimited = False
     for open_, close in (("$$", "$$"), ("$", "$"), ("\\(", "\\)"), ("\\[", "\\]")):

@@ -223,13 +223,16 @@ _COLON_ITEM_RE = regex.compile(r"\s*(?:\\(?:text|mathrm|textbf)\s*\{\s*(\p{L}[\p
                                r"\s*([^:=]+?)\s*")
 
 
+_ITEM_JOIN_RE = regex.compile(r"\s*(?:;|\n|(?<![A-Za-z])and(?![A-Za-z])|\\text\s*\{\s*and\s*\})\s*|(?<=[0-9}])\s+(?=\p{L}{2,30}\s*:)")
+
+
 def colon_labels(clean: str) -> str | None:
     """``Minimum: 1, Maximum: 3`` as ``Minimum = 1, Maximum = 3``: a comma list whose every item names its value
     with a colon (two items or more, each label different); ``None`` for anything else (a ratio ``2:1`` or a time
     has no label)."""
-    if ":" not in clean:
+    if ":" not in clean or len(clean) > 400:
         return None
-    items = split_top_level(clean, ",")
+    items = split_top_level(_ITEM_JOIN_RE.sub(",", clean, timeout=REGEX_TIMEOUT_S), ",")
     if len(items) < 2:
         return None
     out = []
@@ -271,6 +274,9 @@ def in_stated_order(answer: str, gold: str) -> tuple[str, str] | None:
     swapped with another is wrong, and sorting the values is no way around the names). ``None`` where the gold is
     written increasing (a set, in any order) or is no bare list of numbers."""
     g = gold.strip()
+    if g.startswith("(") and g.endswith(")") and len(split_top_level(g[1:-1], ",")) >= 2 \
+            and all(simple_value(item) is not None for item in split_top_level(g[1:-1], ",")):
+        return f"({answer})", g  # a tuple gold is in order already
     items = split_top_level(g, ",")
     if len(items) < 2 or g.startswith(("(", "[", "\\{", "\\left")):
         return None

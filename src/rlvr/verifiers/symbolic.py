@@ -76,7 +76,9 @@ class Comparer:
             self._golds.put(text, parsed, size=256 + _PARSED_BYTES_PER_CHAR * len(text))
         return parsed
 
-    def compare(self, answer: str, gold: str, abs_tol: float, rel_tol: float) -> tuple[str, str]:
+    def compare(self, answer: str, gold: str, abs_tol: float, rel_tol: float, gold_percent: bool = False) -> tuple[str, str]:
+        """``gold_percent``: the gold is a percentage the policy lets stand for its fraction (41.4 for 41.4%), so an
+        exact answer may be the fraction that gold rounds (sqrt(2) - 1)."""
         gold_parsed = self.gold(gold)
         if not gold_parsed:
             return "unparseable_gold", f"math-verify could not parse the gold answer {gold!r}"
@@ -86,7 +88,8 @@ class Comparer:
         if not answer_parsed:
             return "unparseable_answer", f"math-verify could not parse the answer {answer!r}"
         gold_parsed, answer_parsed = _imaginary_unit(gold_parsed), _imaginary_unit(answer_parsed)
-        if _exact_value_of_decimal_gold(answer_parsed[0], gold):
+        if _exact_value_of_decimal_gold(answer_parsed[0], gold) \
+                or (gold_percent and _exact_value_of_decimal_gold(answer_parsed[0], gold + "%")):
             return "correct", (f"{answer!r} is the exact value gold {gold!r} rounds (a decimal of {SHORT_GOLD_DIGITS} "
                                f"or more significant digits at its places, {LONG_GOLD_DIGITS} or more within its last digit)")
         named = _named_values(gold_parsed[0], answer_parsed[0])
