@@ -220,11 +220,15 @@ def _solves_gold_equation(g: Any, a: Any) -> str | None:
     for _ in range(3):
         point = {s: sympy.Rational(rng.randint(11, 97), rng.randint(3, 13)) for s in symbols}
         try:
-            sv, av = complex(solution.evalf(30, subs=point)), complex(a.evalf(30, subs=point))
-        except (TypeError, ValueError, ZeroDivisionError, OverflowError):
+            sv, av = solution.subs(point), a.subs(point)
+            if sv.is_Rational and av.is_Rational:  # exact at a rational point: "+ 1" beside a power of 30 counts
+                if sv != av:
+                    return None
+                continue
+            sc, ac = complex(sv.evalf(60)), complex(av.evalf(60))
+        except (TypeError, ValueError, ZeroDivisionError, OverflowError, AttributeError):
             return None
-        if any(z != z or abs(z) == float("inf") for z in (sv, av)) \
-                or abs(sv - av) > 1e-12 * max(abs(sv), abs(av)):  # relative: a large power makes values tiny
+        if any(z != z or abs(z) == float("inf") for z in (sc, ac)) or abs(sc - ac) > 1e-12 * max(abs(sc), abs(ac)):
             return None
     return str(v)
 
