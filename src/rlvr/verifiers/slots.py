@@ -401,11 +401,11 @@ _ENVIRONMENT_RE = regex.compile(r"\\(?:begin|end)\{[A-Za-z*]+\}")
 _ENVIRONMENT_ONLY_RE = regex.compile(r"(?s)\\begin\{([A-Za-z*]+)\}(?:(?!\\begin\{|\\end\{).)*\\end\{\1\}")
 _LONG_WORD_RE = regex.compile(r"(?<![\\A-Za-z])[A-Za-z]{4,}")
 _WORD_RE = regex.compile(r"(?<![\\A-Za-z])[A-Za-z]{2,}")
-_ASSIGNMENT_RE = regex.compile(r"[A-Za-z](?:_\{?[A-Za-z0-9]+\}?)?\s*=\s*[^=]+")
-# solutions named one by one: "x = -2 or x = 3", "x=1, y=2", "a = 2 \\text{ and } b = 3"
-_ASSIGNMENTS_RE = regex.compile(r"(?:[A-Za-z](?:_\{?[A-Za-z0-9]+\}?)?\s*=\s*[^=,;]+?\s*(?:,|;|\\text\s*\{\s*(?:or|and)\s*\}|"
+_ASSIGNMENT_RE = regex.compile(r"[A-Za-z](?:_\{?[A-Za-z0-9]+\}?|\([A-Za-z0-9]{1,3}\))?\s*=\s*[^=]+")
+# solutions named one by one: "x = -2 or x = 3", "x=1, y=2", "a = 2 \\text{ and } b = 3", "f(x) = x \\text{ and } f(x) = -x"
+_ASSIGNMENTS_RE = regex.compile(r"(?:[A-Za-z](?:_\{?[A-Za-z0-9]+\}?|\([A-Za-z0-9]{1,3}\))?\s*=\s*[^=,;]+?\s*(?:,|;|\\text\s*\{\s*(?:or|and)\s*\}|"
                                 r"(?<![A-Za-z])(?:or|and)(?![A-Za-z])|\\quad|\\qquad)\s*)+"
-                                r"[A-Za-z](?:_\{?[A-Za-z0-9]+\}?)?\s*=\s*[^=,;]+")
+                                r"[A-Za-z](?:_\{?[A-Za-z0-9]+\}?|\([A-Za-z0-9]{1,3}\))?\s*=\s*[^=,;]+")
 _BARE_UNIT_RE = regex.compile(r"(?<=[0-9}]|\\circ)\s*[A-Za-z]{2,15}\.?(?:\^\{?[23]\}?)?$")
 
 
