@@ -80,6 +80,7 @@ _GLUED_RE = regex.compile(r"(?<=[0-9])(?:K|k|M|B)(?![\p{L}])")
 
 
 _LATIN_RE = regex.compile(r"\p{Latin}")
+_NOUN_RE = regex.compile(r"[\p{L} ]*")
 # two letters of a spaced script in a row: the abbreviation would end inside a word
 _WORD_LETTER_RE = regex.compile(r"[\p{Latin}\p{Cyrillic}\p{Greek}]{2}")
 # [currency] number [\text{]abbreviation[.][}] [currency] [what it counts]
@@ -116,6 +117,8 @@ def compact_value(text: str) -> str | None:
     glued = _GLUED_RE.match(text, m.start("rest"), timeout=REGEX_TIMEOUT_S) is not None and word in ("K", "k", "M", "B")
     if _LATIN_RE.search(word, timeout=REGEX_TIMEOUT_S) and not currency and not glued:
         return None  # "42K" may be kelvin, "2.5M" metres: a Latin letter is a scale only beside a currency sign
+    if glued and not currency and not _NOUN_RE.fullmatch(noun, timeout=REGEX_TIMEOUT_S):
+        return None  # "2k\pi", "2k + 1": a glued letter before maths is a variable, not a thousand
     try:
         value = Decimal(m["number"].replace(",", "")) * scales[word]
     except InvalidOperation:

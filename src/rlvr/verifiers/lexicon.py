@@ -217,12 +217,6 @@ EXCLUDING_WORDS: tuple[str, ...] = (
     "discard", "discards", "instead of", "rather than", "apart from", "aside from", "minus", "without",
     "sauf", "excepto", "außer", "tranne", "кроме", "除了",
 )
-#: words that turn a noun or a qualifier beside a value into a second value, a denial or a doubt: a noun after a
-#: count ("7 \\text{ goats or } 8") or a qualifier after an answer ("\\text{ for all } x \\text{ except } 3") holding
-#: one of them is no noun and no qualifier
-CHANGING_WORDS: tuple[str, ...] = tuple(dict.fromkeys(w for group in (ALTERNATIVE_WORDS, ADDING_WORDS, NEGATION_WORDS,
-                                                                     EXCLUDING_WORDS, HEDGE_WORDS) for w in group))
-CHANGING = words_pattern(CHANGING_WORDS)
 #: a value inside a supposition: "if it were 7", "suppose 7", "assume x = 7"
 HYPOTHETICAL_WORDS: tuple[str, ...] = (
     "if", "suppose", "supposing", "assume", "assuming", "were", "would", "would be", "would have been", "had been",
@@ -230,6 +224,13 @@ HYPOTHETICAL_WORDS: tuple[str, ...] = (
     "si", "supposons", "suponiendo", "supongamos", "wenn", "falls", "angenommen", "se", "supponiamo",
     "если", "допустим", "предположим", "如果", "假设", "假如", "若", "もし", "仮に", "만약", "إذا", "यदि",
 )
+#: words that turn a noun or a qualifier beside a value into a second value, a denial or a doubt: a noun after a
+#: count ("7 \\text{ goats or } 8") or a qualifier after an answer ("\\text{ for all } x \\text{ except } 3") holding
+#: one of them is no noun and no qualifier
+CHANGING_WORDS: tuple[str, ...] = tuple(dict.fromkeys(w for group in (ALTERNATIVE_WORDS, ADDING_WORDS, NEGATION_WORDS,
+                                                                     EXCLUDING_WORDS, HEDGE_WORDS, APPROXIMATION_WORDS,
+                                                                     HYPOTHETICAL_WORDS) for w in group))
+CHANGING = words_pattern(CHANGING_WORDS)
 #: text addressed to whoever grades the answer
 GRADER_WORDS: tuple[str, ...] = ("grader", "evaluator", "checker", "verifier", "marker", "reviewer", "examiner",
                                  "judge", "scorer", "rater", "reward model", "scoring system", "grading system",

@@ -24,7 +24,7 @@ from fractions import Fraction
 
 import regex
 
-from rlvr.verifiers.lexicon import CHANGING
+from rlvr.verifiers.lexicon import CHANGING, LIST_WORDS, alternation
 from rlvr.verifiers.limits import REGEX_TIMEOUT_S
 from rlvr.verifiers.units import canonical_unit
 
@@ -235,11 +235,14 @@ def counting_value(text: str) -> int | None:
 # "7 \text{ goats and } 4 \text{ helicopters}", "40 \ \text{chocolate candies},\ 60 \ \text{hard candies}": a count
 # with its noun, then the next after a comma or "and" (inside the text or outside it)
 _COUNTED_ITEM_RE = regex.compile(r"\s*(?:\\[ ,;]\s*)*([0-9]+(?:\.[0-9]+)?)\s*(?:\\[ ,;]\s*)*\\(?:text|textrm|mbox)\s*\{\s*(\p{L}[\p{L} ]{0,40}?)\s*\}"
-                                 r"\s*(?:\\[ ,;]\s*)*(?:,|and(?![A-Za-z])|\\text\s*\{\s*and\s*\})?")
+                                 r"\s*(?:\\[ ,;]\s*)*(?:,|;|\\&|" + alternation(LIST_WORDS)
+                                 + r"|\\text\s*\{\s*(?:" + alternation(LIST_WORDS) + r")\s*\})?")
 # the same in plain words: "7 goats and 4 helicopters", "3 goats, 4 helicopters" (a noun of at most three words)
-_PLAIN_COUNTED_ITEM_RE = regex.compile(r"\s*([0-9]+(?:\.[0-9]+)?)\s+(\p{L}+(?:[ ]\p{L}+){0,3}?)\s*(?:,|;|(?<![A-Za-z])and(?![A-Za-z])|&)?")
+_PLAIN_COUNTED_ITEM_RE = regex.compile(r"\s*([0-9]+(?:\.[0-9]+)?)\s+(\p{L}+(?:[ ]\p{L}+){0,3}?)\s*(?:,?\s*(?<!\p{L})(?:"
+                                       + alternation(LIST_WORDS) + r")(?!\p{L})|,|;|&)?")  # "and", "und", "et", "y", "和" …
+_DIGITS_IN_MATH_RE = regex.compile(r"\$\s*([0-9]+(?:\.[0-9]+)?)\s*\$")
 _WHOLE_TEXT_RE = regex.compile(r"\s*\\(?:text|textrm|mbox)\s*\{([^{}]*)\}\s*")
-_AND_END_RE = regex.compile(r"\s+and$")
+_AND_END_RE = regex.compile(r"\s+(?:" + alternation(LIST_WORDS) + r")$")  # "goats and", "Ziegen und", "chèvres et"
 _LONGEST_COUNTS = 400  # counts of things are a short answer; a longer text is read as anything else
 
 
@@ -247,9 +250,9 @@ def counted_pairs(text: str) -> list[tuple[str, str]] | None:
     """``7 \\text{ goats and } 4 \\text{ helicopters}`` as ``[("7", "goats"), ("4", "helicopters")]``; ``None`` unless the
     whole text is two or more counts, each with a noun in ``\\text{}`` that is no unit of measure (``3 \\text{ cm
     and } 4 \\text{ m}`` is two lengths, not counts of things), and no noun adds, denies or doubts a value."""
-    text = text.strip().strip("$")
     if len(text) > _LONGEST_COUNTS:
         return None
+    text = _DIGITS_IN_MATH_RE.sub(r"\1", text, timeout=REGEX_TIMEOUT_S).strip().strip("$")  # "$7$ goats and $4$ …"
     if (whole := _WHOLE_TEXT_RE.fullmatch(text, timeout=REGEX_TIMEOUT_S)) is not None:
         text = whole[1]  # "\\text{7 goats and 4 helicopters}"
     if "\\" in text:
@@ -289,5 +292,5 @@ def counts_compared(answer: str, gold: str) -> bool | None:
     stated = {_noun_key(noun): count for count, noun in theirs}
     given = {_noun_key(noun): count for count, noun in mine}
     if any(key in stated and stated[key] != count for key, count in given.items()):
-        return False
+        return False  # a noun counted otherwise (nouns in another language name nothing the gold names)
     return True if given == stated and len(mine) == len(theirs) else None

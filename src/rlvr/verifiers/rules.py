@@ -32,7 +32,7 @@ from rlvr.verifiers.numbers import (
     LONG_GOLD_DIGITS, SHORT_GOLD_DIGITS, exact_rounds_to_gold, rounds_long_gold,
 )
 from rlvr.verifiers.notations import counting_value
-from rlvr.verifiers.statements import APPROX, equation_problem, relations_as_intervals
+from rlvr.verifiers.statements import APPROX, equation_problem, relations_as_intersection, relations_as_intervals
 from rlvr.verifiers.trace import Decision, rule
 from rlvr.verifiers.word_answers import WORDS, word_answer
 from rlvr.verifiers.conversions import same_quantity
@@ -70,6 +70,7 @@ _OR_RE = regex.compile("(?i:" + alternation(OR_WORDS) + r")|\\(?:lor|vee)(?![A-Z
 _OR_SEPARATOR_RE = regex.compile(r"\s*,?\s*(?:" + _OR_RE.pattern + r")\s*")
 # a gold that is a set of reals: an interval or a union of them
 _SET_GOLD_RE = regex.compile(r"\\cup|\\infty|^\s*[\[(].*,.*[\])]\s*$")
+_INEQUALITY_RE = regex.compile(r"[<>≤≥]|\\[lg]e(?:q|qslant)?(?![A-Za-z])")
 TEXT_GROUP_RE = regex.compile(r"\\(?:text|textbf|textit|textrm|mathrm|mbox|operatorname)\s*\{([^{}]*)\}")
 
 
@@ -442,6 +443,13 @@ def sandbox_texts(answer: NormalizedAnswer, gold: Gold, config: VerifierConfig) 
         g = intervals  # a gold "4 < m \le 8 or 10 \le m < 12" is the set (4, 8] \cup [10, 12)
     elif _OR_RE.search(a, timeout=REGEX_TIMEOUT_S) and not _OR_RE.search(g, timeout=REGEX_TIMEOUT_S) and is_list_gold(gold.raw):
         a = _OR_SEPARATOR_RE.sub(", ", a, timeout=REGEX_TIMEOUT_S)  # "x = 3 or x = 5" answers the list gold "3, 5" as a list
+    if (_SET_GOLD_RE.search(g, timeout=REGEX_TIMEOUT_S) or _INEQUALITY_RE.search(g, timeout=REGEX_TIMEOUT_S)) \
+            and (intersection := relations_as_intersection(a)):
+        a = intersection  # "x > 1 and x < 3" is the set (1, 3); "x < 1 and x > 3" is empty
+    if (_SET_GOLD_RE.search(a, timeout=REGEX_TIMEOUT_S) or _INEQUALITY_RE.search(a, timeout=REGEX_TIMEOUT_S)) \
+            and (intersection := relations_as_intersection(TEXT_GROUP_RE.sub(r" \1 ", gold.raw.strip().strip("$"),
+                                                                             timeout=REGEX_TIMEOUT_S))):
+        g = intersection  # a gold "x > 1 and x < 3" likewise
     if config.percent == "fraction":
         a = f"\\frac{{{a}}}{{100}}" if answer.percent else a
         g = f"\\frac{{{g}}}{{100}}" if gold.norm.percent else g

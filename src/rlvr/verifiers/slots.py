@@ -435,7 +435,7 @@ def bare_expression(text: str, timeout: float) -> str | None:
         return s
     if ":" in s and len(s) <= 300 and _named_values_only(s):
         return s  # "Minimum: 1, Maximum: 3", "Paolo: 18, Qing: 14": values named one by one, and nothing else
-    if len(s) <= 300 and ("\\text" in s or s[:1].isdigit()) and counted_list(s) is not None:
+    if len(s) <= 300 and ("\\text" in s or s[:1].isdigit() or s[:1] == "$") and counted_list(s) is not None:
         return s  # "7 \text{ goats and } 4 \text{ helicopters}": counts of things, and nothing else
     delimited = False
     for open_, close in (("$$", "$$"), ("$", "$"), ("\\(", "\\)"), ("\\[", "\\]")):

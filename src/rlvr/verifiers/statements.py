@@ -19,7 +19,7 @@ from rlvr.verifiers.lexicon import CHANGING, LIST_WORDS, OR_WORDS, alternation
 from rlvr.verifiers.numbers import parse_number, simple_value
 
 __all__ = ["approximation_part", "APPROX", "NAME_RE", "is_constant_side", "equation_problem", "exact_part", "relations_as_intervals",
-           "labelled_values", "colon_labels", "named_values_only", "without_qualifier", "in_stated_order", "set_builder_interval", "renamed_definition"]
+           "labelled_values", "colon_labels", "named_values_only", "without_qualifier", "in_stated_order", "relations_as_intersection", "set_builder_interval", "renamed_definition"]
 
 # what may stand on the left of "= value" and still state the value: a name, never an expression
 # (x, y_1, AB, f(2), P(A), |z|, \angle ABC, m\angle A, \text{answer}); 3y = 7 states 3y, not y
@@ -197,6 +197,58 @@ def _point(part: str) -> tuple[str, str] | None:
     return (f"\\{{{m[2]}\\}}", m[1]) if m else None
 
 
+_AND_SPLIT_RE = regex.compile(r"\s*(?:\\(?:land|wedge)(?![A-Za-z])|(?<![A-Za-z])and(?![A-Za-z]))\s*")
+
+
+def _bounds(part: str) -> tuple[str | None, bool, str | None, bool, str] | None:
+    """(low, low open, high, high open, name) of a one-variable inequality (``None`` for an unbounded side)."""
+    m = _ONE_SIDED_RE.fullmatch(part, timeout=REGEX_TIMEOUT_S)
+    if not m:
+        return None
+    if m[1]:
+        name, op, bound = m[1], m[2], m[3]
+        return (None, True, bound, _LESS[op], name) if op in _LESS else (bound, _GREATER[op], None, True, name)
+    low, op1, name, op2, high = m[4], m[5], m[6], m[7], m[8]
+    if op1 in _LESS and op2 in _LESS:
+        return low, _LESS[op1], high, _LESS[op2], name
+    if op1 in _GREATER and op2 in _GREATER:
+        return high, _GREATER[op2], low, _GREATER[op1], name
+    return None
+
+
+def relations_as_intersection(clean: str) -> str | None:
+    """``x > 1 and x < 3`` as the interval ``(1, 3)``: one-variable inequalities joined by "and", ``\\land`` or
+    ``\\wedge``, in the same variable and with bounds of known value, are the intersection of their sets
+    (``\\emptyset`` for ``x < 1 and x > 3``); ``None`` for anything else."""
+    parts = [part.strip(" ,;$") for part in _AND_SPLIT_RE.split(_SPACING_RE.sub(" ", clean, timeout=REGEX_TIMEOUT_S),
+                                                                  timeout=REGEX_TIMEOUT_S)]
+    if len(parts) < 2:
+        return None
+    read = [_bounds(p) for p in parts]
+    if any(r is None for r in read) or len({r[4] for r in read}) != 1:  # type: ignore[index]
+        return None
+    low, low_open, high, high_open = None, True, None, True
+    for lo, lo_open, hi, hi_open, _name in read:  # type: ignore[misc]
+        for bound, is_open, low_side in ((lo, lo_open, True), (hi, hi_open, False)):
+            if bound is None:
+                continue
+            value = simple_value(bound)
+            if value is None:
+                return None
+            current = low if low_side else high
+            if current is None or (value > current[0] if low_side else value < current[0]) \
+                    or (value == current[0] and is_open):
+                if low_side:
+                    low, low_open = (value, bound), is_open
+                else:
+                    high, high_open = (value, bound), is_open
+    if low is not None and high is not None and (low[0] > high[0] or (low[0] == high[0] and (low_open or high_open))):
+        return "\\emptyset"
+    left = "(-\\infty" if low is None else ("(" if low_open else "[") + low[1]
+    right = "\\infty)" if high is None else high[1] + (")" if high_open else "]")
+    return f"{left}, {right}"
+
+
 def relations_as_intervals(clean: str, minimum: int = 2) -> str | None:
     """``x \\le -1 or x \\ge 3`` as ``(-\\infty, -1] \\cup [3, \\infty)``; ``None`` unless every part (at least
     ``minimum`` of them) is a one-variable inequality in the same variable (a solution set written with "or",
@@ -249,21 +301,33 @@ def colon_labels(clean: str) -> str | None:
 # a qualifier after an answer that says where it holds: "\\text{ for all } x \\in \\mathbb{Q}_{>0}", "\\text{ for some
 # integer } t", ", \\text{where } k \\in \\mathbb{Z}", "\\text{ for all positive integers } n"
 _QUALIFIER_RE = regex.compile(
-    r"(?P<body>.+?)\s*,?\s*(?:\\text\s*\{\s*)?(?P<lead>(?:for\s+(?:all|every|each|any|some)|where)(?![A-Za-z])[\p{L} ]{0,40}?)\s*\}?"
+    r"(?P<body>.+?)\s*,?\s*(?:\\q?quad\s*)?(?:\\text\s*\{\s*)?(?P<lead>(?:for\s+(?:all|every|each|any|some)|where|\\forall)(?![A-Za-z])[\p{L} ]{0,40}?)\s*\}?"
     r"\s*(?P<names>[A-Za-z](?:\s*,\s*[A-Za-z]){0,3})?\s*(?:(?:\\in|∈)\s*(?P<set>\\mathbb\s*\{?[A-Z]\}?(?:\s*[_^]\s*"
     r"(?:\{[^{}]{1,8}\}|[+\-*0-9]))?))?\s*(?:\\text\s*\{\s*(?P<more>[\p{L} ]{1,30}?)\s*\})?\s*\.?")
+
+
+# the same said with a comma and a set only: "2k\\pi, k \\in \\mathbb{Z}", "4n + 1,\\ n \\in \\mathbb{N}"
+_MEMBERSHIP_RE = regex.compile(
+    r"(?P<body>.+?)\s*(?:,|;|\\q?quad)\s*(?:\\[,;! ]\s*)*(?P<names>[A-Za-z](?:\s*,\s*[A-Za-z]){0,3})\s*(?:\\in|∈)\s*"
+    r"(?P<set>\\mathbb\s*\{?[NZQRC]\}?(?:\s*[_^]\s*(?:\{[^{}]{1,8}\}|[+\-*0-9]))?)\s*\.?")
 
 
 def without_qualifier(clean: str) -> str | None:
     """``f(x) = 1 \\text{ for all } x \\in \\mathbb{Q}_{>0}`` as ``f(x) = 1``: the answer without the qualifier that says
     where it holds (a quantifier, the names it binds and their set); ``None`` when there is none, or when its words
     add, deny or doubt a value (``\\text{ for all } x \\text{ except } 3`` keeps its exception)."""
-    if "for" not in clean and "where" not in clean:
+    if len(clean) >= 400 or not any(w in clean for w in ("for", "where", "\\in", "∈")):
         return None
-    m = _QUALIFIER_RE.fullmatch(clean, timeout=REGEX_TIMEOUT_S) if len(clean) < 400 else None
+    if (m := _MEMBERSHIP_RE.fullmatch(clean, timeout=REGEX_TIMEOUT_S)) is not None:
+        names = {n.strip() for n in m["names"].split(",")}
+        # the names must be the answer's own parameters ("2k\\pi, k \\in \\mathbb{Z}"): "3, x \\in \\mathbb{R}" binds nothing
+        if all(regex.search(rf"(?<![A-Za-z\\]){n}(?![A-Za-z])", m["body"], timeout=REGEX_TIMEOUT_S) for n in names):
+            return m["body"].strip(" ,")
+        return None
+    m = _QUALIFIER_RE.fullmatch(clean, timeout=REGEX_TIMEOUT_S)
     if m is None or not (m["names"] or m["set"]) or not m["body"].strip(" ,"):
         return None
-    if CHANGING.search(m["lead"] + " " + (m["more"] or "")):
+    if CHANGING.search(clean[m.start("lead"):]):  # the whole qualifier: a hedge after its names too
         return None
     return m["body"].strip(" ,")
 

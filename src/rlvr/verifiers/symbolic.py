@@ -35,12 +35,13 @@ class Comparer:
         self._verify = verify
         from latex2sympy2_extended.latex2sympy2 import NormalizationConfig
 
-        # math-verify's own unit stripping would drop a variable that spells a unit ("n + m", "3 o"): rlvr takes
-        # units off before the sandbox, so the parser reads every letter it is given
-        normalization = NormalizationConfig(basic_latex=True, units=False, malformed_operators=True, nits=True,
-                                            boxed="all", equations=False)
-        self._configs = [LatexExtractionConfig(boxed_match_priority=0, normalization_config=normalization),
-                         ExprExtractionConfig()]
+        self._configs = [LatexExtractionConfig(boxed_match_priority=0), ExprExtractionConfig()]
+        # math-verify's unit stripping drops a letter that spells a unit after the last term ("n + m", "3 o"): where
+        # the text has other variables, that letter is a variable too, and the parser is given it with units off
+        unitless = NormalizationConfig(basic_latex=True, units=False, malformed_operators=True, nits=True, boxed="all",
+                                       equations=False)
+        self._variable_configs = [LatexExtractionConfig(boxed_match_priority=0, normalization_config=unitless),
+                                  ExprExtractionConfig()]
         self._golds = ByteLRU("parsed golds", _GOLD_CACHE_BYTES)
 
     def clear(self) -> None:
@@ -57,7 +58,8 @@ class Comparer:
         # into a silent "does not parse"; other errors do mean the text does not parse.
         text = _as_parser_reads(text)
         try:
-            parsed = self._parse("\\boxed{" + text + "}", extraction_config=self._configs,
+            configs = self._variable_configs if _ends_in_variable(text) else self._configs
+            parsed = self._parse("\\boxed{" + text + "}", extraction_config=configs,
                                  parsing_timeout=None, raise_on_error=True)
         except (MemoryError, RecursionError):
             raise
@@ -162,6 +164,19 @@ class Comparer:
 _UNBRACED_DENOMINATOR_RE = regex.compile(r"(\\[dt]?frac\s*\{(?:[^{}]|\{[^{}]*\})*\})\s*([A-Za-z0-9])")
 _ARGUMENT_BEFORE_PRODUCT_RE = regex.compile(
     r"(\\(?:sin|cos|tan|cot|sec|csc|ln|log|exp|arcsin|arccos|arctan)(?:\s*\^\s*\{?-?[0-9]\}?)?)\s+([A-Za-z0-9])\s*(?=\\cdot|\\times)")
+
+
+_TRAILING_LETTERS_RE = regex.compile(r"(?<![\\A-Za-z{~])([A-Za-z]{1,4})\s*$")
+_MACRO_RE = regex.compile(r"\\[A-Za-z]+")
+_LETTER_RE = regex.compile(r"[A-Za-z]")
+
+
+def _ends_in_variable(text: str) -> bool:
+    """Whether ``text`` ends in bare letters (not a \\text or \\mathrm unit) after other variables: "\\frac{3}{2}n +
+    \\frac{1}{2}m" ends in the variable m, "2\\sqrt{5} m" and "4\\sqrt{3} \\mathrm{~cm}" in a unit."""
+    m = _TRAILING_LETTERS_RE.search(text, timeout=REGEX_TIMEOUT_S)
+    return m is not None and _LETTER_RE.search(_MACRO_RE.sub(" ", text[:m.start()], timeout=REGEX_TIMEOUT_S),
+                                               timeout=REGEX_TIMEOUT_S) is not None
 
 
 def _as_parser_reads(text: str) -> str:
