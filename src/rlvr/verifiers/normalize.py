@@ -45,13 +45,13 @@ def set_builder_interval(text: str) -> str | None:  # statements imports this mo
 
     return convert(text)
 
-__all__ = ["NormalizedAnswer", "normalize_answer", "answer_key", "strip_outer_box", "find_boxed",
+__all__ = ["SPACING_RE", "NormalizedAnswer", "normalize_answer", "answer_key", "strip_outer_box", "find_boxed",
            "split_top_level", "value_key"]
 
 _WRAPPERS = ("text", "textbf", "textit", "textrm", "mathrm", "mathbf", "mathit", "mbox", "operatorname", "textnormal")
 _WRAPPER_RE = regex.compile(r"\\(?:" + "|".join(_WRAPPERS) + r")\s*\{([^{}]*)\}")
 # `\\` (a LaTeX row break) is matched first and kept, so its second backslash is never read as `\ `.
-_SPACING_RE = regex.compile(r"\\\\|\\[!,;:> ]|\\(?:quad|qquad|displaystyle|textstyle|limits)(?![A-Za-z])|~")
+SPACING_RE = regex.compile(r"\\\\|\\[!,;:> ]|\\(?:quad|qquad|displaystyle|textstyle|limits)(?![A-Za-z])|~")
 # a \quad before a sign, or a thinner explicit space before a sign glued to its number ("0 \; -1", where
 # "3 \; - \; 2" spaces a subtraction)
 _WIDE_SPACE_BEFORE_SIGN_RE = regex.compile(
@@ -284,7 +284,7 @@ def normalize_answer(text: str) -> NormalizedAnswer:
     s = _ANGLE_VECTOR_RE.sub(r"(\1)", s, timeout=REGEX_TIMEOUT_S)  # \langle 1, 2 \rangle is the vector (1, 2)
     s = french_interval(s)
     if "\\{" in s[:12]:  # \{x \mid -1 < x < 1\} is the interval (-1, 1), in any size and spacing (\Big\{x \,|\, …\Big\})
-        plain = _SPACING_RE.sub(" ", _LEFT_RIGHT_RE.sub("", s, timeout=REGEX_TIMEOUT_S), timeout=REGEX_TIMEOUT_S)
+        plain = SPACING_RE.sub(" ", _LEFT_RIGHT_RE.sub("", s, timeout=REGEX_TIMEOUT_S), timeout=REGEX_TIMEOUT_S)
         if plain.lstrip().startswith("\\{") and (interval := set_builder_interval(plain)) is not None:
             s = interval
     s = as_fractions(s)  # 0.333\ldots, 0.\overline{3}, 0.(3) are \frac{1}{3}, alone, in an equation or before a unit
@@ -317,7 +317,7 @@ def normalize_answer(text: str) -> NormalizedAnswer:
     s = _EMPTY_SET_RE.sub(r"\\emptyset", s, timeout=REGEX_TIMEOUT_S)
     # "0 \quad -1", "0 \; -1" set two values apart: an explicit space before a sign separates, never subtracts
     s = _WIDE_SPACE_BEFORE_SIGN_RE.sub(", ", s, timeout=REGEX_TIMEOUT_S)
-    s = _SPACING_RE.sub(lambda m: m[0] if m[0] == "\\\\" else " ", s, timeout=REGEX_TIMEOUT_S)
+    s = SPACING_RE.sub(lambda m: m[0] if m[0] == "\\\\" else " ", s, timeout=REGEX_TIMEOUT_S)
     s = _INVISIBLE_DELIMITER_RE.sub("", s, timeout=REGEX_TIMEOUT_S)
     s = _LEFT_RIGHT_RE.sub("", s, timeout=REGEX_TIMEOUT_S)
     if _TRIG_RE.search(s, timeout=REGEX_TIMEOUT_S):  # \sin 30^\circ is sin(pi/6): degrees are converted, not dropped

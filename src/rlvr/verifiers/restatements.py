@@ -1,7 +1,7 @@
 """Answers and golds that state their values with more than the values: read as the values they state.
 
 Before the comparison: a qualifier saying where an answer holds ("\\text{ for all } x \\in \\mathbb{Q}") is no
-value; counts of things ("7 \\text{ goats and } 4 \\text{ helicopters}") are their counts, and a count paired with
+value (on either side); counts of things ("7 \\text{ goats and } 4 \\text{ helicopters}") are their counts, and a count paired with
 another noun than the gold pairs it with is wrong; values named with colons ("Minimum: 1, Maximum: 3") are named
 values, as "Minimum = 1, …" writes them. An answer whose names or nouns fix its order is compared in that order
 against a gold list not written increasing (:func:`rlvr.verifiers.statements.in_stated_order`).
@@ -38,8 +38,9 @@ def counted_decision(answer_text: str, gold_text: str,
     return None, in_stated_order(normalize_answer(answer_text).clean, gold_info(gold_text, config).norm.clean)
 
 
-def restated(answer_text: str, answer: Any, gold_text: str, config: VerifierConfig) -> tuple[Decision | None, Any, str]:
-    """(a decision, or ``None``; the answer; the gold text) once qualifiers, counts and colon labels are read."""
+def restated(answer: Any, gold_text: str, config: VerifierConfig) -> tuple[Any, str]:
+    """(the answer, the gold text) once qualifiers and colon labels are read (counts are read before the cache, by
+    :func:`counted_decision`)."""
     if (unqualified := without_qualifier(answer.clean)) is not None:
         answer = normalize_answer(unqualified)
     gold_clean = gold_info(gold_text, config).norm.clean
@@ -49,4 +50,4 @@ def restated(answer_text: str, answer: Any, gold_text: str, config: VerifierConf
         gold_text = gold_clean = gold_info(relabelled, config).norm.clean  # "\text{Paolo: } 18, …" names values too
     if ":" in answer.clean and (relabelled := colon_labels(answer.clean)) is not None:
         answer = normalize_answer(relabelled)
-    return None, answer, gold_text
+    return answer, gold_text

@@ -233,8 +233,9 @@ def decide(answer_text: str, gold: str, config: VerifierConfig, compare: Compare
         return cached
     outcome, answer, compared_gold = _decide_locally(answer_text, gold, config)
     if outcome is None:
-        a, g = sandbox_texts(answer, gold_info(compared_gold, config), config)
-        gold_percent = gold_info(compared_gold, config).norm.percent and not answer.percent and config.percent == "either"
+        compared = gold_info(compared_gold, config)
+        a, g = sandbox_texts(answer, compared, config)
+        gold_percent = compared.norm.percent and not answer.percent and config.percent == "either"
         result = compare([{"answer": a, "gold": g, "abs_tol": config.abs_tol, "rel_tol": config.rel_tol,
                            "gold_percent": gold_percent}])[0]
         status, reason = result.get("status", "error"), result.get("reason", "")
@@ -344,9 +345,7 @@ def _local_decision(answer_text: str, answer: Any, gold_text_: str, config: Veri
     elif (point := _NAMED_POINT_RE.fullmatch(gold.norm.clean, timeout=REGEX_TIMEOUT_S)) and answer.clean.startswith("("):
         gold_text_ = point[1]
         gold = gold_info(gold_text_, config)
-    decided, answer, gold_text_ = restated(answer_text, answer, gold_text_, config)  # qualifiers, counts, colon labels
-    if decided is not None:
-        return decided, answer, gold_text_
+    answer, gold_text_ = restated(answer, gold_text_, config)  # qualifiers, colon labels
     gold = gold_info(gold_text_, config)
     if "=" in gold.norm.clean and (gold_solutions := labelled_solutions(gold.norm.clean)) is not None:
         # "p=5, q=2; p=7, q=2": the solutions, each the tuple of its values; an answer that labels the same names

@@ -14,7 +14,7 @@ import regex
 from rlvr.verifiers.limits import REGEX_TIMEOUT_S
 
 from rlvr.verifiers.approximations import approximates, is_exact_form
-from rlvr.verifiers.normalize import NormalizedAnswer, normalize_answer, split_top_level
+from rlvr.verifiers.normalize import SPACING_RE, NormalizedAnswer, normalize_answer, split_top_level
 from rlvr.verifiers.lexicon import CHANGING, LIST_WORDS, OR_WORDS, alternation
 from rlvr.verifiers.numbers import parse_number, simple_value
 
@@ -169,26 +169,21 @@ _GREATER = {">": True, "\\gt": True, "\\ge": False, "\\geq": False, "\\geqslant"
 def _relation_interval(part: str) -> tuple[str, str] | None:
     """``x \\le -1`` -> ``("(-\\infty, -1]", "x")``, ``-1 < x < 1`` -> ``("(-1, 1)", "x")``, ``x \\neq 1`` -> ``("(-\\infty, 1)
     \\cup (1, \\infty)", "x")``; ``None`` for anything but a one-variable inequality."""
-    m = _ONE_SIDED_RE.fullmatch(part, timeout=REGEX_TIMEOUT_S)
-    if not m:
+    if (bounds := _bounds(part)) is None:
         if excluded := _EXCLUDED_RE.fullmatch(part, timeout=REGEX_TIMEOUT_S):  # every real number but one
             point = excluded[2]
             return f"(-\\infty, {point}) \\cup ({point}, \\infty)", excluded[1]
         return None
-    if m[1]:
-        name, op, bound = m[1], m[2], m[3]
-        if op in _LESS:
-            return f"(-\\infty, {bound}" + (")" if _LESS[op] else "]"), name
-        return ("(" if _GREATER[op] else "[") + f"{bound}, \\infty)", name
-    low, op1, name, op2, high = m[4], m[5], m[6], m[7], m[8]
-    if op1 in _LESS and op2 in _LESS:  # low < x < high
-        return ("(" if _LESS[op1] else "[") + f"{low}, {high}" + (")" if _LESS[op2] else "]"), name
-    if op1 in _GREATER and op2 in _GREATER:  # high > x > low
-        return ("(" if _GREATER[op2] else "[") + f"{high}, {low}" + (")" if _GREATER[op1] else "]"), name
-    return None
+    low, low_open, high, high_open, name = bounds
+    return _interval(low, low_open, high, high_open), name
 
 
-_SPACING_RE = regex.compile(r"\\(?:quad|qquad|[,;:! ])|~")
+def _interval(low: str | None, low_open: bool, high: str | None, high_open: bool) -> str:
+    left = "(-\\infty" if low is None else ("(" if low_open else "[") + low
+    right = "\\infty)" if high is None else high + (")" if high_open else "]")
+    return f"{left}, {right}"
+
+
 _POINT_RE = regex.compile(r"\s*([A-Za-z])\s*=\s*([^<>=≤≥≠]+?)\s*")
 
 
@@ -220,7 +215,7 @@ def relations_as_intersection(clean: str) -> str | None:
     """``x > 1 and x < 3`` as the interval ``(1, 3)``: one-variable inequalities joined by "and", ``\\land`` or
     ``\\wedge``, in the same variable and with bounds of known value, are the intersection of their sets
     (``\\emptyset`` for ``x < 1 and x > 3``); ``None`` for anything else."""
-    parts = [part.strip(" ,;$") for part in _AND_SPLIT_RE.split(_SPACING_RE.sub(" ", clean, timeout=REGEX_TIMEOUT_S),
+    parts = [part.strip(" ,;$") for part in _AND_SPLIT_RE.split(SPACING_RE.sub(" ", clean, timeout=REGEX_TIMEOUT_S),
                                                                   timeout=REGEX_TIMEOUT_S)]
     if len(parts) < 2:
         return None
@@ -244,16 +239,14 @@ def relations_as_intersection(clean: str) -> str | None:
                     high, high_open = (value, bound), is_open
     if low is not None and high is not None and (low[0] > high[0] or (low[0] == high[0] and (low_open or high_open))):
         return "\\emptyset"
-    left = "(-\\infty" if low is None else ("(" if low_open else "[") + low[1]
-    right = "\\infty)" if high is None else high[1] + (")" if high_open else "]")
-    return f"{left}, {right}"
+    return _interval(low and low[1], low_open, high and high[1], high_open)
 
 
 def relations_as_intervals(clean: str, minimum: int = 2) -> str | None:
     """``x \\le -1 or x \\ge 3`` as ``(-\\infty, -1] \\cup [3, \\infty)``; ``None`` unless every part (at least
     ``minimum`` of them) is a one-variable inequality in the same variable (a solution set written with "or",
     ``\\lor`` or ``\\cup``)."""
-    parts = [part.strip(" ,;$") for part in _OR_SPLIT_RE.split(_SPACING_RE.sub(" ", clean, timeout=REGEX_TIMEOUT_S),
+    parts = [part.strip(" ,;$") for part in _OR_SPLIT_RE.split(SPACING_RE.sub(" ", clean, timeout=REGEX_TIMEOUT_S),
                                                                    timeout=REGEX_TIMEOUT_S)]
     if len(parts) < minimum:
         return None
