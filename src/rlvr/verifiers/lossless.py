@@ -91,6 +91,8 @@ def unread_part(clean: str) -> str | None:
             continue
         category = unicodedata.category(c)
         if category.startswith("L") and unicodedata.name(c, "").startswith("GREEK"):
+            if unicodedata.decomposition(c)[:1] not in ("", "<"):  # "ή", "ί": an accent marks a word's letter
+                return f"the answer holds {c!r}, a Greek letter with an accent: a word, not a variable"
             continue  # a Greek letter is a variable
         return f"the answer holds {c!r} ({unicodedata.name(c, 'an unknown character').lower()}), which the math parser does not read"
     if shape := _misshapen(bare):
@@ -111,7 +113,8 @@ _EMPTY_RE = regex.compile(r"\\(?:emptyset|varnothing)(?![A-Za-z])")
 _VALUE_CHAR_RE = regex.compile(r"[0-9A-Za-z]")
 
 
-_NUMBER_SUBSCRIPT_RE = regex.compile(r"(?<![A-Za-z\\])[0-9.]+\s*_")  # "42_{41}", "42_{(41)}" (base numerals were read before)
+# "42_{41}", "42_{(41)}", and error bars "42^{+1}_{-1}" (base numerals were read before)
+_NUMBER_SUBSCRIPT_RE = regex.compile(r"(?<![A-Za-z\\])[0-9.]+\s*(?:\^\s*(?:\{[^{}]{0,40}\}|[^{}\s])\s*)?_")
 _EVALUATION_BAR_RE = regex.compile(r"\\(?:big|Big|bigg|Bigg|right)\s*\|\s*_|\|\s*_\s*\{|\\Big[lr]?\|\s*_|\\vert\s*_")
 
 

@@ -8,6 +8,7 @@ Everything here is linear-time string work on already length-capped text; no sym
 from __future__ import annotations
 
 from decimal import Decimal
+import itertools
 
 from dataclasses import dataclass
 
@@ -273,6 +274,8 @@ def normalize_answer(text: str) -> NormalizedAnswer:
     if "textcirc" in s or "textdegree" in s:
         s = _DEGREE_MACRO_RE.sub(lambda _m: "^\\circ ", s, timeout=REGEX_TIMEOUT_S)  # textcomp's degree signs are the degree sign
     s = _strip_math_delimiters(s)
+    if "_" in s:
+        s = _OPERATOR_SUBSCRIPT_RE.sub(lambda m: "_{" + (m[1] or m[2]) + "}", s, timeout=REGEX_TIMEOUT_S)
     s = strip_outer_box(s)
     s = _strip_marks_and_label(s)
     s = unit_vector_tuple(s) or nested_list_matrix(s) or degrees_minutes_seconds(s) or compound_quantity(s) or counted_list(s) or s
@@ -400,6 +403,8 @@ _TEXT_MACRO_RE = regex.compile(r"\\(?:text|textrm|mathrm|mbox)\s*\{([^{}]*)\}")
 _LETTER_RE = regex.compile(r"\p{L}")
 _PLUS_MINUS_RE = regex.compile(r"\\(?:pm|mp)(?![A-Za-z])")
 _LG_RE = regex.compile(r"\\lg(?![A-Za-z])")
+# "m_{\max}", "S_\min": an operator's name as a subscript only names a variable (the parser reads no \max there)
+_OPERATOR_SUBSCRIPT_RE = regex.compile(r"_\s*(?:\{\s*\\(max|min|sup|inf)\s*\}|\\(max|min|sup|inf)(?![A-Za-z]))")
 _CUT_OFF_RE = regex.compile(r"(?<![0-9.])([0-9]*\.[0-9]+)\s*" + DOTS + r"(?=\s*$|\s+\p{L}|\s*\\(?:text|mathrm)\b)")
 _SEMICOLON_RE = regex.compile(r"(?<!\\)\s*;\s*")
 _SCIENTIFIC_RE = regex.compile(r"([-+]?[0-9]{1,15}(?:\.[0-9]{1,15})?)[eE]([-+]?[0-9]{1,3})")
@@ -408,6 +413,8 @@ def _nested_plus_minus(s: str) -> str:
     inside a group, which the parser does not expand (a sign at the top level it reads as a set itself). A
     second sign, a list or an equation is left alone: which signs go together is not written."""
     signs = list(_PLUS_MINUS_RE.finditer(s, timeout=REGEX_TIMEOUT_S))
+    if (points := _signed_tuple(s, signs)) is not None:
+        return points
     if len(signs) != 1 or "," in s or "=" in s:
         return s
     at, end = signs[0].span()
@@ -419,6 +426,32 @@ def _nested_plus_minus(s: str) -> str:
         return s
     plus, minus = (" + ", " - ") if signs[0][0] == "\\pm" else (" - ", " + ")
     return f"{s[:at]}{plus}{s[end:]}, {s[:at]}{minus}{s[end:]}"
+
+
+def _signed_tuple(s: str, signs: list) -> str | None:
+    """``(\\pm \\sqrt{2}, 0, \\pm \\sqrt{2})`` is the four points its signs choose, each sign on its own; with a
+    ``\\mp`` among them the signs go together (``(\\pm 1, \\mp 1)`` is (1, -1), (-1, 1)), as that sign is written
+    for. One tuple, at most three signs and one to a coordinate; else ``None`` (left as written)."""
+    body = s.strip()
+    if not (1 <= len(signs) <= 3 and "=" not in body and body[:1] == "(" and body[-1:] == ")"):
+        return None
+    parts = split_top_level(body[1:-1], ",")
+    if len(parts) < 2 or "," in "".join(parts):  # not one tuple of plain coordinates
+        return None
+    marked = [i for i, p in enumerate(parts) if _PLUS_MINUS_RE.search(p, timeout=REGEX_TIMEOUT_S)]
+    if len(marked) != len(signs):
+        return None
+    together = any(m[0] == "\\mp" for m in signs)
+    choices = [(1,), (-1,)] if together else list(itertools.product((1, -1), repeat=len(marked)))
+    points = []
+    for choice in choices:
+        cells = list(parts)
+        for n, i in enumerate(marked):
+            up = choice[0] if together else choice[n]
+            cells[i] = _PLUS_MINUS_RE.sub(lambda m: (" + " if (m[0] == "\\pm") == (up > 0) else " - "), parts[i],
+                                          timeout=REGEX_TIMEOUT_S)
+        points.append(body[0] + ", ".join(c.strip().removeprefix("+ ") for c in cells) + body[-1])
+    return ", ".join(points)
 
 
 _ANGLE_VECTOR_RE = regex.compile(r"^\s*\\(?:left)?\\?langle\s*(.*?)\s*\\(?:right)?\\?rangle\s*$|^\s*⟨\s*(.*?)\s*⟩\s*$")

@@ -73,7 +73,7 @@ def names_a_quantity(side: str) -> bool:
     """``m + n``, ``E[X]``, ``\\Pr(X=1)``, ``a_1 + a_2``, ``f(2)``: an expression of names that the
     question asks for (AIME's "find m + n"). A number outside brackets and subscripts (``3y``, ``x + 1``)
     makes it another quantity than the answer."""
-    if len(side) > 60:
+    if len(side) > 60 or side.lstrip().startswith("-"):  # "-x = 42" states x = -42, not 42
         return False
     bare = side
     for _ in range(3):  # nested brackets, innermost first
@@ -310,6 +310,22 @@ def without_qualifier(clean: str) -> str | None:
     where it holds (a quantifier, the names it binds and their set); ``None`` when there is none, or when its words
     add, deny or doubt a value (``\\text{ for all } x \\text{ except } 3`` keeps its exception)."""
     if len(clean) >= 400 or not any(w in clean for w in ("for", "where", "\\in", "∈")):
+        return None
+    items = _ITEM_JOINER_RE.split(clean, timeout=REGEX_TIMEOUT_S)
+    if len(items) > 1:  # "f(x) = -1 \text{ for all } x, \text{ and } f(x) = x + 1 \text{ for all } x": each its own
+        read = [_one_without_qualifier(item) for item in items]
+        if any(r is not None for r in read):
+            return ", ".join(r if r is not None else item.strip() for r, item in zip(read, items))
+        return None
+    return _one_without_qualifier(clean)
+
+
+# solutions joined by "and" in text, or by semicolons: each may carry its own qualifier
+_ITEM_JOINER_RE = regex.compile(r"\s*,?\s*(?:\\text\s*\{\s*,?\s*and\s*\}|(?<![A-Za-z\\])and(?![A-Za-z]))\s*|\s*;\s*")
+
+
+def _one_without_qualifier(clean: str) -> str | None:
+    if not any(w in clean for w in ("for", "where", "\\in", "∈")):
         return None
     if (m := _MEMBERSHIP_RE.fullmatch(clean, timeout=REGEX_TIMEOUT_S)) is not None:
         names = {n.strip() for n in m["names"].split(",")}
