@@ -192,13 +192,15 @@ def _point(part: str) -> tuple[str, str] | None:
     return (f"\\{{{m[2]}\\}}", m[1]) if m else None
 
 
+# a second condition after a comma ("x < 2, x \\neq 1"): no bound of the first
+_ANOTHER_CONDITION_RE = regex.compile(r",\s*[A-Za-z]\s*(?:[<>=≤≥≠]|\\(?:le|ge|leq|geq|lt|gt|neq?)(?![A-Za-z]))")
 _AND_SPLIT_RE = regex.compile(r"\s*(?:\\(?:land|wedge)(?![A-Za-z])|(?<![A-Za-z])and(?![A-Za-z]))\s*")
 
 
 def _bounds(part: str) -> tuple[str | None, bool, str | None, bool, str] | None:
     """(low, low open, high, high open, name) of a one-variable inequality (``None`` for an unbounded side)."""
     m = _ONE_SIDED_RE.fullmatch(part, timeout=REGEX_TIMEOUT_S)
-    if not m:
+    if not m or _ANOTHER_CONDITION_RE.search(part, timeout=REGEX_TIMEOUT_S):
         return None
     if m[1]:
         name, op, bound = m[1], m[2], m[3]
@@ -434,13 +436,45 @@ def set_builder_interval(clean: str) -> str | None:
     """``\\{x \\mid -1<x<1\\}`` -> ``(-1, 1)``: a set written by a condition on one variable that is an inequality
     in it (or several joined by "or"), as the interval it is; ``None`` otherwise."""
     m = _SET_BUILDER_RE.fullmatch(clean, timeout=REGEX_TIMEOUT_S)
-    if m is None:
+    removed = None
+    if (m is None or "\\}" in m[2]) and (minus := _SET_MINUS_RE.fullmatch(clean, timeout=REGEX_TIMEOUT_S)) is not None:
+        m, removed = _SET_BUILDER_RE.fullmatch(minus[1], timeout=REGEX_TIMEOUT_S), minus[2]  # "\{x | x < 2\} - \{-6\}"
+    if m is None or "\\{" in m[2] or "\\}" in m[2]:  # a set inside the condition: not one of inequalities
         return None
-    condition = regex.sub(r"\\(?:text|mathrm)\s*\{\s*or\s*\}", " or ", m[2], timeout=REGEX_TIMEOUT_S)
+    condition = regex.sub(r"\\(?:text|mathrm)\s*\{\s*(or|and)\s*\}", r" \1 ", m[2], timeout=REGEX_TIMEOUT_S)
     intervals = relations_as_intervals(condition, minimum=1)
     if intervals is None or _relation_interval(_OR_SPLIT_RE.split(condition, timeout=REGEX_TIMEOUT_S)[0])[1] != m[1]:
+        intervals = _conditions_together(condition, m[1])
+    if intervals is None or (removed is not None and "\\cup" in intervals):
         return None
-    return intervals
+    return intervals if removed is None else f"{intervals} \\setminus {removed}"
+
+
+# a set-builder set less a finite set: "\{x \mid x < 2\} - \{-6\}", "… \setminus \{0\}"
+_SET_MINUS_RE = regex.compile(r"(.+?\\\})\s*(?:-|\\setminus(?![A-Za-z])|\\backslash(?![A-Za-z]))\s*(\\\{[^{}<>=]{1,80}\\\})\s*")
+_CONDITION_SPLIT_RE = regex.compile(r"\s*(?:,|;|\\(?:land|wedge)(?![A-Za-z])|(?<![A-Za-z])and(?![A-Za-z]))\s*")
+
+
+def _conditions_together(condition: str, name: str) -> str | None:
+    """``x < \\frac32, x \\neq -6`` (conditions that must all hold, joined by commas or "and") as the interval they
+    leave, less the points they exclude; ``None`` unless each is an inequality in ``name`` or excludes a point."""
+    parts = [p for p in _CONDITION_SPLIT_RE.split(condition, timeout=REGEX_TIMEOUT_S) if p.strip()]
+    if len(parts) < 2 or len(parts) > 6:
+        return None
+    bounded, points = [], []
+    for part in parts:
+        if (excluded := _EXCLUDED_RE.fullmatch(part, timeout=REGEX_TIMEOUT_S)) is not None and excluded[1] == name:
+            points.append(excluded[2].strip())
+        elif (bounds := _bounds(part)) is not None and bounds[4] == name:
+            bounded.append(part)
+        else:
+            return None
+    if not bounded:
+        return None
+    interval = relations_as_intersection(" and ".join(bounded)) if len(bounded) > 1 else _relation_interval(bounded[0])[0]
+    if interval is None:
+        return None
+    return interval if not points else f"{interval} \\setminus \\{{{', '.join(points)}\\}}"
 
 
 _DEFINITION_RE = regex.compile(r"\s*([A-Za-z])\s*\(\s*([A-Za-z])\s*\)\s*=\s*(.+)")
