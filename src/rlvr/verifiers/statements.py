@@ -35,6 +35,9 @@ _BOUND_VARIABLES_RE = regex.compile(r"\\(?:sum|prod|int|lim)(?![A-Za-z])")
 _VARIABLE_LETTER_RE = regex.compile(r"[A-Za-df-hj-z]")
 _DIGIT_RE = regex.compile(r"[0-9]")
 _LATIN_RE = regex.compile(r"[A-Za-z]")
+# an operation on the one unknown that no question asks for by itself: a root, a reciprocal, a sign choice, a power
+# (a question does ask for "\lfloor x \rfloor", "\cos C" or "\log_2 x": those stay names of a quantity)
+_OPERATION_RE = regex.compile(r"\\(?:sqrt|d?frac|pm|mp)(?![A-Za-z])|\^")
 
 
 def is_constant_side(side: str) -> bool:
@@ -75,6 +78,9 @@ def names_a_quantity(side: str) -> bool:
     makes it another quantity than the answer."""
     if len(side) > 60 or side.lstrip().startswith("-"):  # "-x = 42" states x = -42, not 42
         return False
+    if _OPERATION_RE.search(side, timeout=REGEX_TIMEOUT_S) and len(set(_LATIN_RE.findall(
+            _COMMAND_OR_TEXT_RE.sub(" ", side, timeout=REGEX_TIMEOUT_S)))) == 1:
+        return False  # "\sqrt{x} = 42", "\frac{1}{x} = 42", "x^{-1} = 42": a function of the one unknown, not its value
     bare = side
     for _ in range(3):  # nested brackets, innermost first
         bare = _BRACKETED_RE.sub(" ", bare, timeout=REGEX_TIMEOUT_S)

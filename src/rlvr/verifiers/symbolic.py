@@ -35,13 +35,15 @@ class Comparer:
         self._verify = verify
         from latex2sympy2_extended.latex2sympy2 import NormalizationConfig
 
-        self._configs = [LatexExtractionConfig(boxed_match_priority=0), ExprExtractionConfig()]
+        # LaTeX first, then plain expressions ("x**2 + 1") apart: math-verify's expression reader takes the last number
+        # of a text it cannot read ("41 ? 42", "41 -> 42" are 42), so its reading counts only when it is the whole text
+        self._configs = [LatexExtractionConfig(boxed_match_priority=0)]
+        self._plain = [ExprExtractionConfig()]
         # math-verify's unit stripping drops a letter that spells a unit after the last term ("n + m", "3 o"): where
         # the text has other variables, that letter is a variable too, and the parser is given it with units off
         unitless = NormalizationConfig(basic_latex=True, units=False, malformed_operators=True, nits=True, boxed="all",
                                        equations=False)
-        self._variable_configs = [LatexExtractionConfig(boxed_match_priority=0, normalization_config=unitless),
-                                  ExprExtractionConfig()]
+        self._variable_configs = [LatexExtractionConfig(boxed_match_priority=0, normalization_config=unitless)]
         self._golds = ByteLRU("parsed golds", _GOLD_CACHE_BYTES)
 
     def clear(self) -> None:
@@ -61,6 +63,12 @@ class Comparer:
             configs = self._variable_configs if _ends_in_variable(text) else self._configs
             parsed = self._parse("\\boxed{" + text + "}", extraction_config=configs,
                                  parsing_timeout=None, raise_on_error=True)
+            if not any(not isinstance(p, str) for p in parsed):
+                parsed = self._parse("\\boxed{" + text + "}", extraction_config=self._plain,
+                                     parsing_timeout=None, raise_on_error=True)
+                read = next((p for p in parsed if isinstance(p, str)), "")
+                if "".join(read.split()) != "".join(text.split()):
+                    return []  # the expression reader took a fragment: "42" of "41 ? 42"
         except (MemoryError, RecursionError):
             raise
         except Exception:
