@@ -17,11 +17,18 @@ _PHRASE_RE = regex.compile(
     r"(?:[ \t]+(?:finale?|correcta|correcto|correcte|correta|corretta|certa|exacta|exacte|esatta))?)"
     r"[ \t]+(?:is|was|would be|will be|should be|equals|est|es|ist|lautet|è|é|sera|será)(?![\p{L}])[ \t]*:?[ \t]*([^\n]{1,2000})"
     r"|(?:最终答案|答案)(?:(?:是|为|應為|应为)[ \t]*[:：]?|[:：])[ \t]*([^\n]{1,2000})|(?i:ответ)(?:[ \t]*(?:равен|:))[ \t]*([^\n]{1,2000})"
-    r"|(?<!不)(?:故|所以|因此|应)选(?:择)?[ \t]*[:：]?[ \t]*([A-J](?![A-Za-z])[^\n]{0,2000})")  # 故选C: "so choose C"
+    r"|(?<!不)(?:故|所以|因此|应)选(?:择)?[ \t]*[:：]?[ \t]*([A-J](?![A-Za-z])[^\n]{0,2000})"  # 故选C: "so choose C"
+    # "the answer is" where the noun and its verb are one word each: Romanian, Dutch, Nordic, Slavic, Baltic, Finnic,
+    # Indonesian and Malay, Vietnamese, Thai
+    r"|(?i:\b(?:răspunsul(?:[ \t]+final)?[ \t]+este|het[ \t]+(?:juiste[ \t]+)?antwoord[ \t]+is|svaret[ \t]+(?:är|er)"
+    r"|odpowiedź[ \t]+(?:to|wynosi)|odpověď[ \t]+je|odpoveď[ \t]+je|odgovor[ \t]+je|vastaus[ \t]+on|vastus[ \t]+on"
+    r"|atsakymas[ \t]+yra|jawaban(?:nya)?[ \t]+(?:adalah|ialah)|đáp[ \t]+án[ \t]+là)(?![\p{L}]))"
+    r"[ \t]*:?[ \t]*([^\n]{1,2000})|คำตอบ(?:สุดท้าย)?[ \t]*(?:คือ|เท่ากับ)[ \t]*([^\n]{1,2000})")
 
 
 _PHRASE_HINTS = ("answer", "choice", "option", "result", "réponse", "respuesta", "antwort", "risposta", "resposta", "答案", "ответ",
-                 "选")
+                 "选", "răspuns", "antwoord", "svaret", "odpowied", "odpověď", "odpoveď", "odgovor", "vastaus", "vastus",
+                 "atsakymas", "jawaban", "đáp án", "คำตอบ")
 # "C项", "C选项"; "la C", "die Option C", "l'option C": an option's letter with its noun or article
 _LETTER_OPTION_RE = regex.compile(r"([A-J])[ \t]*(?:选项|項|项)[。.]?"
                                   r"|(?i:la|el|le|die|l['’]|(?:la[ \t]+|die[ \t]+|l['’])?(?:option|opción|opzione|opção))"
@@ -63,7 +70,7 @@ def final_answer_phrase_in(text: str, timeout: float, start: int = 0) -> list[tu
             continue
         if near is not None:  # again without the end bound, for the whole value
             m = _PHRASE_RE.match(text, m.start(), timeout=timeout) or m
-        group = next(g for g in (1, 2, 3, 4) if m[g] is not None)
+        group = next(g for g in (1, 2, 3, 4, 5, 6) if m[g] is not None)
         content = first_sentence(m[group].split("。")[0] if group in (2, 4) else m[group], timeout)
         if letter := _LETTER_OPTION_RE.fullmatch(content, timeout=timeout):
             content = letter[1] or letter[2]  # "正确答案是C项", "选C选项": the option's letter

@@ -58,6 +58,7 @@ _UNIT_MACROS = frozenset({"\\AA", "\\angstrom", "\\mu", "\\micro", "\\ohm", "\\O
                           "\\degreeCelsius", "\\textdegree", "\\micron", "\\textmu", "\\textohm"})
 
 
+_SPACING_TOKEN_RE = regex.compile(r"\s+|\\[ ,;:!]|\\q?quad|~")
 _UPRIGHT_RE = regex.compile(r"\\(?:rm|mathrm)(?![A-Za-z])")
 
 
@@ -105,6 +106,10 @@ def box_context(doc: Document, box_start: int, box_end: int, timeout: float, cho
     prev_end = len(view[:box_start].rstrip())
     if any(b.end == prev_end for b in doc.boxes):
         before = []  # right after another box: the two are stated together, and read so elsewhere
+    while choice and len(after) > 1 and _SPACING_TOKEN_RE.fullmatch(after[0]) and after[1].isspace():
+        after = after[1:]  # "\\boxed{(C)}\\quad \\frac35": a spacing command is a blank too
+    if choice and after and _SPACING_TOKEN_RE.fullmatch(after[0]) and not after[0].isspace():
+        after = [" "] + after[1:]
     if choice and after and after[0].isspace() and len(after) > 1 and after[1] not in ("^", "_", "!", "*", "/"):
         after = []  # a choice box followed by its option's text: "\\boxed{\\text{(B)}} 3(1 + r/10)^x"
     return _prefix_problem(before, after, in_math, view, box_start, timeout, text_before) or \

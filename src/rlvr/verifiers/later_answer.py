@@ -6,6 +6,8 @@ reading the answer costs as much as reading the rest of the row.
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 from functools import cached_property
 
 import regex
@@ -49,7 +51,11 @@ class AnswerReadings:
     def own(self) -> set:
         """The answer's own value keys: the whole, and each part of a list."""
         parts = _COMMA_RE.split(clean(self.answer), timeout=self.timeout)
-        return {self.key} | {key(v) for v in parts if v.strip()}
+        own = {self.key} | {key(v) for v in parts if v.strip()}
+        if isinstance(self.number, Fraction) and "%" not in self.answer:
+            # "\\boxed{25}" then "So 25% (15 out of 60) passed": the answer's number, said as the percentage it is
+            own.add(key(f"{self.answer.strip()}%"))
+        return own
 
     @cached_property
     def bare(self) -> object:

@@ -55,6 +55,11 @@ ANSWER_WORDS: tuple[str, ...] = (
     "resultado final", "risultato", "risultato finale", "kết quả", "sonuç", "wynik", "ostateczny wynik",
     "odpowiedź końcowa", "résultat", "résultat final", "결과", "最终结果", "结果", "जवाब", "अंतिम जवाब",
     "câu trả lời", "trả lời", "đáp", "javob", "жауап", "پاسخ نهایی", "jawaban akhir", "sagot", "antwort lautet",
+    # the word "answer" in more of the languages models are asked in (Slavic, Baltic, Caucasian, Indic, South-East Asian)
+    "odgovor", "одговор", "отговор", "адказ", "odpoveď", "atsakymas", "atbilde", "vastus", "cavab", "жооп", "ҷавоб",
+    "хариулт", "პასუხი", "պատասխան", "উত্তর", "ਜਵਾਬ", "જવાબ", "ಉತ್ತರ", "ഉത്തരം", "பதில்", "సమాధానం",
+    "جواب", "පිළිතුර", "အဖြေ", "ចម្លើយ", "ຄຳຕອບ", "መልስ", "erantzuna", "ateb", "freagra", "përgjigja",
+    "përgjigje", "răspunsul", "răspuns final", "răspunsul final", "amsa", "impendulo", "ответ задачи",
 )
 #: labels only (no article): what may stand alone on an answer line, e.g. "**Final Answer**"
 ANSWER_LINE_LABELS: tuple[str, ...] = tuple(w for w in ANSWER_WORDS if w not in ("final", "解", "답", "solution"))

@@ -269,6 +269,8 @@ def normalize_answer(text: str) -> NormalizedAnswer:
     if (compact := compact_value(text)) is not None:
         text = compact  # "\$42\text{K}" is 42000, "4.2万" 42000, "3 млн" 3000000: a compact number is its value
     text = restore_escapes(text)  # a form feed where "\\frac" began: an unescaped string, never text
+    if "°" in text or "℃" in text or "℉" in text:
+        text = _SYMBOL_TEXT_RE.sub(r"\1", text, timeout=REGEX_TIMEOUT_S)  # "72\text{ °}": the sign, not a text group
     s = fold_math_unicode(amount) if (amount := _money_amount(text)) != text else _money_amount(fold_math_unicode(text))
     s = s.replace("\\$", "")  # an escaped dollar is a currency sign, not a math delimiter
     if "textcirc" in s or "textdegree" in s:
@@ -403,6 +405,8 @@ _TEXT_MACRO_RE = regex.compile(r"\\(?:text|textrm|mathrm|mbox)\s*\{([^{}]*)\}")
 _LETTER_RE = regex.compile(r"\p{L}")
 _PLUS_MINUS_RE = regex.compile(r"\\(?:pm|mp)(?![A-Za-z])")
 _LG_RE = regex.compile(r"\\lg(?![A-Za-z])")
+# a degree sign alone in a text group ("72\\text{ °}", "\\mathrm{°C}"): folded to "^\\circ" it would leave the group open
+_SYMBOL_TEXT_RE = regex.compile(r"\\(?:text|mathrm|textrm|mbox)\s*\{\s*([°℃℉]\s*[CF]?)\s*\}")
 # "m_{\max}", "S_\min": an operator's name as a subscript only names a variable (the parser reads no \max there)
 _OPERATOR_SUBSCRIPT_RE = regex.compile(r"_\s*(?:\{\s*\\(max|min|sup|inf)\s*\}|\\(max|min|sup|inf)(?![A-Za-z]))")
 _CUT_OFF_RE = regex.compile(r"(?<![0-9.])([0-9]*\.[0-9]+)\s*" + DOTS + r"(?=\s*$|\s+\p{L}|\s*\\(?:text|mathrm)\b)")

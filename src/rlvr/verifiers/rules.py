@@ -157,11 +157,12 @@ def numbers_hidden_in_text(raw: str) -> bool:
     beside a number is a second answer that math parsers silently drop or merge.
     """
     raw = _TEXT_NUMERAL_RE.sub(r"\1", raw, timeout=REGEX_TIMEOUT_S)  # \text{1011}_2: a numeral and its base
-    groups = [m for m in TEXT_GROUP_RE.finditer(raw, timeout=REGEX_TIMEOUT_S) if any(c.isdigit() for c in m[1])]
+    # a digit is a decimal digit of any script; "m²", "cm³" hold exponents, not numbers
+    groups = [m for m in TEXT_GROUP_RE.finditer(raw, timeout=REGEX_TIMEOUT_S) if any(c.isdecimal() for c in m[1])]
     if not groups:
         return False
     outside = TEXT_GROUP_RE.sub(" ", raw, timeout=REGEX_TIMEOUT_S)
-    return len(groups) > 1 or any(c.isdigit() for c in outside)
+    return len(groups) > 1 or any(c.isdecimal() for c in outside)
 
 
 def _shown(answer: NormalizedAnswer) -> str:

@@ -187,6 +187,10 @@ def _next_lines(view: str, pos: int) -> tuple[int, int] | None:
 _NAMED_LINE_RE = regex.compile(r"[ \t]*\$?[ \t]*([A-Za-z](?:_\{?[A-Za-z0-9]{1,3}\}?)?)[ \t]*=[ \t]*[^=\n$]{1,40}?[ \t]*\$?[ \t.,;]*")
 
 
+# a bracketed remark of words closing the line after its value: "$42$ (so the smallest $n$ is 42)"
+_REMARK_RE = regex.compile(r"(?<=[$)\]}0-9A-Za-z])[ \t]+\((?=[^()]*\p{L}{2})[^()\n]{1,300}\)[ \t.]*$")
+
+
 def answer_line(doc: Document, timeout: float, start: int = 0) -> list[Slot]:
     view = doc.view
     found = []
@@ -211,6 +215,11 @@ def answer_line(doc: Document, timeout: float, start: int = 0) -> list[Slot]:
         if not raw.lstrip().startswith(("\\[", "$$")):
             raw = first_sentence(raw, timeout)  # "Answer: 5. Wait, actually 7." answers 5; the rest follows it
         answer, length = raw, len(raw)
+        if " is " in raw and (remark := _REMARK_RE.search(raw, timeout=timeout)) is not None and " is " in remark[0] \
+                and clean(raw[:remark.start()]):
+            # "$n = 42$ (so the smallest such $n$ is 42)": the remark follows the slot, and is read as later text is
+            raw = answer = raw[:remark.start()]
+            length = len(raw)
         inner = final_answer_phrase_in(raw, timeout)  # "Final Answer: The final answer is $3$. I hope…"
         if inner:
             answer, length = inner[-1][0], inner[-1][2]
