@@ -98,6 +98,8 @@ def quantity_rhs(clean: str) -> str | None:
         return None  # "\\sum_{k=1}^{10} k = 56" is a statement to check, not a value to read
     if NAME_RE.fullmatch(lhs, timeout=REGEX_TIMEOUT_S) or names_a_quantity(lhs):
         return sides[1].strip()
+    if lhs.lstrip().startswith("-") and NAME_RE.fullmatch(lhs.lstrip()[1:], timeout=REGEX_TIMEOUT_S):
+        return f"-({sides[1].strip()})"  # "-x = 42" states x = -42
     return None
 
 
@@ -108,7 +110,7 @@ def equation_problem(clean: str) -> str | None:
             sides = split_top_level(part, "=")
             for side in sides[:-1]:
                 if side.strip() and not NAME_RE.fullmatch(side, timeout=REGEX_TIMEOUT_S) and not is_constant_side(side) \
-                        and not names_a_quantity(side):
+                        and not names_a_quantity(side) and not (len(sides) == 2 and quantity_rhs(part) is not None):
                     return (f"{clean!r} states the value of {side.strip()!r}, not of the answer; "
                             "only a name (x = …) on the left states the value")
     return None
