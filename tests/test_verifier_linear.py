@@ -124,3 +124,13 @@ def test_every_regex_call_over_text_has_a_timeout():
             if not any(k.arg == "timeout" for k in node.keywords):
                 missing.append(f"{path.name}:{node.lineno} {name}.{node.func.attr}(...)")
     assert missing == [], "regex calls over text without timeout=:\n" + "\n".join(missing)
+
+
+@pytest.mark.parametrize("blanks", [" " * 50, "\t" * 300, " " * 7_000, "\n" * 7_000])
+def test_blanks_between_a_box_and_a_hedge_neither_stall_nor_hide_it(blanks):
+    """A run of blanks after the box was split every way by a nested repetition (60 spaces ran out the
+    regex budget, so the row was a ``timeout``), and 6,000 of them pushed a hedge past the read tail."""
+    extraction = extract_answer("\\boxed{42}" + blanks + "or 41", VerifierConfig())
+    assert extraction.status == "multiple", extraction
+    if "\n" not in blanks:  # on the box's line ("%" opening a line is a TeX comment)
+        assert extract_answer("\\boxed{42}" + blanks[:5] + "%", VerifierConfig()).answer in ("42%", "42\\%")

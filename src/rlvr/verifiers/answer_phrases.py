@@ -22,8 +22,10 @@ _PHRASE_RE = regex.compile(
     # Indonesian and Malay, Vietnamese, Thai
     r"|(?i:\b(?:răspunsul(?:[ \t]+final)?[ \t]+este|het[ \t]+(?:juiste[ \t]+)?antwoord[ \t]+is|svaret[ \t]+(?:är|er)"
     r"|odpowiedź[ \t]+(?:to|wynosi)|odpověď[ \t]+je|odpoveď[ \t]+je|odgovor[ \t]+je|vastaus[ \t]+on|vastus[ \t]+on"
-    r"|atsakymas[ \t]+yra|jawaban(?:nya)?[ \t]+(?:adalah|ialah)|đáp[ \t]+án[ \t]+là)(?![\p{L}]))"
-    r"[ \t]*:?[ \t]*([^\n]{1,2000})|คำตอบ(?:สุดท้าย)?[ \t]*(?:คือ|เท่ากับ)[ \t]*([^\n]{1,2000})")
+    r"|atsakymas[ \t]+yra|jawaban(?:nya)?[ \t]+(?:adalah|ialah)|đáp[ \t]+án[ \t]+là)(?![\p{L}])"
+    # "Het antwoord is dus 42", "Odpověď je tedy 42": a "so" after the verb
+    r"(?:[ \t]+(?:dus|tedy|teda|siis|alltså|altså|więc|zatem|deci|dakle|tako|jadi|vậy|così|also|donc|ainsi|thus|so)"
+    r"(?![\p{L}]))?)[ \t]*:?[ \t]*([^\n]{1,2000})|คำตอบ(?:สุดท้าย)?[ \t]*(?:คือ|เท่ากับ)[ \t]*([^\n]{1,2000})")
 
 
 _PHRASE_HINTS = ("answer", "choice", "option", "result", "réponse", "respuesta", "antwort", "risposta", "resposta", "答案", "ответ",

@@ -21,7 +21,7 @@ from rlvr.verifiers.percent_words import percent_words
 
 from rlvr.verifiers.currencies import is_currency
 from rlvr.verifiers.document import Document
-from rlvr.verifiers.lexicon import APPROVAL_MARKS
+from rlvr.verifiers.lexicon import APPROVAL_MARKS, OR_WORDS, alternation
 from rlvr.verifiers.limits import REGEX_TIMEOUT_S
 from rlvr.verifiers.units import unit_after, unit_word as _unit_word
 
@@ -58,6 +58,8 @@ _UNIT_MACROS = frozenset({"\\AA", "\\angstrom", "\\mu", "\\micro", "\\ohm", "\\O
                           "\\degreeCelsius", "\\textdegree", "\\micron", "\\textmu", "\\textohm"})
 
 
+# after a choice box, what names another option: an "or" word, or a letter standing alone in brackets ("(D)")
+_ANOTHER_OPTION_RE = regex.compile(r"(?i)(?<![\p{L}])(?:" + alternation(OR_WORDS) + r")(?![\p{L}])|\(\s*[A-J]\s*\)")
 _SPACING_TOKEN_RE = regex.compile(r"\s+|\\[ ,;:!]|\\q?quad|~")
 _UPRIGHT_RE = regex.compile(r"\\(?:rm|mathrm)(?![A-Za-z])")
 
@@ -110,7 +112,8 @@ def box_context(doc: Document, box_start: int, box_end: int, timeout: float, cho
         after = after[1:]  # "\\boxed{(C)}\\quad \\frac35": a spacing command is a blank too
     if choice and after and _SPACING_TOKEN_RE.fullmatch(after[0]) and not after[0].isspace():
         after = [" "] + after[1:]
-    if choice and after and after[0].isspace() and len(after) > 1 and after[1] not in ("^", "_", "!", "*", "/"):
+    if choice and after and after[0].isspace() and len(after) > 1 and after[1] not in ("^", "_", "!", "*", "/") \
+            and not _ANOTHER_OPTION_RE.search(view, box_end, min(hi, box_end + 120), timeout=timeout):
         after = []  # a choice box followed by its option's text: "\\boxed{\\text{(B)}} 3(1 + r/10)^x"
     return _prefix_problem(before, after, in_math, view, box_start, timeout, text_before) or \
         (_suffix_problem(after, in_math, timeout) if suffix else None) or \
@@ -341,8 +344,8 @@ def unit_after_box(doc: Document, box_end: int, answer: str, timeout: float) -> 
 
 # after the box: its math's closing delimiter and spacing, then a percent sign ("\\boxed{10}\\%", "$\\boxed{10}$%")
 # (on the box's line: a "%" that opens a line is a TeX comment)
-_PERCENT_AFTER_RE = regex.compile(r"(?:[ \t]{1,40}|\\[,;:! ]|~|\$|\\\)|\\\]){0,6}(?:\\%|%|\\text\s*\{\s*\\?%\s*\})")
-_WORD_AFTER_RE = regex.compile(r"(?:[ \t]{1,40}|\\[,;:! ]|~|\$|\\\)|\\\]){0,6}(?:\\text\s*\{\s*)?(\p{L}+(?:[ \u00a0]\p{L}+)?)")
+_PERCENT_AFTER_RE = regex.compile(r"(?:[ \t]++|\\[,;:! ]|~|\$|\\\)|\\\]){0,6}(?:\\%|%|\\text\s*\{\s*\\?%\s*\})")
+_WORD_AFTER_RE = regex.compile(r"(?:[ \t]++|\\[,;:! ]|~|\$|\\\)|\\\]){0,6}(?:\\text\s*\{\s*)?(\p{L}+(?:[ \u00a0]\p{L}+)?)")
 
 
 def percent_after_box(doc: Document, box_end: int, answer: str, timeout: float) -> bool:

@@ -76,6 +76,23 @@ def _carried_label(view: str, start: int, answer: str, timeout: float) -> regex.
     return found
 
 
+_NON_BLANK_RE = regex.compile(r"\S")
+
+
+def _tail_end(view: str, end: int) -> int:
+    """Where the read tail after the final answer stops: ``_MAX_TAIL`` characters on, or further when blanks fill
+    them (thousands of spaces before "or 41" are no reason to stop reading), at most ``_MAX_TAIL`` non-blank ones."""
+    stop = end + _MAX_TAIL
+    if stop >= len(view) or len(view[end:stop].split()) > _MAX_TAIL // 50:
+        return stop  # the usual tail: words in it, or the text ends within it
+    seen = 0
+    for m in _NON_BLANK_RE.finditer(view, end):
+        seen += 1
+        if seen >= _MAX_TAIL:
+            return m.end()
+    return len(view)
+
+
 def check_later(doc: Document, later_slots: list[list[Slot]], final: Slot, answer: str, timeout: float) -> Finding | None:
     """After the final answer nothing may state another value (the strict policy).
 
@@ -105,7 +122,7 @@ def check_later(doc: Document, later_slots: list[list[Slot]], final: Slot, answe
     span = doc.math_span(final.start)
     if span is not None:
         end = max(end, span[1])  # what follows the box inside its own math span is the box context's to judge
-    tail = doc.view[end:end + _MAX_TAIL]
+    tail = doc.view[end:_tail_end(doc.view, end)]
     reader.explaining = EXPLANATION_RE.match(tail, timeout=timeout) is not None
     reader.working = doc.view[max(0, final.start - _MAX_TAIL):final.start]
     around = doc.view[max(0, final.start - 3):min(len(doc.view), final.end + 12)]

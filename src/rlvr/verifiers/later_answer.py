@@ -51,11 +51,7 @@ class AnswerReadings:
     def own(self) -> set:
         """The answer's own value keys: the whole, and each part of a list."""
         parts = _COMMA_RE.split(clean(self.answer), timeout=self.timeout)
-        own = {self.key} | {key(v) for v in parts if v.strip()}
-        if isinstance(self.number, Fraction) and "%" not in self.answer:
-            # "\\boxed{25}" then "So 25% (15 out of 60) passed": the answer's number, said as the percentage it is
-            own.add(key(f"{self.answer.strip()}%"))
-        return own
+        return {self.key} | {key(v) for v in parts if v.strip()}
 
     @cached_property
     def bare(self) -> object:
@@ -82,5 +78,8 @@ class AnswerReadings:
     def owns(self, value: str) -> bool:
         """Whether ``value`` is the answer's own value (or a part of it, or its number without the scale)."""
         k = key(value)
+        if "%" in value and isinstance(self.number, Fraction) and "%" not in self.answer \
+                and k == key(f"{self.answer.strip()}%"):
+            return True  # "\\boxed{25}" then "So 25% of the students passed": the answer's number, as the percentage
         return k in self.own or (k == self.bare and not has_temperature_scale(value)) or (
             self.number is not None and not isinstance(k, type(self.number)) and comes_to(value, self.number))

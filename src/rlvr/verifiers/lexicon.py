@@ -57,7 +57,7 @@ ANSWER_WORDS: tuple[str, ...] = (
     "câu trả lời", "trả lời", "đáp", "javob", "жауап", "پاسخ نهایی", "jawaban akhir", "sagot", "antwort lautet",
     # the word "answer" in more of the languages models are asked in (Slavic, Baltic, Caucasian, Indic, South-East Asian)
     "odgovor", "одговор", "отговор", "адказ", "odpoveď", "atsakymas", "atbilde", "vastus", "cavab", "жооп", "ҷавоб",
-    "хариулт", "პასუხი", "պատասխան", "উত্তর", "ਜਵਾਬ", "જવાબ", "ಉತ್ತರ", "ഉത്തരം", "பதில்", "సమాధానం",
+    "хариулт", "პასუხი", "պատասխան", "উত্তর", "ਜਵਾਬ", "જવાબ", "ಉತ್ತರ", "ഉത്തരം", "பதில்", "సమాధానం", "జవాబు",
     "جواب", "පිළිතුර", "အဖြေ", "ចម្លើយ", "ຄຳຕອບ", "መልስ", "erantzuna", "ateb", "freagra", "përgjigja",
     "përgjigje", "răspunsul", "răspuns final", "răspunsul final", "amsa", "impendulo", "ответ задачи",
 )

@@ -331,8 +331,8 @@ def normalize_answer(text: str) -> NormalizedAnswer:
         unit = unit or TEMPERATURE_UNITS.get(m["scale"] or "", "degree")
         if len({d["scale"] for d in DEGREE_RE.finditer(s, timeout=REGEX_TIMEOUT_S) if d["scale"]}) > 1:
             s, unit = one_temperature(s)  # "25 °C = 77 °F" is one temperature; "25 °C = 25 °F" is two
-        else:
-            s = DEGREE_RE.sub("", s, timeout=REGEX_TIMEOUT_S)
+        else:  # "45° 30" is two numbers (45, 30), never 4530 once the sign is gone
+            s = DEGREE_RE.sub(lambda d: ", " if _DIGIT_NEXT_RE.match(s, d.end()) else "", s, timeout=REGEX_TIMEOUT_S)
     s = _FRAC_ALIAS_RE.sub(r"\\frac", s, timeout=REGEX_TIMEOUT_S)
     if "\\over" in s:
         s = plain_tex_fractions(s)
@@ -405,6 +405,7 @@ _TEXT_MACRO_RE = regex.compile(r"\\(?:text|textrm|mathrm|mbox)\s*\{([^{}]*)\}")
 _LETTER_RE = regex.compile(r"\p{L}")
 _PLUS_MINUS_RE = regex.compile(r"\\(?:pm|mp)(?![A-Za-z])")
 _LG_RE = regex.compile(r"\\lg(?![A-Za-z])")
+_DIGIT_NEXT_RE = regex.compile(r"\s*[0-9]")
 # a degree sign alone in a text group ("72\\text{ °}", "\\mathrm{°C}"): folded to "^\\circ" it would leave the group open
 _SYMBOL_TEXT_RE = regex.compile(r"\\(?:text|mathrm|textrm|mbox)\s*\{\s*([°℃℉]\s*[CF]?)\s*\}")
 # "m_{\max}", "S_\min": an operator's name as a subscript only names a variable (the parser reads no \max there)

@@ -23,7 +23,7 @@ _READING_PHRASE = (r"(?:in|for|under)\s+(?:the\s+|an?\s+)?[\w-]+(?:\s+[\w-]+)?\s
 _CONDITIONS = r"if|when|assuming|in\s+case|provided|under\s+the"
 # a statement that opens on a condition or an alternative reading (a later box's statement)
 READING_OPENING_RE = regex.compile(
-    r"(?i)[\s*_>#-]*(?P<contrast>(?:(?:however|but|or|alternatively|otherwise|on\s+the\s+other\s+hand)\s*,?\s*)+)?"
+    r"(?i)[\s*_>#-]*(?P<contrast>(?:(?:however|but|or|alternatively|otherwise|on\s+the\s+other\s+hand)\s*+,?+\s*+)+)?"
     r"(?:" + _CONDITIONS + r")\b|[\s*_>#-]*(?P<contrast2>alternatively|otherwise)\b|[\s*_>#-]*(?P<reading>"
     + _READING_PHRASE + r")\b")
 # a sentence after the answer that opens on a condition or a reading ("If the problem means distinct seats, then 41.",

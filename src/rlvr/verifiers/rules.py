@@ -157,12 +157,16 @@ def numbers_hidden_in_text(raw: str) -> bool:
     beside a number is a second answer that math parsers silently drop or merge.
     """
     raw = _TEXT_NUMERAL_RE.sub(r"\1", raw, timeout=REGEX_TIMEOUT_S)  # \text{1011}_2: a numeral and its base
-    # a digit is a decimal digit of any script; "m²", "cm³" hold exponents, not numbers
-    groups = [m for m in TEXT_GROUP_RE.finditer(raw, timeout=REGEX_TIMEOUT_S) if any(c.isdecimal() for c in m[1])]
+    # a number is any numeral character (digits of any script, subscripts, "½"), but a superscript: "m²", "cm³" are powers
+    groups = [m for m in TEXT_GROUP_RE.finditer(raw, timeout=REGEX_TIMEOUT_S) if any(_numeral_char(c) for c in m[1])]
     if not groups:
         return False
     outside = TEXT_GROUP_RE.sub(" ", raw, timeout=REGEX_TIMEOUT_S)
-    return len(groups) > 1 or any(c.isdecimal() for c in outside)
+    return len(groups) > 1 or any(_numeral_char(c) for c in outside)
+
+
+def _numeral_char(c: str) -> bool:
+    return c.isnumeric() and c not in "⁰¹²³⁴⁵⁶⁷⁸⁹"
 
 
 def _shown(answer: NormalizedAnswer) -> str:

@@ -19,9 +19,9 @@ __all__ = ["joined_solutions"]
 _RELATION = r"(?:=|<|>|\\l(?:e|eq|eqslant)|\\g(?:e|eq|eqslant)|\\neq?|≤|≥|≠)(?![A-Za-z])"
 # "x = 3", "x_1 = 3", "x \le -1", "-3 < x \le -1": one variable (its subscript aside), a relation, a side without
 # another relation
-_PART_RE = regex.compile(r"\s*(?:(?P<lo>[^<>=≤≥≠$]{1,40}?)\s*" + _RELATION + r"\s*)?(?P<var>[A-Za-z])(?:_\{?[0-9A-Za-z]{1,3}\}?)?\s*"
+_PART_RE = regex.compile(r"\s*+(?:(?P<lo>[^<>=≤≥≠$\s][^<>=≤≥≠$]{0,39}?)\s*" + _RELATION + r"\s*+)?(?P<var>[A-Za-z])(?:_\{?[0-9A-Za-z]{1,3}\}?)?\s*"
                          + _RELATION
-                         + r"\s*(?P<side>[^<>=≤≥≠$]{1,40}?)\s*")
+                         + r"\s*+(?P<side>[^<>=≤≥≠$\s][^<>=≤≥≠$]{0,39}?)\s*")
 # between two relations even a one-letter "or" is one (Spanish and Italian "o", "u"): no variable stands there
 _OR_BETWEEN_RE = regex.compile(r"[\s$,]*(?:" + alternation(OR_WORDS) + r"|(?<![\p{L}\\])[ou](?![\p{L}]))[\s$]*")
 _END_RE = regex.compile(r"[\s$.,;:!。．]*")

@@ -35,9 +35,12 @@ _BOUND_VARIABLES_RE = regex.compile(r"\\(?:sum|prod|int|lim)(?![A-Za-z])")
 _VARIABLE_LETTER_RE = regex.compile(r"[A-Za-df-hj-z]")
 _DIGIT_RE = regex.compile(r"[0-9]")
 _LATIN_RE = regex.compile(r"[A-Za-z]")
-# an operation on the one unknown that no question asks for by itself: a root, a reciprocal, a sign choice, a power
-# (a question does ask for "\lfloor x \rfloor", "\cos C" or "\log_2 x": those stay names of a quantity)
-_OPERATION_RE = regex.compile(r"\\(?:sqrt|d?frac|pm|mp)(?![A-Za-z])|\^")
+# one operation on a bare unknown that no question asks for by itself: a sign, a sign choice, a square root, a
+# reciprocal, a power (questions do ask for "\lfloor x \rfloor", "\cos C", "\log_2 x", "f^{-1}(3)", "-a + b")
+_BARE_NAME = r"\s*[A-Za-z](?:_\{?[A-Za-z0-9]{1,3}\}?)?\s*"
+_OPERATION_ON_NAME_RE = regex.compile(
+    r"\s*(?:-|\\pm|\\mp)" + _BARE_NAME + r"|\s*\\sqrt\s*\{" + _BARE_NAME + r"\}\s*|\s*\\d?frac\s*\{\s*1\s*\}\s*\{"
+    + _BARE_NAME + r"\}\s*|" + _BARE_NAME + r"\^\s*(?:\{[^{}]{1,12}\}|[^{}\s])\s*")
 
 
 def is_constant_side(side: str) -> bool:
@@ -76,11 +79,8 @@ def names_a_quantity(side: str) -> bool:
     """``m + n``, ``E[X]``, ``\\Pr(X=1)``, ``a_1 + a_2``, ``f(2)``: an expression of names that the
     question asks for (AIME's "find m + n"). A number outside brackets and subscripts (``3y``, ``x + 1``)
     makes it another quantity than the answer."""
-    if len(side) > 60 or side.lstrip().startswith("-"):  # "-x = 42" states x = -42, not 42
-        return False
-    if _OPERATION_RE.search(side, timeout=REGEX_TIMEOUT_S) and len(set(_LATIN_RE.findall(
-            _COMMAND_OR_TEXT_RE.sub(" ", side, timeout=REGEX_TIMEOUT_S)))) == 1:
-        return False  # "\sqrt{x} = 42", "\frac{1}{x} = 42", "x^{-1} = 42": a function of the one unknown, not its value
+    if len(side) > 60 or _OPERATION_ON_NAME_RE.fullmatch(side, timeout=REGEX_TIMEOUT_S):
+        return False  # "\\sqrt{x} = 42", "\\frac{1}{x} = 42", "x^{-1} = 42", "-x = 42": an operation on the unknown
     bare = side
     for _ in range(3):  # nested brackets, innermost first
         bare = _BRACKETED_RE.sub(" ", bare, timeout=REGEX_TIMEOUT_S)
@@ -167,8 +167,8 @@ def approximation_part(answer: NormalizedAnswer) -> NormalizedAnswer | None:
 _REL = r"(<|>|≤|≥|\\(?:le|leq|ge|geq|lt|gt|leqslant|geqslant)(?![A-Za-z]))"
 _EXCLUDED_RE = regex.compile(r"\s*([A-Za-z])\s*(?:\\neq?(?![A-Za-z])|≠|!=)\s*([^<>=≤≥≠]+?)\s*")  # "x \neq 1"
 _ONE_SIDED_RE = regex.compile(
-    r"\s*([A-Za-z])\s*" + _REL + r"\s*([^<>=≤≥]+?)\s*"
-    r"|\s*([^<>=≤≥]+?)\s*" + _REL + r"\s*([A-Za-z])\s*" + _REL + r"\s*([^<>=≤≥]+?)\s*")
+    r"\s*+([A-Za-z])\s*" + _REL + r"\s*+([^<>=≤≥]+?)\s*"
+    r"|\s*+([^<>=≤≥]+?)\s*" + _REL + r"\s*+([A-Za-z])\s*" + _REL + r"\s*+([^<>=≤≥]+?)\s*")
 _OR_SPLIT_RE = regex.compile(r"\s*(?:\\(?:lor|vee)(?![A-Za-z])|" + alternation(OR_WORDS) + r"|\\cup(?![A-Za-z]))\s*")
 _LESS = {"<": True, "\\lt": True, "\\le": False, "\\leq": False, "\\leqslant": False, "≤": False}  # strict?
 _GREATER = {">": True, "\\gt": True, "\\ge": False, "\\geq": False, "\\geqslant": False, "≥": False}
@@ -201,7 +201,7 @@ def _point(part: str) -> tuple[str, str] | None:
 
 
 # a second condition after a comma ("x < 2, x \\neq 1"): no bound of the first
-_ANOTHER_CONDITION_RE = regex.compile(r",\s*[A-Za-z]\s*(?:[<>=≤≥≠]|\\(?:le|ge|leq|geq|lt|gt|neq?)(?![A-Za-z]))")
+_ANOTHER_CONDITION_RE = regex.compile(r"(?:,|(?<![A-Za-z\\])and(?![A-Za-z])|\\(?:land|wedge)(?![A-Za-z]))\s*[A-Za-z]\s*(?:[<>=≤≥≠]|\\(?:le|ge|leq|geq|lt|gt|neq?)(?![A-Za-z]))")
 _AND_SPLIT_RE = regex.compile(r"\s*(?:\\(?:land|wedge)(?![A-Za-z])|(?<![A-Za-z])and(?![A-Za-z]))\s*")
 
 
@@ -324,7 +324,11 @@ def without_qualifier(clean: str) -> str | None:
     items = _ITEM_JOINER_RE.split(clean, timeout=REGEX_TIMEOUT_S)
     if len(items) > 1:  # "f(x) = -1 \text{ for all } x, \text{ and } f(x) = x + 1 \text{ for all } x": each its own
         read = [_one_without_qualifier(item) for item in items]
-        if any(r is not None for r in read):
+        said = {"".join(item.strip()[len(r):].split()) for r, item in zip(read, items) if r is not None}
+        # one qualifier for every item ("for all x \in \mathbb{Z}" each time); different ones cut a domain into
+        # pieces ("f(x) = x^2 for all x \in \mathbb{R}_{\ge 0} and f(x) = 0 for all x \in \mathbb{R}_{<0}" is one
+        # piecewise function, not two solutions)
+        if len(said) == 1 and all(r is None or item.strip().startswith(r) for r, item in zip(read, items)):
             return ", ".join(r if r is not None else item.strip() for r, item in zip(read, items))
         return None
     return _one_without_qualifier(clean)
