@@ -58,8 +58,10 @@ _UNIT_MACROS = frozenset({"\\AA", "\\angstrom", "\\mu", "\\micro", "\\ohm", "\\O
                           "\\degreeCelsius", "\\textdegree", "\\micron", "\\textmu", "\\textohm"})
 
 
-# after a choice box, what names another option: an "or" word, or a letter standing alone in brackets ("(D)")
-_ANOTHER_OPTION_RE = regex.compile(r"(?i)(?<![\p{L}])(?:" + alternation(OR_WORDS) + r")(?![\p{L}])|\(\s*[A-J]\s*\)")
+# after a choice box, what names another option: an "or" word, a letter in brackets ("(D)"), or a capital letter
+# standing alone ("D is also correct", "/ D"; not "A" or "I", which open English option text)
+_ALTERNATIVE_RE = regex.compile(r"(?i:(?<![\p{L}])(?:" + alternation(OR_WORDS) + r")(?![\p{L}]))|\(\s*[A-J]\s*\)")
+_ANOTHER_OPTION_RE = regex.compile(_ALTERNATIVE_RE.pattern + r"|(?<![\p{L}\\])[B-HJ](?![\p{L}])")
 _SPACING_TOKEN_RE = regex.compile(r"\s+|\\[ ,;:!]|\\q?quad|~")
 _UPRIGHT_RE = regex.compile(r"\\(?:rm|mathrm)(?![A-Za-z])")
 
@@ -80,8 +82,9 @@ def _is_unit(token: str) -> bool:
     m = _TEXT_RE.fullmatch(token, timeout=REGEX_TIMEOUT_S)
     if m:
         words = m[1].replace("/", " / ").replace("~", " ").split()
-        if len(_WORDS_RE.findall(m[1], timeout=REGEX_TIMEOUT_S)) >= 2 and any(c in m[1] for c in " ("):
-            return True  # a remark of several words: "\text{ (since x > 0)}", "\text{ square units}"
+        if len(_WORDS_RE.findall(m[1], timeout=REGEX_TIMEOUT_S)) >= 2 and any(c in m[1] for c in " (") \
+                and not _ALTERNATIVE_RE.search(m[1], timeout=REGEX_TIMEOUT_S):
+            return True  # a remark of several words: "\text{ (since x > 0)}", "\text{ square units}" (not "(or D)")
         units = [w for w in words if w not in ("/", "^2", "^3")]
         return bool(units) and all(_upright_unit(w) for w in units)
     return _unit_word(token) or measured_unit(token)  # "\\boxed{4.03} amu": pint's dimensioned units
@@ -115,6 +118,9 @@ def box_context(doc: Document, box_start: int, box_end: int, timeout: float, cho
     if choice and after and after[0].isspace() and len(after) > 1 and after[1] not in ("^", "_", "!", "*", "/") \
             and not _ANOTHER_OPTION_RE.search(view, box_end, min(hi, box_end + 120), timeout=timeout):
         after = []  # a choice box followed by its option's text: "\\boxed{\\text{(B)}} 3(1 + r/10)^x"
+    # in the box's own math span ("$\\boxed{C}\\quad \\text{D is also correct}$"); a sentence after it is the later reader's
+    if choice and in_math and (other := _ANOTHER_OPTION_RE.search(view, box_end, min(hi, box_end + 120), timeout=timeout)):
+        return f"the choice box is followed by {other[0]!r}, another option: it holds only part of the stated result"
     return _prefix_problem(before, after, in_math, view, box_start, timeout, text_before) or \
         (_suffix_problem(after, in_math, timeout) if suffix else None) or \
         (_outside_problem(view, span, suffix, timeout) if span is not None else None)

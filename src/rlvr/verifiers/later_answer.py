@@ -78,7 +78,7 @@ class AnswerReadings:
     def owns(self, value: str) -> bool:
         """Whether ``value`` is the answer's own value (or a part of it, or its number without the scale)."""
         k = key(value)
-        if "%" in value and isinstance(self.number, Fraction) and "%" not in self.answer \
+        if isinstance(self.number, Fraction) and "%" not in self.answer and normalize_answer(clean(value)).percent \
                 and k == key(f"{self.answer.strip()}%"):
             return True  # "\\boxed{25}" then "So 25% of the students passed": the answer's number, as the percentage
         return k in self.own or (k == self.bare and not has_temperature_scale(value)) or (
