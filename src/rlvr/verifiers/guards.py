@@ -159,6 +159,9 @@ def _large_powers(text: str, config: VerifierConfig) -> str | None:
     return None
 
 
+_FACTORIAL_CHAIN_RE = regex.compile(r"(?<![0-9.])([0-9]{1,6})\s*!((?:\s*!)+)")
+
+
 def _large_factorials(text: str, config: VerifierConfig) -> str | None:
     """Factorials of large numbers, of powers, or of other factorials (``((4!)!)!``)."""
     for m in _FACTORIAL_NUM_RE.finditer(text, timeout=REGEX_TIMEOUT_S):
@@ -166,6 +169,12 @@ def _large_factorials(text: str, config: VerifierConfig) -> str | None:
             continue  # 10^{10}! is handled as a group below; x^2! is 2!
         if _int(m[1]) > config.max_factorial:
             return f"factorial of {m[1][:20]} is too large to evaluate (limit max_factorial={config.max_factorial})"
+    for m in _FACTORIAL_CHAIN_RE.finditer(text, timeout=REGEX_TIMEOUT_S):  # "11!!!" is read as ((11!)!)!
+        value = _int(m[1])
+        for _ in range(1 + m[2].count("!")):
+            if value > config.max_factorial:
+                return f"factorial of a factorial ({m[0][:20]!r}) is too large to evaluate"
+            value = math.factorial(value)
     for m in regex.finditer(r"[)}\]]\s*!", text, timeout=REGEX_TIMEOUT_S):
         group = _group_before(text, m.start())
         if group is None:

@@ -63,7 +63,7 @@ class Comparer:
             configs = self._variable_configs if _ends_in_variable(text) else self._configs
             parsed = self._parse("\\boxed{" + text + "}", extraction_config=configs,
                                  parsing_timeout=None, raise_on_error=True)
-            if not any(not isinstance(p, str) for p in parsed):
+            if not any(not isinstance(p, str) for p in parsed) and "!" not in text:  # "11!!!" would be evaluated
                 parsed = self._parse("\\boxed{" + text + "}", extraction_config=self._plain,
                                      parsing_timeout=None, raise_on_error=True)
                 read = next((p for p in parsed if isinstance(p, str)), "")
