@@ -79,8 +79,8 @@ def names_a_quantity(side: str) -> bool:
     """``m + n``, ``E[X]``, ``\\Pr(X=1)``, ``a_1 + a_2``, ``f(2)``: an expression of names that the
     question asks for (AIME's "find m + n"). A number outside brackets and subscripts (``3y``, ``x + 1``)
     makes it another quantity than the answer."""
-    if len(side) > 60 or _OPERATION_ON_NAME_RE.fullmatch(side, timeout=REGEX_TIMEOUT_S):
-        return False  # "\\sqrt{x} = 42", "\\frac{1}{x} = 42", "x^{-1} = 42", "-x = 42": an operation on the unknown
+    if len(side) > 60 or _OPERATION_ON_NAME_RE.fullmatch(side, timeout=REGEX_TIMEOUT_S) or _negated_term(side) is not None:
+        return False  # "\\sqrt{x} = 42", "\\frac{1}{x} = 42", "x^{-1} = 42", "-f(2) = 42": not the value of the name
     bare = side
     for _ in range(3):  # nested brackets, innermost first
         bare = _BRACKETED_RE.sub(" ", bare, timeout=REGEX_TIMEOUT_S)
@@ -96,11 +96,24 @@ def quantity_rhs(clean: str) -> str | None:
     lhs = sides[0]
     if is_constant_side(lhs):
         return None  # "\\sum_{k=1}^{10} k = 56" is a statement to check, not a value to read
+    if (negated := _negated_term(lhs)) is not None:
+        if NAME_RE.fullmatch(negated, timeout=REGEX_TIMEOUT_S) or names_a_quantity(negated):
+            return f"-({sides[1].strip()})"  # "-x = 42" states x = -42, "-f(2) = 42" states f(2) = -42
+        return None
     if NAME_RE.fullmatch(lhs, timeout=REGEX_TIMEOUT_S) or names_a_quantity(lhs):
         return sides[1].strip()
-    if lhs.lstrip().startswith("-") and NAME_RE.fullmatch(lhs.lstrip()[1:], timeout=REGEX_TIMEOUT_S):
-        return f"-({sides[1].strip()})"  # "-x = 42" states x = -42
     return None
+
+
+def _negated_term(side: str) -> str | None:
+    """``-f(2)`` -> ``f(2)``: one term under a leading minus; ``None`` for anything else ("-a + b" is two terms)."""
+    side = side.strip()
+    if not side.startswith("-"):
+        return None
+    rest = side[1:].strip()
+    if not rest or len(split_top_level(rest, "+")) > 1 or len(split_top_level(rest, "-")) > 1:
+        return None
+    return rest
 
 
 def equation_problem(clean: str) -> str | None:
