@@ -54,7 +54,7 @@ def final_answer_phrase_in(text: str, timeout: float, start: int = 0) -> list[tu
     ("the final correct answer is"), so the phrase pattern is tried only from there: one search near
     each hint instead of a case-folding scan of all the text."""
     lowered = text[start:].lower()
-    hints = sorted(i + start for h in _PHRASE_HINTS for i in _occurrences(lowered, h))
+    hints = sorted(i + start for h in _PHRASE_HINTS if h in lowered for i in _occurrences(lowered, h))
     if not hints:
         return []
     if len(lowered) != len(text) - start:  # lower() changed some lengths ("İ"): positions drift, so read it all
