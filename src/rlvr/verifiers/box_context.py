@@ -111,9 +111,9 @@ def box_context(doc: Document, box_start: int, box_end: int, timeout: float, cho
     prev_end = len(view[:box_start].rstrip())
     if any(b.end == prev_end for b in doc.boxes):
         before = []  # right after another box: the two are stated together, and read so elsewhere
-    while choice and len(after) > 1 and _SPACING_TOKEN_RE.fullmatch(after[0]) and after[1].isspace():
+    while choice and len(after) > 1 and _SPACING_TOKEN_RE.fullmatch(after[0], timeout=timeout) and after[1].isspace():
         after = after[1:]  # "\\boxed{(C)}\\quad \\frac35": a spacing command is a blank too
-    if choice and after and _SPACING_TOKEN_RE.fullmatch(after[0]) and not after[0].isspace():
+    if choice and after and _SPACING_TOKEN_RE.fullmatch(after[0], timeout=timeout) and not after[0].isspace():
         after = [" "] + after[1:]
     if choice and after and after[0].isspace() and len(after) > 1 and after[1] not in ("^", "_", "!", "*", "/") \
             and not _ANOTHER_OPTION_RE.search(view, box_end, min(hi, box_end + 120), timeout=timeout):

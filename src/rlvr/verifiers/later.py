@@ -86,7 +86,7 @@ def _tail_end(view: str, end: int) -> int:
     if stop >= len(view) or len(view[end:stop].split()) > _MAX_TAIL // 50:
         return stop  # the usual tail: words in it, or the text ends within it
     seen = 0
-    for m in _NON_BLANK_RE.finditer(view, end):
+    for m in _NON_BLANK_RE.finditer(view, end, timeout=REGEX_TIMEOUT_S):
         seen += 1
         if seen >= _MAX_TAIL:
             return m.end()

@@ -8,7 +8,6 @@ Everything here is linear-time string work on already length-capped text; no sym
 from __future__ import annotations
 
 from decimal import Decimal
-import itertools
 
 from dataclasses import dataclass
 
@@ -28,6 +27,7 @@ from rlvr.verifiers.lexicon import (
     ANSWER_WORDS, APPROVAL_MARKS, TOTAL_WORDS, alternation,
 )
 from rlvr.verifiers.brackets import split_top_level
+from rlvr.verifiers.plus_minus import nested_plus_minus
 from rlvr.verifiers.repeating import DOTS, as_fractions
 from rlvr.verifiers.notations import (
     compound_quantity, counted_list, degrees_minutes_seconds, french_interval, modular, nested_list_matrix, plain_tex_fractions, python_syntax, unit_vector_tuple,
@@ -332,7 +332,7 @@ def normalize_answer(text: str) -> NormalizedAnswer:
         if len({d["scale"] for d in DEGREE_RE.finditer(s, timeout=REGEX_TIMEOUT_S) if d["scale"]}) > 1:
             s, unit = one_temperature(s)  # "25 °C = 77 °F" is one temperature; "25 °C = 25 °F" is two
         else:  # "45° 30" is two numbers (45, 30), never 4530 once the sign is gone
-            s = DEGREE_RE.sub(lambda d: ", " if _DIGIT_NEXT_RE.match(s, d.end()) else "", s, timeout=REGEX_TIMEOUT_S)
+            s = DEGREE_RE.sub(lambda d: ", " if _DIGIT_NEXT_RE.match(s, d.end(), timeout=REGEX_TIMEOUT_S) else "", s, timeout=REGEX_TIMEOUT_S)
     s = _FRAC_ALIAS_RE.sub(r"\\frac", s, timeout=REGEX_TIMEOUT_S)
     if "\\over" in s:
         s = plain_tex_fractions(s)
@@ -342,7 +342,7 @@ def normalize_answer(text: str) -> NormalizedAnswer:
     s = modular(s)
     s = _unwrap(s)
     if "\\pm" in s or "\\mp" in s:  # a sign inside a group: two values
-        s = _nested_plus_minus(s)
+        s = nested_plus_minus(s)
     s = s.replace("{,}", ",").replace("{:}", ":").replace("\\%", "%").replace("\\colon", ":")
     s = _SEMICOLON_RE.sub(",", s, timeout=REGEX_TIMEOUT_S)  # "0.3; 0.5" lists two values; "[1; 2]" is [1, 2]
     s = s.strip()
@@ -403,7 +403,6 @@ _MONEY_RE = regex.compile(r"(?:([^\s0-9+\-.,]{1,6}?)\.?\s*([-+]?[0-9][0-9,.'’]
 _WHOLE_TEXT_RE = regex.compile(r"\\(?:text|textbf|textrm|mathrm|mbox)\s*\{([^{}$\\]*)\}")
 _TEXT_MACRO_RE = regex.compile(r"\\(?:text|textrm|mathrm|mbox)\s*\{([^{}]*)\}")
 _LETTER_RE = regex.compile(r"\p{L}")
-_PLUS_MINUS_RE = regex.compile(r"\\(?:pm|mp)(?![A-Za-z])")
 _LG_RE = regex.compile(r"\\lg(?![A-Za-z])")
 _DIGIT_NEXT_RE = regex.compile(r"\s*[0-9]")
 # a degree sign alone in a text group ("72\\text{ °}", "\\mathrm{°C}"): folded to "^\\circ" it would leave the group open
@@ -413,52 +412,6 @@ _OPERATOR_SUBSCRIPT_RE = regex.compile(r"_\s*(?:\{\s*\\(max|min|sup|inf)\s*\}|\\
 _CUT_OFF_RE = regex.compile(r"(?<![0-9.])([0-9]*\.[0-9]+)\s*" + DOTS + r"(?=\s*$|\s+\p{L}|\s*\\(?:text|mathrm)\b)")
 _SEMICOLON_RE = regex.compile(r"(?<!\\)\s*;\s*")
 _SCIENTIFIC_RE = regex.compile(r"([-+]?[0-9]{1,15}(?:\.[0-9]{1,15})?)[eE]([-+]?[0-9]{1,3})")
-def _nested_plus_minus(s: str) -> str:
-    """``\\frac{1 \\pm \\sqrt{5}}{2}`` is the two values ``\\frac{1 + \\sqrt{5}}{2}, \\frac{1 - \\sqrt{5}}{2}``: one sign
-    inside a group, which the parser does not expand (a sign at the top level it reads as a set itself). A
-    second sign, a list or an equation is left alone: which signs go together is not written."""
-    signs = list(_PLUS_MINUS_RE.finditer(s, timeout=REGEX_TIMEOUT_S))
-    if (points := _signed_tuple(s, signs)) is not None:
-        return points
-    if len(signs) != 1 or "," in s or "=" in s:
-        return s
-    at, end = signs[0].span()
-    depth = 0
-    for c in s[:at]:
-        depth += c in "({["
-        depth -= c in ")}]"
-    if depth <= 0:
-        return s
-    plus, minus = (" + ", " - ") if signs[0][0] == "\\pm" else (" - ", " + ")
-    return f"{s[:at]}{plus}{s[end:]}, {s[:at]}{minus}{s[end:]}"
-
-
-def _signed_tuple(s: str, signs: list) -> str | None:
-    """``(\\pm \\sqrt{2}, 0, \\pm \\sqrt{2})`` is the four points its signs choose, each sign on its own; with a
-    ``\\mp`` among them the signs go together (``(\\pm 1, \\mp 1)`` is (1, -1), (-1, 1)), as that sign is written
-    for. One tuple, at most three signs and one to a coordinate; else ``None`` (left as written)."""
-    body = s.strip()
-    if not (1 <= len(signs) <= 3 and "=" not in body and body[:1] == "(" and body[-1:] == ")"):
-        return None
-    parts = split_top_level(body[1:-1], ",")
-    if len(parts) < 2 or "," in "".join(parts):  # not one tuple of plain coordinates
-        return None
-    marked = [i for i, p in enumerate(parts) if _PLUS_MINUS_RE.search(p, timeout=REGEX_TIMEOUT_S)]
-    if len(marked) != len(signs):
-        return None
-    together = any(m[0] == "\\mp" for m in signs)
-    choices = [(1,), (-1,)] if together else list(itertools.product((1, -1), repeat=len(marked)))
-    points = []
-    for choice in choices:
-        cells = list(parts)
-        for n, i in enumerate(marked):
-            up = choice[0] if together else choice[n]
-            cells[i] = _PLUS_MINUS_RE.sub(lambda m: (" + " if (m[0] == "\\pm") == (up > 0) else " - "), parts[i],
-                                          timeout=REGEX_TIMEOUT_S)
-        points.append(body[0] + ", ".join(c.strip().removeprefix("+ ") for c in cells) + body[-1])
-    return ", ".join(points)
-
-
 _ANGLE_VECTOR_RE = regex.compile(r"^\s*\\(?:left)?\\?langle\s*(.*?)\s*\\(?:right)?\\?rangle\s*$|^\s*⟨\s*(.*?)\s*⟩\s*$")
 _ROW_VECTOR_RE = regex.compile(r"\\begin\{([pb])matrix\}((?:(?!\\begin|\\end|\\\\).)*&(?:(?!\\begin|\\end|\\\\).)*)\\end\{\1matrix\}",
                                regex.DOTALL)

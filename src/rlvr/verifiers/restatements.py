@@ -15,7 +15,8 @@ from rlvr.verifiers.config import VerifierConfig
 from rlvr.verifiers.normalize import normalize_answer
 from rlvr.verifiers.notations import counted_pairs, counts_compared
 from rlvr.verifiers.rules import gold_info
-from rlvr.verifiers.statements import colon_labels, in_stated_order, without_qualifier
+from rlvr.verifiers.qualifiers import without_qualifier
+from rlvr.verifiers.statements import colon_labels, in_stated_order
 from rlvr.verifiers.trace import Decision, rule
 
 __all__ = ["restated", "counted_decision", "COUNTS_PAIRED"]

@@ -36,9 +36,10 @@ from rlvr.verifiers.remarks import without_remark
 from rlvr.verifiers.characters import restore_escapes
 from rlvr.verifiers.gold_records import gold_answer
 from rlvr.verifiers.normalize import choice_option_text, normalize_answer, value_key
+from rlvr.verifiers.hidden_numbers import numbers_hidden_in_text
 from rlvr.verifiers.restatements import counted_decision, restated
 from rlvr.verifiers.rules import (
-    ROUNDED, TEXT_GROUP_RE, fast_decision, gold_info, is_list_gold, numbers_hidden_in_text, sandbox_texts,
+    ROUNDED, TEXT_GROUP_RE, fast_decision, gold_info, is_list_gold, sandbox_texts,
     tuple_size,
 )
 from rlvr.verifiers.brackets import split_top_level

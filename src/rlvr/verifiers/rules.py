@@ -58,7 +58,7 @@ DECIMAL_COMMA = rule("compare.decimal_comma", "a decimal comma against a one-num
 CANDIDATE_LIST = rule("compare.candidate_list", "a list of candidates against a one-number gold")
 LIST_ORDER = rule("compare.list_order", "the list-order policy: the same values in another order")
 
-__all__ = ["TEXT_GROUP_RE", "Gold", "gold_info", "is_list_gold", "numbers_hidden_in_text", "fast_decision", "sandbox_texts"]
+__all__ = ["TEXT_GROUP_RE", "Gold", "gold_info", "is_list_gold", "fast_decision", "sandbox_texts"]
 
 _CHOICE_KEY_RE = regex.compile(f"[{UPPER}]")
 _NUMERAL_RE = regex.compile(r"[0-9A-Za-z]{1,64}")
@@ -129,7 +129,6 @@ def tuple_size(gold: str) -> int | None:
     return len(items) if len(items) > 1 and all(i.strip() for i in items) else None
 
 
-_TEXT_NUMERAL_RE = regex.compile(r"\\(?:text|mathrm)\s*\{\s*([0-9A-Z]{1,64})\s*\}(?=_)")
 _AND_OR_RE = regex.compile(r"\s+(?:and|or)\s+|\s*,\s*(?:and|or)\s+")
 _PLUS_MINUS_RE = regex.compile(r"(?:([A-Za-z])\s*=\s*)?([^=,]*?)\s*\\pm\s*([^=,]+)")
 
@@ -148,25 +147,6 @@ def list_text(clean: str) -> str:
         if len(parts) > 1 and all(p.strip() for p in parts):
             return ", ".join(p.strip() for p in parts)
     return clean
-
-
-def numbers_hidden_in_text(raw: str) -> bool:
-    """``41\\text{ (or 42)}``, ``\\text{3}\\text{4}``: digits inside ``\\text{}`` next to other digits.
-
-    A whole answer in ``\\text{17}`` or a unit such as ``5\\text{ cm}`` is fine; prose with numbers
-    beside a number is a second answer that math parsers silently drop or merge.
-    """
-    raw = _TEXT_NUMERAL_RE.sub(r"\1", raw, timeout=REGEX_TIMEOUT_S)  # \text{1011}_2: a numeral and its base
-    # a number is any numeral character (digits of any script, subscripts, "½"), but a superscript: "m²", "cm³" are powers
-    groups = [m for m in TEXT_GROUP_RE.finditer(raw, timeout=REGEX_TIMEOUT_S) if any(_numeral_char(c) for c in m[1])]
-    if not groups:
-        return False
-    outside = TEXT_GROUP_RE.sub(" ", raw, timeout=REGEX_TIMEOUT_S)
-    return len(groups) > 1 or any(_numeral_char(c) for c in outside)
-
-
-def _numeral_char(c: str) -> bool:
-    return c.isnumeric() and c not in "⁰¹²³⁴⁵⁶⁷⁸⁹"
 
 
 def _shown(answer: NormalizedAnswer) -> str:

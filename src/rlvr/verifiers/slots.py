@@ -33,6 +33,7 @@ from rlvr.verifiers.bare_words import bare_word_answer
 from rlvr.verifiers.notations import counted_list
 from rlvr.verifiers.line_reading import LEAD_HINT_RE, first_sentence, lead_before_value, line_lead
 from rlvr.verifiers.answer_sentences import sentence_value
+from rlvr.verifiers.json_values import json_escaped, json_value
 from rlvr.verifiers.prose import prose_answer
 
 __all__ = ["Slot", "SlotFinder", "SLOT_KINDS", "STRUCTURED_KINDS", "clean", "find_slots", "bare_expression"]
@@ -273,27 +274,6 @@ _JSON_INLINE_RE = regex.compile(r'(?i)"(' + "|".join(_JSON_KEYS) + r')"\s*:\s*("
 _MAX_JSON = 20_000
 
 
-# a backslash before a letter: a LaTeX macro whose JSON escape ("\\\\frac") the reader already undid; JSON would
-# read "\\f" as a form feed, "\\t" as a tab and "\\d" as an error, so it is escaped again ("\\u00e9" is left alone)
-_MACRO_BACKSLASH_RE = regex.compile(r"(?<!\\)\\(?=[A-Za-z])(?!u[0-9a-fA-F]{4})")
-
-
-def _json_escaped(body: str) -> str:
-    return _MACRO_BACKSLASH_RE.sub(r"\\\\", body, timeout=REGEX_TIMEOUT_S)
-
-
-def _json_value(value: object) -> str | None:
-    """A JSON answer's value as answer text: a string or number, or a list of them ("[1, 2]" is "1, 2")."""
-    if isinstance(value, bool) or value is None:
-        return None
-    if isinstance(value, (str, int, float)):
-        return str(value)
-    if isinstance(value, list) and value and len(value) <= 50 and all(
-            isinstance(v, (str, int, float)) and not isinstance(v, bool) for v in value):
-        return ", ".join(str(v) for v in value)
-    return None
-
-
 def json_answer(doc: Document, timeout: float, start: int = 0) -> list[Slot]:
     """An answer key in a JSON object: in a fenced block (hidden as code, read as data) or inline."""
     found = []
@@ -305,18 +285,18 @@ def json_answer(doc: Document, timeout: float, start: int = 0) -> list[Slot]:
         if not body.startswith("{") or b - a > _MAX_JSON:
             continue
         try:
-            data = json.loads(_json_escaped(body))
+            data = json.loads(json_escaped(body))
         except (ValueError, RecursionError):
             continue
         if isinstance(data, dict):
             for key, value in data.items():
-                if isinstance(key, str) and key.lower() in _JSON_KEYS and (text := _json_value(value)) is not None:
+                if isinstance(key, str) and key.lower() in _JSON_KEYS and (text := json_value(value)) is not None:
                     found.append(Slot("json_answer", text, fence.start, fence.end, (a, b)))
     for m in _JSON_INLINE_RE.finditer(doc.view, start, timeout=timeout):
         raw = m[2]
         if raw.startswith('"'):
             try:
-                raw = json.loads(_json_escaped(raw))
+                raw = json.loads(json_escaped(raw))
             except ValueError:
                 raw = raw.strip('"')
         found.append(Slot("json_answer", str(raw), m.start(), m.end(), m.span(2)))
