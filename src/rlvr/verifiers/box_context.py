@@ -61,7 +61,27 @@ _UNIT_MACROS = frozenset({"\\AA", "\\angstrom", "\\mu", "\\micro", "\\ohm", "\\O
 # after a choice box, what names another option: an "or" word, a letter in brackets ("(D)"), or a capital letter
 # standing alone ("D is also correct", "/ D"; not "A" or "I", which open English option text)
 _ALTERNATIVE_RE = regex.compile(r"(?i:(?<![\p{L}])(?:" + alternation(OR_WORDS) + r")(?![\p{L}]))|\(\s*[A-J]\s*\)")
-_ANOTHER_OPTION_RE = regex.compile(_ALTERNATIVE_RE.pattern + r"|(?<![\p{L}\\])[B-HJ](?![\p{L}])")
+# a letter offered beside a choice box: after "or", "and", "also" or a slash (up to two words between), in brackets,
+# or before "is also", "too", "works", "is correct"; never one negated ("not C", "neither B nor C")
+_OFFERED_LETTER_RE = regex.compile(
+    r"(?i:(?<![\p{L}])(?:" + alternation(OR_WORDS + ("and", "also", "plus")) + r")[ \t~]+(?:\\text\s*\{\s*)?(?:\p{L}+[ \t]+){0,2}"
+    r"|/[ \t]*(?:\\[,;: ][ \t]*)*)\(?\s*(?P<a>[A-Ja-j])\s*\)?(?![\p{L}])"
+    r"|\(\s*(?:\\text\s*\{\s*)?(?P<b>[A-Ja-j])\s*\}?\s*\)"
+    r"|(?<![\p{L}\\])\(?(?P<c>[A-J])\)?[ \t]+(?i:(?:is[ \t]+)?(?:also|too|as[ \t]+well|correct|right)|works|also[ \t]+works)(?![\p{L}])")
+_NEGATED_BEFORE_RE = regex.compile(r"(?i)(?:\bnot|\bneither|\bnor|n't|\bexcept|\bexcluding)[ \t]*\(?[ \t]*(?:\\text\s*\{\s*)?$")
+_BOXED_LETTER_RE = regex.compile(r"\{\s*(?:\\text(?:bf)?\s*\{\s*)?\(?\s*([A-Ja-j])(?![A-Za-z])")
+
+
+def _another_option(view: str, box_start: int, box_end: int, end: int, timeout: float) -> str | None:
+    """The letter of another option offered after a choice box within ``[box_end, end)``, or ``None``."""
+    own = _BOXED_LETTER_RE.search(view, box_start, box_end, timeout=timeout)
+    mine = own[1].upper() if own else ""
+    for m in _OFFERED_LETTER_RE.finditer(view, box_end, end, timeout=timeout):
+        letter = (m["a"] or m["b"] or m["c"]).upper()
+        at = m.start("a") if m["a"] else m.start("b") if m["b"] else m.start("c")
+        if letter != mine and not _NEGATED_BEFORE_RE.search(view, max(box_end, at - 16), at, timeout=timeout):
+            return letter
+    return None
 _SPACING_TOKEN_RE = regex.compile(r"\s+|\\[ ,;:!]|\\q?quad|~")
 _UPRIGHT_RE = regex.compile(r"\\(?:rm|mathrm)(?![A-Za-z])")
 
@@ -116,11 +136,11 @@ def box_context(doc: Document, box_start: int, box_end: int, timeout: float, cho
     if choice and after and _SPACING_TOKEN_RE.fullmatch(after[0], timeout=timeout) and not after[0].isspace():
         after = [" "] + after[1:]
     if choice and after and after[0].isspace() and len(after) > 1 and after[1] not in ("^", "_", "!", "*", "/") \
-            and not _ANOTHER_OPTION_RE.search(view, box_end, min(hi, box_end + 120), timeout=timeout):
+            and _another_option(view, box_start, box_end, min(hi, box_end + 2000), timeout) is None:
         after = []  # a choice box followed by its option's text: "\\boxed{\\text{(B)}} 3(1 + r/10)^x"
     # in the box's own math span ("$\\boxed{C}\\quad \\text{D is also correct}$"); a sentence after it is the later reader's
-    if choice and in_math and (other := _ANOTHER_OPTION_RE.search(view, box_end, min(hi, box_end + 120), timeout=timeout)):
-        return f"the choice box is followed by {other[0]!r}, another option: it holds only part of the stated result"
+    if choice and in_math and (other := _another_option(view, box_start, box_end, min(hi, box_end + 2000), timeout)):
+        return f"the choice box is followed by another option, {other}: it holds only part of the stated result"
     return _prefix_problem(before, after, in_math, view, box_start, timeout, text_before) or \
         (_suffix_problem(after, in_math, timeout) if suffix else None) or \
         (_outside_problem(view, span, suffix, timeout) if span is not None else None)

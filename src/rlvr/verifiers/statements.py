@@ -35,12 +35,32 @@ _BOUND_VARIABLES_RE = regex.compile(r"\\(?:sum|prod|int|lim)(?![A-Za-z])")
 _VARIABLE_LETTER_RE = regex.compile(r"[A-Za-df-hj-z]")
 _DIGIT_RE = regex.compile(r"[0-9]")
 _LATIN_RE = regex.compile(r"[A-Za-z]")
-# one operation on a bare unknown that no question asks for by itself: a sign, a sign choice, a square root, a
-# reciprocal, a power (questions do ask for "\lfloor x \rfloor", "\cos C", "\log_2 x", "f^{-1}(3)", "-a + b")
-_BARE_NAME = r"\s*[A-Za-z](?:_\{?[A-Za-z0-9]{1,3}\}?)?\s*"
-_OPERATION_ON_NAME_RE = regex.compile(
-    r"\s*(?:-|\\pm|\\mp)" + _BARE_NAME + r"|\s*\\sqrt\s*\{" + _BARE_NAME + r"\}\s*|\s*\\d?frac\s*\{\s*1\s*\}\s*\{"
-    + _BARE_NAME + r"\}\s*|" + _BARE_NAME + r"\^\s*(?:\{[^{}]{1,12}\}|[^{}\s])\s*")
+# the names of a side ("x", "x_1", "d_{\min}"), once macros and text are gone; and the forms of one name that
+# questions ask for: the name, decorated or primed, its floor, ceiling or modulus, a named function of it (a power
+# on the function: "\sin^2 x"), a function's value at constants ("f(2)", "f^{-1}(3)"), an angle
+_GREEK_NAMES = ("alpha|beta|gamma|delta|epsilon|varepsilon|zeta|eta|theta|vartheta|iota|kappa|lambda|mu|nu|xi|rho|sigma"
+                "|tau|upsilon|phi|varphi|chi|psi|omega|Gamma|Delta|Theta|Lambda|Xi|Sigma|Phi|Psi|Omega")
+_GREEK = r"\\(?:" + _GREEK_NAMES + r")(?![A-Za-z])"
+_NAME_TOKEN_RE = regex.compile(r"(?:(?<![A-Za-z\\])[A-Za-z]|" + _GREEK + r")(?:_\{[^{}]{1,8}\}|_[A-Za-z0-9])?")
+_NOT_A_NAME_RE = regex.compile(r"\\(?:text|mathrm|operatorname)\s*\{[^{}]*\}|\\(?!(?:" + _GREEK_NAMES + r")(?![A-Za-z]))[A-Za-z]+")
+_ONE_NAME = r"(?:[A-Za-z]|" + _GREEK + r")(?:_\{[^{}]{1,8}\}|_[A-Za-z0-9])?'*"
+_ONE_NAME_FORM_RE = regex.compile(
+    r"\s*(?:\\(?:sin|cos|tan|cot|sec|csc|log|ln|lg|exp|arcsin|arccos|arctan)(?:_\{?[0-9A-Za-z]+\}?)?(?:\^\{?-?[0-9]\}?)?\s*)?"
+    r"(?:" + _ONE_NAME + r"|\\(?:bar|hat|tilde|vec|overline|dot|ddot|widehat|underline)\s*\{\s*" + _ONE_NAME + r"\s*\}'*"
+    r"|\\lfloor\s*" + _ONE_NAME + r"\s*\\rfloor|\\lceil\s*" + _ONE_NAME + r"\s*\\rceil|\|\s*" + _ONE_NAME + r"\s*\|"
+    r"|" + _ONE_NAME + r"(?:\^\{-1\})?\s*\([^A-Za-z()]{1,20}\)|\\angle\s*" + _ONE_NAME + r"|\(\s*" + _ONE_NAME + r"\s*\))\s*")
+
+
+def _operates_on_one_name(side: str) -> bool:
+    """``\\sqrt x``, ``\\frac{x}{2}``, ``x^{1/2}``, ``x \\cdot x^2``, ``x + x``: a side with one name in it that is no form
+    of it a question asks for states the value of an expression of the unknown, not the unknown's."""
+    side = side.replace("&", " ")  # "x &= 5": an alignment mark
+    names = set(_NAME_TOKEN_RE.findall(_NOT_A_NAME_RE.sub(" ", side, timeout=REGEX_TIMEOUT_S), timeout=REGEX_TIMEOUT_S))
+    if len(names) != 1 or _ONE_NAME_FORM_RE.fullmatch(side, timeout=REGEX_TIMEOUT_S):
+        return False
+    # a sum of different terms of the name is a quantity questions ask for ("x^2 + \\frac{1}{x^2}"); "x + x" is not
+    terms = ["".join(t.split()) for part in split_top_level(side, "+") for t in split_top_level(part, "-") if t.strip()]
+    return len(terms) < 2 or len(set(terms)) < 2
 
 
 def is_constant_side(side: str) -> bool:
@@ -80,7 +100,7 @@ def names_a_quantity(side: str) -> bool:
     """``m + n``, ``E[X]``, ``\\Pr(X=1)``, ``a_1 + a_2``, ``f(2)``: an expression of names that the
     question asks for (AIME's "find m + n"). A number outside brackets and subscripts (``3y``, ``x + 1``)
     makes it another quantity than the answer."""
-    if len(side) > 60 or _OPERATION_ON_NAME_RE.fullmatch(side, timeout=REGEX_TIMEOUT_S) or _negated_term(side) is not None:
+    if len(side) > 60 or side.lstrip().startswith("-") or _operates_on_one_name(side):
         return False  # "\\sqrt{x} = 42", "\\frac{1}{x} = 42", "x^{-1} = 42", "-f(2) = 42": not the value of the name
     bare = side
     for _ in range(3):  # nested brackets, innermost first
