@@ -58,8 +58,7 @@ _UNIT_MACROS = frozenset({"\\AA", "\\angstrom", "\\mu", "\\micro", "\\ohm", "\\O
                           "\\degreeCelsius", "\\textdegree", "\\micron", "\\textmu", "\\textohm"})
 
 
-# after a choice box, what names another option: an "or" word, a letter in brackets ("(D)"), or a capital letter
-# standing alone ("D is also correct", "/ D"; not "A" or "I", which open English option text)
+# in a text remark after a box, what offers an alternative: an "or" word, or a letter in brackets ("(D)")
 _ALTERNATIVE_RE = regex.compile(r"(?i:(?<![\p{L}])(?:" + alternation(OR_WORDS) + r")(?![\p{L}]))|\(\s*[A-J]\s*\)")
 # a letter offered beside a choice box: after "or", "and", "also" or a slash (up to two words between), in brackets,
 # or before "is also", "too", "works", "is correct"; never one negated ("not C", "neither B nor C")
@@ -82,6 +81,8 @@ def _another_option(view: str, box_start: int, box_end: int, end: int, timeout: 
         if letter != mine and not _NEGATED_BEFORE_RE.search(view, max(box_end, at - 16), at, timeout=timeout):
             return letter
     return None
+
+
 _SPACING_TOKEN_RE = regex.compile(r"\s+|\\[ ,;:!]|\\q?quad|~")
 _UPRIGHT_RE = regex.compile(r"\\(?:rm|mathrm)(?![A-Za-z])")
 
@@ -135,11 +136,12 @@ def box_context(doc: Document, box_start: int, box_end: int, timeout: float, cho
         after = after[1:]  # "\\boxed{(C)}\\quad \\frac35": a spacing command is a blank too
     if choice and after and _SPACING_TOKEN_RE.fullmatch(after[0], timeout=timeout) and not after[0].isspace():
         after = [" "] + after[1:]
-    if choice and after and after[0].isspace() and len(after) > 1 and after[1] not in ("^", "_", "!", "*", "/") \
-            and _another_option(view, box_start, box_end, min(hi, box_end + 2000), timeout) is None:
+    # another option offered after a choice box, read once (a sentence after the box's math is the later reader's)
+    other = _another_option(view, box_start, box_end, min(hi, box_end + 2000), timeout) if choice else None
+    if choice and other is None and after and after[0].isspace() and len(after) > 1 \
+            and after[1] not in ("^", "_", "!", "*", "/"):
         after = []  # a choice box followed by its option's text: "\\boxed{\\text{(B)}} 3(1 + r/10)^x"
-    # in the box's own math span ("$\\boxed{C}\\quad \\text{D is also correct}$"); a sentence after it is the later reader's
-    if choice and in_math and (other := _another_option(view, box_start, box_end, min(hi, box_end + 2000), timeout)):
+    if other is not None and in_math:  # "$\\boxed{C}\\quad \\text{D is also correct}$"
         return f"the choice box is followed by another option, {other}: it holds only part of the stated result"
     return _prefix_problem(before, after, in_math, view, box_start, timeout, text_before) or \
         (_suffix_problem(after, in_math, timeout) if suffix else None) or \

@@ -7,7 +7,6 @@ reading the answer costs as much as reading the rest of the row.
 from __future__ import annotations
 
 from fractions import Fraction
-
 from functools import cached_property
 
 import regex
@@ -54,6 +53,11 @@ class AnswerReadings:
         return {self.key} | {key(v) for v in parts if v.strip()}
 
     @cached_property
+    def as_percentage(self) -> object:
+        """The key of the answer's number read as a percentage (25 -> 1/4), for a plain number; else ``None``."""
+        return key(f"{self.answer.strip()}%") if isinstance(self.number, Fraction) and "%" not in self.answer else None
+
+    @cached_property
     def bare(self) -> object:
         """The number without its scale, "\\boxed{25 °F}. So it is 25." (never "300 °C" after 300 K)."""
         bare = bare_number(clean(self.answer))
@@ -78,8 +82,7 @@ class AnswerReadings:
     def owns(self, value: str) -> bool:
         """Whether ``value`` is the answer's own value (or a part of it, or its number without the scale)."""
         k = key(value)
-        if isinstance(self.number, Fraction) and "%" not in self.answer and normalize_answer(clean(value)).percent \
-                and k == key(f"{self.answer.strip()}%"):
+        if self.as_percentage is not None and k == self.as_percentage and normalize_answer(clean(value)).percent:
             return True  # "\\boxed{25}" then "So 25% of the students passed": the answer's number, as the percentage
         return k in self.own or (k == self.bare and not has_temperature_scale(value)) or (
             self.number is not None and not isinstance(k, type(self.number)) and comes_to(value, self.number))

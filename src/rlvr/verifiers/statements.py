@@ -56,7 +56,7 @@ def _operates_on_one_name(side: str) -> bool:
     of it a question asks for states the value of an expression of the unknown, not the unknown's."""
     side = side.replace("&", " ")  # "x &= 5": an alignment mark
     names = set(_NAME_TOKEN_RE.findall(_NOT_A_NAME_RE.sub(" ", side, timeout=REGEX_TIMEOUT_S), timeout=REGEX_TIMEOUT_S))
-    if len(names) != 1 or _ONE_NAME_FORM_RE.fullmatch(side, timeout=REGEX_TIMEOUT_S):
+    if len(names) != 1 or NAME_RE.fullmatch(side, timeout=REGEX_TIMEOUT_S) or _ONE_NAME_FORM_RE.fullmatch(side, timeout=REGEX_TIMEOUT_S):
         return False
     # a sum of different terms of the name is a quantity questions ask for ("x^2 + \\frac{1}{x^2}"); "x + x" is not
     terms = ["".join(t.split()) for part in split_top_level(side, "+") for t in split_top_level(part, "-") if t.strip()]
@@ -234,7 +234,7 @@ def _point(part: str) -> tuple[str, str] | None:
     return (f"\\{{{m[2]}\\}}", m[1]) if m else None
 
 
-# a second condition after a comma ("x < 2, x \\neq 1"): no bound of the first
+# a second condition after a comma or "and" ("x < 2, x \\neq 1"): no bound of the first
 _ANOTHER_CONDITION_RE = regex.compile(r"(?:,|(?<![A-Za-z\\])and(?![A-Za-z])|\\(?:land|wedge)(?![A-Za-z]))\s*[A-Za-z]\s*(?:[<>=≤≥≠]|\\(?:le|ge|leq|geq|lt|gt|neq?)(?![A-Za-z]))")
 _AND_SPLIT_RE = regex.compile(r"\s*(?:\\(?:land|wedge)(?![A-Za-z])|(?<![A-Za-z])and(?![A-Za-z]))\s*")
 
