@@ -150,6 +150,22 @@ def bench_qwen(shared: Path, per_batch: int, rounds: int) -> None:
     disagreements = [(g, c[-160:], a, b) for g, c, a, b in zip(golds, completions, rl[0], mv_ok) if a != b]
     for g, tail, a, b in disagreements[:6]:
         print(f"  disagree gold={g!r} rlvr={a} math-verify={b} tail={tail[-90:]!r}")
+    protocol_floor(len(completions), per_batch * 8, len(completions) / mv[2])
+
+
+def protocol_floor(n: int, per_call: int, mv_rate: float) -> None:
+    """What the pool's round trip alone allows: ``n`` rows whose completion is empty (nothing to read or
+    compare; distinct golds, so no row is served from a cache) through the same ``verify_batch`` calls.
+    No reading design can make rows of real text cheaper than this, so ``5x`` needs this ratio well above 5."""
+    from rlvr.verifiers import clear_cache
+
+    clear_cache()
+    golds = [str(i) for i in range(n)]
+    _ok, _lat, wall, statuses, stages = run_rlvr([([""] * len(golds[i:i + per_call]), golds[i:i + per_call])
+                                                   for i in range(0, n, per_call)])
+    print(f"protocol floor: {n} empty completions, {per_call} per call: {n / wall:.1f} compl/s = "
+          f"{n / wall / mv_rate:.2f}x math-verify's rate above ({set(statuses)})")
+    print(stages)
 
 
 def _dapo_golds(shared: Path, n: int) -> list[str]:
