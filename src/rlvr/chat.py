@@ -12,6 +12,19 @@ __all__ = ["completion_text", "messages_as_text"]
 
 # content part types that carry a model's reasoning (OpenAI's and Anthropic's chat formats), not its answer
 _REASONING_PARTS = frozenset({"reasoning", "reasoning_text", "thinking", "redacted_thinking"})
+# the model's turn: "assistant" in OpenAI's, Anthropic's and TRL's formats, "model" in Gemini's
+_MODEL_ROLES = frozenset({"assistant", "model"})
+
+
+def _part_text(part: Any) -> str:
+    """A content part's text: a plain string, or a text part (reasoning parts are the model's thinking, which is
+    not graded: a box in them is no answer, as a <think> block is not)."""
+    if isinstance(part, str):
+        return part
+    if isinstance(part, dict) and part.get("type", "text") not in _REASONING_PARTS and not part.get("thought"):
+        text = part.get("text", "")
+        return text if isinstance(text, str) else ""
+    return ""
 
 
 def completion_text(completion: Any) -> str:
@@ -22,18 +35,16 @@ def completion_text(completion: Any) -> str:
         completion = [completion]
     if isinstance(completion, (list, tuple)):
         for message in reversed(completion):
-            if isinstance(message, dict) and message.get("role", "assistant") == "assistant":
-                content = message.get("content", "")
-                if isinstance(content, list):  # multimodal parts: keep the text ones; reasoning parts are the
-                    # model's thinking, which is not graded (a box in them is no answer), as a <think> block is not
-                    content = "".join(p.get("text", "") for p in content
-                                      if isinstance(p, dict) and p.get("type", "text") not in _REASONING_PARTS)
+            if isinstance(message, dict) and message.get("role", "assistant") in _MODEL_ROLES:
+                content = message.get("content", message.get("parts", ""))  # Gemini's turns hold "parts"
+                if isinstance(content, list):  # multimodal parts: the text ones
+                    content = "".join(_part_text(p) for p in content)
                 if not isinstance(content, str):
                     raise TypeError(f"assistant message content must be text, got {type(content).__name__}")
                 return content
         if not completion:
             return ""
-        raise TypeError("chat completion has no assistant message (messages need role='assistant')")
+        raise TypeError("chat completion has no assistant message (messages need role='assistant', or Gemini's 'model')")
     raise TypeError(
         f"completion must be a string or a list of chat messages, got {type(completion).__name__}"
     )

@@ -21,7 +21,7 @@ from rlvr.verifiers.percent_words import percent_words
 
 from rlvr.verifiers.currencies import is_currency
 from rlvr.verifiers.document import Document
-from rlvr.verifiers.lexicon import APPROVAL_MARKS, OR_WORDS, alternation
+from rlvr.verifiers.lexicon import APPROVAL_MARKS, OR_WORDS, SIZE_SWITCHES, alternation
 from rlvr.verifiers.limits import REGEX_TIMEOUT_S
 from rlvr.verifiers.units import unit_after, unit_word as _unit_word
 
@@ -34,8 +34,8 @@ _TOKEN_RE = regex.compile(
     r"|\^\s*\{\s*\\circ\s*\}|\^\s*\\circ|\^\s*\{\s*(?:\\prime\s*)+\}|\^\s*\\prime|\^\s*\{?\s*(?:\*|\\dagger|\\ast)\s*\}?"
     r"|\{[~\s]*(?:\\(?:rm|mathrm)(?![A-Za-z])\s*)?\p{L}[~\s\p{L}/]*\}"  # a bare group of letters: "{eV}", "{~m}", "{\\rm kg}", "{km/s}"
     r"|\\[A-Za-z]+|\\.|->|=>|:=|[0-9]+|\p{L}+|\s+|.", regex.DOTALL)
-_SPACING = frozenset({"\\,", "\\;", "\\:", "\\!", "\\ ", "\\quad", "\\qquad", "~", "\\displaystyle", "\\textstyle",
-                      "\\left.", "\\hfill", "\\nonumber", "\\\\"})
+_SPACING = frozenset({"\\,", "\\;", "\\:", "\\!", "\\ ", "\\quad", "\\qquad", "~", "\\left.", "\\hfill", "\\nonumber",
+                      "\\\\"} | {"\\" + name for name in SIZE_SWITCHES})  # "$\\Large\\boxed{42}$": a size shows nothing
 _OPENERS = frozenset({"$", "$$", "\\(", "\\[", "&"})
 _MARKS = frozenset(APPROVAL_MARKS) | {"\ufe0f", "\\checkmark"}  # "✅ \\boxed{42} ✔️": decoration beside the box
 _CLOSERS = frozenset({"$", "\\)", "\\]", ".", ",", ";", ":", "!", "?", "。", "，", "；", "！", "？", "、"})

@@ -84,6 +84,7 @@ class Document:
         return None
 
 
+_MATH_FENCES = frozenset({"math", "latex", "tex", "katex"})  # fences a markdown renderer shows as typeset maths
 # an HTML comment, a fence, a run of backticks, or an Asymptote figure ("[asy] … [/asy]", as MATH's solutions
 # and the models trained on them draw one after the answer): code that states no claim
 _OPAQUE_RE = regex.compile(r"(?P<comment><!--)|(?m:^(?P<fence>[ \t]{0,3}(?:```+|~~~+))(?P<info>[^\n`]*)$)|(?P<ticks>`+)"
@@ -233,6 +234,12 @@ class _Reader(TexPass):
                 close = regex.compile(r"(?m)^[ \t]{0,3}" + regex.escape(marker[0]) + "{" + str(len(marker)) + r",}[ \t]*$"
                                       ).search(text, content, timeout=self.timeout)
                 end = close.end() if close else len(text)
+                if m["info"].strip().lower() in _MATH_FENCES and close:
+                    blank_chars(self.chars, m.start(), content)  # "```latex": markdown renders it as maths; the
+                    blank_chars(self.chars, close.start(), end)  # content is shown, and read as a math span is
+                    spans += [(m.start(), content), (close.start(), end)]
+                    skip = end
+                    continue
                 self.doc.fences.append(Fence(m["info"].strip().lower(), m.start(), end,
                                              (content, close.start() if close else len(text))))
                 self.hide(m.start(), end, "a fenced code block")

@@ -21,6 +21,7 @@ __all__ = ["unsafe_reason"]
 _DIGITS_RE = regex.compile(r"[0-9]+")
 _FACTORIAL_NUM_RE = regex.compile(r"([0-9]+)\s*!")
 _BINOM_RE = regex.compile(r"\\[dt]?binom\s*\{((?:[^{}]|\{[^{}]*\})*)\}\s*\{((?:[^{}]|\{[^{}]*\})*)\}")
+_GAMMA_RE = regex.compile(r"\\Gamma(?![A-Za-z])\s*(?:\\left\s*)?[({]\s*([^(){}]{0,200})")
 _POW_RE = regex.compile(r"([0-9]+(?:\.[0-9]+)?)\s*(?:\^|\*\*)\s*(?:\{\s*([0-9]+)\s*\}|([0-9]+))")
 
 
@@ -210,6 +211,10 @@ def unsafe_reason(text: str, config: VerifierConfig) -> str | None:
     reason = _large_powers(text, config) or _large_factorials(text, config)
     if reason:
         return reason
+    if "Gamma" in text:
+        for m in _GAMMA_RE.finditer(text, timeout=REGEX_TIMEOUT_S):  # \Gamma(n) is (n - 1)!: the factorial's limit holds
+            if "^" in m[1] or "!" in m[1] or any(_int(d) > config.max_factorial for d in _DIGITS_RE.findall(m[1], timeout=REGEX_TIMEOUT_S)):
+                return f"gamma function of {m[1][:40]!r} may be too large to evaluate (limit max_factorial={config.max_factorial})"
     for m in _BINOM_RE.finditer(text, timeout=REGEX_TIMEOUT_S):
         for arg in (m[1], m[2]):
             if "^" in arg or "!" in arg or any(_int(d) > 100 * config.max_factorial for d in _DIGITS_RE.findall(arg, timeout=REGEX_TIMEOUT_S)):

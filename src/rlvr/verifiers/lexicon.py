@@ -34,7 +34,7 @@ def alternation(words: tuple[str, ...]) -> str:
 __all__ = [
     "ANSWER_WORDS", "APPROVAL_MARKS", "BELIEF_PHRASES", "META_LABEL_WORDS", "CONCLUSION_WORDS", "RETRACTION_CUES", "HEDGE_WORDS", "NEGATION_WORDS", "UNSURE_PHRASES",
     "APPROXIMATION_WORDS", "BOUND_WORDS", "REJECTION_WORDS", "HYPOTHETICAL_WORDS", "ALTERNATIVE_WORDS", "LIST_WORDS", "GRADER_WORDS",
-    "BOX_MACROS", "HIDING_MACROS", "TEX_CONDITIONALS", "STRIKING_MACROS", "COLOUR_MACROS", "REDEFINING_MACROS", "TRANSPARENT_MACROS", "FUNCTION_WORDS", "OPERATION_WORDS", "RESULT_VERBS",
+    "BOX_MACROS", "HIDING_MACROS", "TEX_CONDITIONALS", "STRIKING_MACROS", "COLOUR_MACROS", "REDEFINING_MACROS", "TRANSPARENT_MACROS", "SIZE_SWITCHES", "STYLE_WRAPPERS", "FUNCTION_WORDS", "OPERATION_WORDS", "RESULT_VERBS",
     "NEGATIVE_EVALUATIONS", "ANSWER_REFERENCES", "WITHDRAWAL_CUES", "PROSE_DOUBT_WORDS", "TENTATIVE_WORDS", "YES_WORDS", "NO_WORDS", "EXCLUDING_WORDS", "MODIFIERS_AFTER",
     "UNIT_WORDS", "UNIT_SYMBOLS", "ORDINAL_SUFFIXES", "OR_WORDS", "TOTAL_WORDS", "BINARY_MODIFIERS", "MEASURE_WORDS", "CHANGING_WORDS", "CHANGING", "words_pattern", "any_in", "PhraseMatcher", "alternation",
 ]
@@ -270,12 +270,20 @@ REDEFINING_MACROS: tuple[str, ...] = (
     "everydisplay", "mathchardef", "chardef", "countdef", "setbox", "unhbox", "uppercase", "lowercase",
     "scantokens", "detokenize", "noexpand", "aftergroup", "afterassignment",
 )
+#: LaTeX's size and math-style switches: they set how what follows is shown and state nothing ("\\Large\\boxed{42}")
+SIZE_SWITCHES: tuple[str, ...] = (
+    "tiny", "scriptsize", "footnotesize", "small", "normalsize", "large", "Large", "LARGE", "huge", "Huge",
+    "displaystyle", "textstyle", "scriptstyle", "scriptscriptstyle", "boldmath", "unboldmath",
+)
+#: macros that show their one argument in another face, its value unchanged ("\\underline{42}", "\\bm{42}")
+STYLE_WRAPPERS: tuple[str, ...] = (
+    "text", "textbf", "textit", "textrm", "textsf", "texttt", "textnormal", "textup", "emph", "mathbf", "mathit",
+    "mathrm", "mathsf", "mathtt", "mathnormal", "boldsymbol", "bm", "pmb", "underline", "uline", "mbox",
+    "ensuremath", "hbox", "bold",
+)
 #: macros that only format their argument: they are read through
-TRANSPARENT_MACROS: tuple[str, ...] = (
-    "textbf", "textit", "textrm", "textsf", "texttt", "textnormal", "emph", "mathbf", "mathit", "mathrm",
-    "mathsf", "mathtt", "boldsymbol", "bm", "mathbb", "underline", "uline", "overline", "displaystyle",
-    "textstyle", "large", "Large", "LARGE", "huge", "Huge", "small", "bf", "it", "rm", "strong", "mbox",
-    "text", "ensuremath", "smash", "mathclap", "mathllap", "mathrlap", "hbox", "vbox", "bold",
+TRANSPARENT_MACROS: tuple[str, ...] = STYLE_WRAPPERS + SIZE_SWITCHES + (
+    "mathbb", "overline", "bf", "it", "rm", "strong", "smash", "mathclap", "mathllap", "mathrlap", "vbox",
 )
 
 # -- units and ordinals ---------------------------------------------------------------------------

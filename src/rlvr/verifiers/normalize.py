@@ -24,7 +24,7 @@ from rlvr.verifiers.choices import LOWER, UPPER, choice_with_text, option_text
 from rlvr.verifiers.currencies import grouped_amount, is_currency
 from rlvr.verifiers.percent_words import percent_word_after
 from rlvr.verifiers.lexicon import (
-    ANSWER_WORDS, APPROVAL_MARKS, TOTAL_WORDS, alternation,
+    ANSWER_WORDS, APPROVAL_MARKS, SIZE_SWITCHES, STYLE_WRAPPERS, TOTAL_WORDS, alternation,
 )
 from rlvr.verifiers.brackets import split_top_level
 from rlvr.verifiers.plus_minus import nested_plus_minus
@@ -35,7 +35,7 @@ from rlvr.verifiers.notations import (
 from rlvr.verifiers.numbers import parse_number
 from rlvr.verifiers.sympy_text import sympy_text
 from rlvr.verifiers.temperatures import DEGREE_RE, TEMPERATURE_UNITS, celsius, one_temperature, scale_words_to_signs
-from rlvr.verifiers.number_words import numeral_char
+from rlvr.verifiers.number_words import negated_number, numeral_char
 from rlvr.verifiers.compact_numbers import compact_value
 from rlvr.verifiers.comparatives import comparative_count, percent_named
 from rlvr.verifiers.units import clock_time, count_noun, scaled_value, split_unit, unit_words
@@ -49,10 +49,10 @@ def set_builder_interval(text: str) -> str | None:  # statements imports this mo
 __all__ = ["SPACING_RE", "NormalizedAnswer", "normalize_answer", "answer_key", "strip_outer_box", "find_boxed",
            "split_top_level", "value_key"]
 
-_WRAPPERS = ("text", "textbf", "textit", "textrm", "mathrm", "mathbf", "mathit", "mbox", "operatorname", "textnormal")
+_WRAPPERS = STYLE_WRAPPERS + ("operatorname",)
 _WRAPPER_RE = regex.compile(r"\\(?:" + "|".join(_WRAPPERS) + r")\s*\{([^{}]*)\}")
 # `\\` (a LaTeX row break) is matched first and kept, so its second backslash is never read as `\ `.
-SPACING_RE = regex.compile(r"\\\\|\\[!,;:> ]|\\(?:quad|qquad|displaystyle|textstyle|limits)(?![A-Za-z])|~")
+SPACING_RE = regex.compile(r"\\\\|\\[!,;:> ]|\\(?:quad|qquad|limits|" + "|".join(SIZE_SWITCHES) + r")(?![A-Za-z])|~")
 # a \quad before a sign, or a thinner explicit space before a sign glued to its number ("0 \; -1", where
 # "3 \; - \; 2" spaces a subtraction)
 _WIDE_SPACE_BEFORE_SIGN_RE = regex.compile(
@@ -65,7 +65,7 @@ _INVISIBLE_DELIMITER_RE = regex.compile(r"\\(?:left|right)\s*\.")
 _TRIG_RE = regex.compile(r"\\(?:sin|cos|tan|cot|sec|csc)(?![A-Za-z])")
 _DEGREE_MACRO_RE = regex.compile(r"\^\s*\{?\s*\\textcirc\s*\}?|\\textdegree(?![A-Za-z])")
 _DEGREE_VALUE_RE = regex.compile(r"([0-9]+(?:\.[0-9]+)?)\s*(?:\^\s*\{?\s*\\circ\s*\}?|\\degree(?![A-Za-z]))")
-_FRAC_ALIAS_RE = regex.compile(r"\\[dt]frac(?![A-Za-z])")
+_FRAC_ALIAS_RE = regex.compile(r"\\(?:[dt]|nice|s)frac(?![A-Za-z])")  # xfrac's \sfrac and nicefrac's \nicefrac too
 # digit groups written as in MATH's golds: 10,\!080 and 14{,}916 (a comma that LaTeX must not space)
 _DIGIT_GROUP_RE = regex.compile(r"(?<=[0-9])[ ]?(?:\{[ ]?,[ ]?\}|,\\!)[ ]*(?=[0-9]{3}(?![0-9]))")
 _GROUP_MARK = r"(?:\{[ ]?,[ ]?\}|,\\!)"
@@ -309,6 +309,8 @@ def normalize_answer(text: str) -> NormalizedAnswer:
     if (difference := comparative_count(s)) is not None:
         s = f"{difference[0]} {difference[1]}".strip()  # "5 more apples", "на 5 больше": a difference, stated as a count
     s = scale_words_to_signs(s)  # "25 degrees F" is 25 °F
+    if (negated := negated_number(s)) is not None:
+        s = negated  # "negative five", "minus 5", "moins cinq": the sign word of any language CLDR spells numbers in
     if (scaled := scaled_value(s)) is not None:  # "42\text{ million}", "2 thousand people", "twelve apples", "二十人"
         s, unit = scaled
     m = _TRAILING_UNIT_RE.search(s, timeout=REGEX_TIMEOUT_S)

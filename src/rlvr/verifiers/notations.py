@@ -139,8 +139,15 @@ def plain_tex_fractions(s: str) -> str:
     return s
 
 
+# an integer written in base 16, 8 or 2 as programs write it: "0x2A" is 42, never 0 times x2A
+_BASE_LITERAL_RE = regex.compile(r"(?<![\w.\\])0(?:[xX][0-9A-Fa-f]{1,64}|[oO][0-7]{1,86}|[bB][01]{1,256})(?![\w.])")
+
+
 def python_syntax(s: str) -> str:
-    """sympy's and Python's spellings: ``x**2`` is ``x^2``, ``x != 5`` is ``x \\neq 5``, ``Eq(a, b)`` is ``a = b``."""
+    """sympy's and Python's spellings: ``x**2`` is ``x^2``, ``x != 5`` is ``x \\neq 5``, ``Eq(a, b)`` is ``a = b``,
+    ``0x2A`` is 42."""
+    if "0" in s:
+        s = _BASE_LITERAL_RE.sub(lambda m: str(int(m[0], 0)), s, timeout=REGEX_TIMEOUT_S)
     s = _PY_POWER_RE.sub("^", s, timeout=REGEX_TIMEOUT_S)
     s = _PY_NOT_EQUAL_RE.sub(r" \\neq ", s, timeout=REGEX_TIMEOUT_S)
     m = _PY_EQ_RE.fullmatch(s.strip(), timeout=REGEX_TIMEOUT_S)

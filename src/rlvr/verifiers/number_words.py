@@ -17,11 +17,15 @@ import os
 import unicodedata
 from typing import Any
 
+import regex
+
+from rlvr.verifiers.limits import REGEX_TIMEOUT_S
 from rlvr.verifiers.vocabulary_cache import cached, installed_version
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["scale_words", "small_words", "scale_values", "scale_value", "numeral_char", "words_value", "han_value", "warm"]
+__all__ = ["scale_words", "small_words", "scale_values", "scale_value", "numeral_char", "words_value", "han_value", "warm",
+           "sign_words", "negated_number", "sign_before"]
 
 # what is spelled out: the scales and a few multiples of each (so inflected forms appear: "два миллиона",
 # "пять миллионов"), and the hundreds (a number word after a number: "18 hundred" is 1800)
@@ -38,10 +42,10 @@ def _vocabulary() -> dict[str, Any]:
     except ImportError:  # a dependency of rlvr; without it only the lexicon's English words are known
         logger.warning("unicode-rbnf is not installed: number words of other languages are not recognised")
         return {"scale_words": [], "small_words": [], "unspaced": "",
-                "scale_values": {w: {"en": v} for w, v in _ENGLISH_SCALES.items()}}
+                "scale_values": {w: {"en": v} for w, v in _ENGLISH_SCALES.items()}, "sign_words": ["minus"]}
     release = getattr(unicode_rbnf, "__version__", None) or installed_version("unicode-rbnf")
     folder = os.path.join(os.path.dirname(unicode_rbnf.__file__), "rbnf")
-    return cached("number-words-3", release, lambda: _read_spellouts(folder))
+    return cached("number-words-4", release, lambda: _read_spellouts(folder))
 
 
 def _read_spellouts(folder: str) -> dict[str, Any]:
@@ -51,6 +55,7 @@ def _read_spellouts(folder: str) -> dict[str, Any]:
     small: set[str] = set()
     unspaced: set[str] = set()
     values: dict[str, dict[str, int]] = {}  # word -> {language: the scale it names there}
+    signs: set[str] = set()  # what a language's spell-out of -7 puts before 7: "minus", "moins", "menos", "минус", "负"
     for name in sorted(os.listdir(folder)):
         if not name.endswith(".xml") or name == "root.xml":
             continue
@@ -58,6 +63,12 @@ def _read_spellouts(folder: str) -> dict[str, Any]:
             engine = RbnfEngine.for_language(name[:-4])
         except Exception:  # a locale whose rules this version cannot load
             continue
+        try:
+            negative, positive = engine.format_number(-7).text, engine.format_number(7).text
+            if negative.endswith(positive) and negative != positive:
+                signs.add(negative[:-len(positive)].strip().lower())
+        except Exception:
+            pass
         spelled: dict[int, dict[str, str]] = {}
         for number in set(_SPELLED) | set(range(1, 10)) | {m * s for s in _SCALES for m in (1, 2, 5)}:
             try:
@@ -87,7 +98,7 @@ def _read_spellouts(folder: str) -> dict[str, Any]:
                         values.setdefault(suffix, {}).setdefault(name[:-4], scale)
                         words.add(suffix)
     return {"scale_words": sorted(words - small), "small_words": sorted(small), "unspaced": "".join(sorted(unspaced)),
-            "scale_values": values}
+            "scale_values": values, "sign_words": sorted(w for w in signs if w)}
 
 
 _ENGLISH_SCALES = {"hundred": 100, "thousand": 1000, "million": 10**6, "billion": 10**9, "trillion": 10**12}
@@ -170,6 +181,53 @@ def words_value(text: str) -> int | None:
         except (ValueError, TypeError, IndexError, KeyError):
             continue
     return found.pop() if len(found) == 1 else None
+
+
+# English writes a negative number "negative five" as often as "minus five"; CLDR spells only the latter
+_SIGN_WORDS_BESIDE_CLDR = ("negative",)
+
+
+@functools.lru_cache(maxsize=1)
+def sign_words() -> frozenset[str]:
+    """The words that make a number negative, in every language CLDR spells numbers in."""
+    words = {w.strip().strip("\u200b").strip() for w in _vocabulary().get("sign_words", ())}
+    # short Latin words are other words too ("min" is a minute or a minimum, "kaw"), as for scale words
+    return frozenset(w for w in words if w and not (w.isascii() and len(w) < 4)) | frozenset(_SIGN_WORDS_BESIDE_CLDR)
+
+
+def negated_number(text: str) -> str | None:
+    """``"-5"`` for "negative five", "minus 5", "moins cinq", "минус 5", "负五": a sign word and then one number in
+    digits or in words; ``None`` otherwise (so "minus signs" and "5 minus 3" are left as they are)."""
+    words = text.strip()
+    lowered = words.lower()
+    for sign in sign_words():
+        if not lowered.startswith(sign) or len(lowered) <= len(sign):
+            continue
+        rest = words[len(sign):]
+        if sign.isascii() and not rest[0].isspace():
+            continue  # "minusfive" is no sign word; unspaced scripts write the sign glued on ("负五")
+        rest = rest.strip()
+        if rest.replace(".", "", 1).isdigit() and rest[0].isdigit():
+            return "-" + rest
+        if (value := words_value(rest)) is not None or (value := han_value(rest)) is not None:
+            return str(-value)
+    return None
+
+
+_LAST_WORD_RE = regex.compile(r"(\p{L}+)[ \t\u200b]*+$")
+
+
+def sign_before(text: str, start: int) -> int | None:
+    """Where a sign word that makes the value at ``start`` negative begins ("is negative 3", "minus $5$", "负5");
+    ``None`` when there is none, or when a value stands before the word ("10 minus 3" subtracts)."""
+    head = text[max(0, start - 40):start]
+    m = _LAST_WORD_RE.search(head, timeout=REGEX_TIMEOUT_S)
+    if m is None or m[1].lower() not in sign_words():
+        return None
+    before = head[:m.start()].rstrip()
+    if before and (before[-1].isdigit() or before[-1] in "$)}]"):
+        return None
+    return start - len(head) + m.start()
 
 
 _HAN_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "兩": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8,
