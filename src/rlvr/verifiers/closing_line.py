@@ -75,6 +75,10 @@ def stressed_word(text: str, inside: list[tuple[int, int]], start: int, end: int
     content = text[a:b].strip()
     if not _STRESSED_WORD_RE.fullmatch(content, timeout=timeout):
         return None
+    if not text[start:a].strip(" \t*_>#-") and _YES_NO_LEAD_RE.match(content, timeout=timeout):
+        # "**Yes**, it is possible.": a stressed yes or no opening the sentence answers as an unstressed one does
+        said = word_answer_closing(text[start:end].replace("*", " ").replace("_", " "), timeout)
+        return (content, a, b) if said is not None else None
     before = text[start:a].replace("*", " ").replace("_", " ")
     if not _COPULA_BEFORE_RE.search(before, timeout=timeout) or text[b:end].strip(" \t*_.!"):
         # "**Alice** wins", "**Bob** loses", "a **Wednesday** last year", "… at the earliest": only what the sentence,

@@ -34,10 +34,8 @@ from rlvr.verifiers.lexicon import (
     words_pattern,
 )
 from rlvr.verifiers.normalize import value_key
-from rlvr.verifiers.number_words import numeral_char, scale_value
-from rlvr.verifiers.conversions import unit_name
 from rlvr.verifiers.percent_words import percent_words
-from rlvr.verifiers.east_asian_units import measure_after_number
+from rlvr.verifiers.units import scale_word_after
 from rlvr.verifiers.readings import another_reading
 from rlvr.verifiers.prose import (
     ALTERNATIVE_RE, CONCLUSION_RE, HEDGE_RE, RETRACTION_RE, stated_values,
@@ -352,28 +350,9 @@ def _changing_words(after: str, timeout: float) -> str | None:
     if m is not None and m[0].lower() in BINARY_MODIFIERS and not _OPERAND_RE.match(after, m.end(), timeout=timeout):
         m = None
     m = m or _PAREN_OPERATION_RE.match(after, timeout=timeout)
-    return m[0].strip() if m else _scale_after(after, timeout)
+    return m[0].strip() if m else scale_word_after(after, timeout)
 
 
-def _scale_after(after: str, timeout: float) -> str | None:
-    """A scale word of any language CLDR spells ("\\boxed{5} crore", "5 Millionen", "\\boxed{5}万", "5억") right
-    after the answer multiplies it. A unit's name is not one (CLDR's 千克 is a kilogram, pint's "mil" a length),
-    nor a short Latin word that other languages use as one ("bin", "elf", "min"); scales under a thousand are
-    left out, since their words are other words too ("cents", "set", "sta")."""
-    m = _FIRST_WORD_RE.match(after, timeout=timeout)
-    if m is None:
-        return None
-    word = m[1]
-    if _EAST_ASIAN_WORD_RE.match(word, timeout=timeout):
-        return word[0] if numeral_char(word[0]) and not measure_after_number(word) else None
-    value = scale_value(word)
-    if value is None or value < 1000 or (word.isascii() and len(word) < 4) or unit_name(word):
-        return None
-    return word
-
-
-_FIRST_WORD_RE = regex.compile(r"[ \t\u00a0\u202f]*([\p{L}\p{M}]+)")
-_EAST_ASIAN_WORD_RE = regex.compile(r"[\p{Han}\p{Hangul}\p{Hiragana}\p{Katakana}]")
 
 
 # an operand: a number, math, a number word ("times 3", "over $5$", "plus two")

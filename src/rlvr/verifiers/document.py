@@ -85,6 +85,8 @@ class Document:
 
 
 _MATH_FENCES = frozenset({"math", "latex", "tex", "katex"})  # fences a markdown renderer shows as typeset maths
+_PLAIN_FENCES = frozenset({"", "text", "txt", "plaintext"})  # fences of no language: a lone value there is shown, no code
+_LONE_VALUE_RE = regex.compile(r"\s*+(?:\\boxed\{[^{}\n]{1,200}\}|[-+]?[0-9][0-9.,/]{0,40}(?:[ \t]\p{L}{1,20}){0,2})\s*+")
 # an HTML comment, a fence, a run of backticks, or an Asymptote figure ("[asy] … [/asy]", as MATH's solutions
 # and the models trained on them draw one after the answer): code that states no claim
 _OPAQUE_RE = regex.compile(r"(?P<comment><!--)|(?m:^(?P<fence>[ \t]{0,3}(?:```+|~~~+))(?P<info>[^\n`]*)$)|(?P<ticks>`+)"
@@ -234,9 +236,12 @@ class _Reader(TexPass):
                 close = regex.compile(r"(?m)^[ \t]{0,3}" + regex.escape(marker[0]) + "{" + str(len(marker)) + r",}[ \t]*$"
                                       ).search(text, content, timeout=self.timeout)
                 end = close.end() if close else len(text)
-                if m["info"].strip().lower() in _MATH_FENCES and close:
-                    blank_chars(self.chars, m.start(), content)  # "```latex": markdown renders it as maths; the
-                    blank_chars(self.chars, close.start(), end)  # content is shown, and read as a math span is
+                info = m["info"].strip().lower()
+                if close and (info in _MATH_FENCES or info in _PLAIN_FENCES and _LONE_VALUE_RE.fullmatch(
+                        text, content, close.start(), timeout=self.timeout)):
+                    # "```latex": markdown renders it as maths; "```\n42\n```": a lone value or box shown as it is
+                    blank_chars(self.chars, m.start(), content)
+                    blank_chars(self.chars, close.start(), end)
                     spans += [(m.start(), content), (close.start(), end)]
                     skip = end
                     continue

@@ -96,6 +96,7 @@ CONCLUSION_WORDS: tuple[str, ...] = (
     "daher", "somit", "folglich", "quindi", "pertanto", "portanto", "logo", "więc", "zatem", "dus",
     "bu yüzden", "dolayısıyla", "jadi", "vậy", "поэтому", "итак", "следовательно", "значит", "所以", "因此",
     "因而", "综上", "故", "于是", "したがって", "よって", "따라서", "그러므로", "لذا", "لذلك", "إذن", "इसलिए", "अतः",
+    "∴", "⇒", "⟹",  # the therefore sign, and the arrows a closing line opens with ("⇒ 42")
 )
 #: a cue that the text after it replaces what came before ("wait, actually 8", "不对，是8")
 RETRACTION_CUES: tuple[str, ...] = (
@@ -349,7 +350,7 @@ TOTAL_WORDS: tuple[str, ...] = (
     "total", "in total", "altogether", "in all", "all told", "au total", "en tout", "en total", "insgesamt",
     "zusammen", "in totale", "in tutto", "no total", "ao todo", "łącznie", "w sumie", "в сумме", "всего", "итого",
     "toplam", "toplamda", "tổng cộng", "totalt", "yhteensä", "συνολικά", "kwa jumla", "összesen", "celkem",
-    "一共", "总共", "共计", "合计", "合計", "全部で", "총", "모두", "합계", "कुल", "مجموع", "إجمالي", "در مجموع",
+    "一共", "总共", "共计", "共", "合计", "合計", "全部で", "총", "모두", "합계", "कुल", "مجموع", "إجمالي", "در مجموع",
 )
 #: what a sentence says of the answer when it withdraws it: "this is wrong", "(wrong)", "not correct"
 NEGATIVE_EVALUATIONS: tuple[str, ...] = (

@@ -47,12 +47,12 @@ Candidate = tuple[str, int, int]
 _PROSE_WORD_RE = regex.compile(r"(?<![\\A-Za-z])[A-Za-z]{4,}")
 _PROSE_SCAN = 800  # the last this-many characters are read for a final sentence
 # a number in prose: sign, digits with thousands (or lakh: 25,00,000) groups, decimals (also "2,74") or a fraction,
-# percent; a number
+# percent; infinity; a number
 # glued to letters (2x, 3rd, x2) is not a value, nor one glued to Unicode maths (100π, 5√2, 12½, 3², √2)
 # "!" after a number followed by an operator is a factorial ("(5! = 120)", "4! \\times 3"), no sentence's end
 _UNICODE_MATH = r"\p{Greek}√∛∜\p{No}"
 _PROSE_NUMBER_RE = regex.compile(
-    r"(?<![A-Za-z0-9])\([A-J]\)(?![A-Za-z0-9])|(?<![A-Za-z0-9.,/^_√∛∜])[-+−]?" + REPEATING_IN_PROSE + r"|"
+    r"(?<![A-Za-z0-9])\([A-J]\)(?![A-Za-z0-9])|(?<![\p{L}\p{N}])[-+−]?∞(?![\p{L}\p{N}])|(?<![A-Za-z0-9.,/^_√∛∜])[-+−]?" + REPEATING_IN_PROSE + r"|"
     r"(?<![A-Za-z0-9.,/^_√∛∜])[-+−]?(?>[0-9]{1,2}(?:,[0-9]{2})+,[0-9]{3}(?![0-9])|[0-9]+,[0-9]{1,2}(?![0-9]|,[0-9])|[0-9]+(?:,[0-9]{3})*(?:\.[0-9]+)?)(?:/[0-9]+)?(?:[ ]?\\?%|[ ](?i:percent|per[ -]cent|pct)\b)?"
     r"(?![0-9^_" + _UNICODE_MATH + r"]|\.[0-9]|/[0-9]|[A-Za-z](?![A-Za-z²³])|!(?=" + _FACTORIAL_AHEAD + r"))")
 # a number glued to pi, a root, a power or a vulgar fraction is a value too, though not a plain number
@@ -61,7 +61,7 @@ _GLUED_PART = r"(?:π|\\pi(?![A-Za-z])|[√∛∜][0-9]+(?:\.[0-9]+)?|\\sqrt\{?[
 _GLUED_VALUE_RE = regex.compile(
     r"(?<![A-Za-z0-9.,/^_\\√∛∜\p{Greek}\p{No})\]}])[-+−]?(?:[0-9]+(?:\.[0-9]+)?(?=[π√∛∜\p{No}^\\])|(?=[π√∛∜¼½¾⅐-⅞\\]))"
     r"(?:" + _GLUED_PART + r"(?:/[0-9]+)?)+(?![A-Za-z0-9\p{No}^_(])")
-_PROSE_VALUE_HINT_RE = regex.compile(r"[0-9$]|\\\(|\\\[|\([A-J]\)")
+_PROSE_VALUE_HINT_RE = regex.compile(r"[0-9$∞]|\\\(|\\\[|\([A-J]\)")
 #: doubt ("maybe", "可能") and alternatives ("or", "oder", "或"): no single answer
 HEDGE_RE = words_pattern(HEDGE_WORDS)
 ALTERNATIVE_RE = words_pattern(ALTERNATIVE_WORDS)

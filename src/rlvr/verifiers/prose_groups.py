@@ -2,7 +2,8 @@
 
 The prose reader (:mod:`prose`) finds the values a concluding clause states; several different values are
 several answers, except where they are written as one: a tuple or an interval ("The point is (4, −1).",
-"increasing on (0, ∞)"), a mixed number ("2 3/4 cups"), values that each carry a name ("x = 2, y = -1",
+"increasing on (0, ∞)"), a mixed number ("2 3/4 cups"), a ratio or a clock time ("3:4", "3:30 PM"), amounts in several units of one dimension ("1 h
+30 min"), values that each carry a name ("x = 2, y = -1",
 "Maximum = 2, Minimum = 1"), or a last value labelled by an expression of the earlier labels ("m = 25 and
 n = 169, and m + n = 194" states 194).
 """
@@ -12,6 +13,7 @@ from __future__ import annotations
 import regex
 
 from rlvr.verifiers.limits import REGEX_TIMEOUT_S
+from rlvr.verifiers.notations import compound_quantity
 from rlvr.verifiers.numbers import parse_number
 
 __all__ = ["one_value", "named_tail", "named_values", "derived_label"]
@@ -31,9 +33,22 @@ _LABELLED_RE = regex.compile(r"([A-Za-z](?:\s*[-+*/]\s*[A-Za-z])*)\s*=\s*$")
 _LATIN_LETTER_RE = regex.compile(r"[A-Za-z]")
 
 
+# two numbers joined by a colon, a ratio or a clock time ("3:4", "3 : 4", "3:30 PM")
+_COLON_JOINED_RE = regex.compile(r"[0-9]+(?:\.[0-9]+)?[ \t]?:[ \t]?[0-9]+(?:\.[0-9]+)?(?:[ \t]?(?i:[ap]\.?[ \t]?m\b\.?))?")
+# amounts each with its unit, largest first ("1 h 30 min", "1 hour and 30 minutes", "5 feet 3 inches")
+_MEASURED_RE = regex.compile(r"[0-9]+(?:\.[0-9]+)?[ \t]?\p{L}+\.?(?:,?[ \t]+(?:and[ \t]+)?[0-9]+(?:\.[0-9]+)?[ \t]?\p{L}+\.?)+")
+
+
 def one_value(clause: str, found: list[Candidate], offset: int, timeout: float) -> list[Candidate]:
-    """The tuple, interval or mixed number that holds every value ``found`` in ``clause`` (positions shifted by
-    ``offset``), as one candidate; empty when they are not written as one."""
+    """The tuple, interval, mixed number, ratio, clock time or quantity in several units that holds every value
+    ``found`` in ``clause`` (positions shifted by ``offset``), as one candidate; empty when they are not written
+    as one."""
+    first = found[0][1] - offset if found else 0
+    for pattern in (_COLON_JOINED_RE, _MEASURED_RE):
+        m = pattern.match(clause, first, timeout=timeout)
+        if m and len(found) >= 2 and all(e - offset <= m.end() for _c, _s, e in found) and (
+                pattern is _COLON_JOINED_RE or compound_quantity(m[0].rstrip(".")) is not None):
+            return [(m[0].rstrip("."), offset + m.start(), offset + m.start() + len(m[0].rstrip(".")))]
     point = _TUPLE_RE.search(clause, timeout=timeout)
     if point and all(point.start() <= s - offset and e - offset <= point.end() for _c, s, e in found):
         return [(point[0].replace("−", "-"), offset + point.start(), offset + point.end())]

@@ -35,6 +35,7 @@ from rlvr.verifiers.line_reading import LEAD_HINT_RE, first_sentence, lead_befor
 from rlvr.verifiers.answer_sentences import sentence_value
 from rlvr.verifiers.json_values import json_escaped, json_value
 from rlvr.verifiers.prose import prose_answer
+from rlvr.verifiers.units import scale_word_after
 
 __all__ = ["Slot", "SlotFinder", "SLOT_KINDS", "STRUCTURED_KINDS", "clean", "find_slots", "bare_expression"]
 
@@ -463,8 +464,13 @@ def bare_answer(doc: Document, timeout: float, start: int = 0) -> list[Slot]:
 
 
 def prose_slots(doc: Document, timeout: float, start: int = 0) -> list[Slot]:
-    return [Slot("prose_answer", content, start, end, (start, end))
-            for content, start, end in prose_answer(doc.view, timeout, tuple(doc.bold))]
+    found = []
+    for content, a, b in prose_answer(doc.view, timeout, tuple(doc.bold)):
+        if (word := scale_word_after(doc.view[b:b + 40], timeout)) is not None:
+            b = doc.view.index(word, b) + len(word)  # "The population is 1.2 million.": the scale word is the value's
+            content = f"{content} {word}"
+        found.append(Slot("prose_answer", content, a, b, (a, b)))
+    return found
 
 
 SLOT_KINDS: dict[str, SlotFinder] = {

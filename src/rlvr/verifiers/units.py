@@ -23,7 +23,7 @@ from rlvr.verifiers.east_asian_units import measure_after_number, measure_prefix
 from rlvr.verifiers.limits import REGEX_TIMEOUT_S
 from rlvr.verifiers.number_words import han_value, numeral_char, scale_value, scale_words, small_words, words_value
 
-__all__ = ["split_unit", "number_from_words", "clock_time", "unit_word", "unit_words", "canonical_unit", "unit_after", "count_noun",
+__all__ = ["scale_word_after", "split_unit", "number_from_words", "clock_time", "unit_word", "unit_words", "canonical_unit", "unit_after", "count_noun",
            "scaled_value"]
 
 _UNITS = frozenset(u.lower() for u in UNIT_WORDS + UNIT_SYMBOLS) | {"ω", "omega", "μ", "mu", "circ", "°", "per"}
@@ -361,3 +361,24 @@ def unit_after(text: str, pos: int, timeout: float = REGEX_TIMEOUT_S) -> str | N
     if not m or m[1].lower() in _WORDS_NOT_UNITS or canonical_unit(m[1]) is None:
         return None
     return m[1]
+
+
+def scale_word_after(after: str, timeout: float) -> str | None:
+    """A scale word of any language CLDR spells ("\\boxed{5} crore", "5 Millionen", "\\boxed{5}万", "5억") right
+    after the answer multiplies it. A unit's name is not one (CLDR's 千克 is a kilogram, pint's "mil" a length),
+    nor a short Latin word that other languages use as one ("bin", "elf", "min"); scales under a thousand are
+    left out, since their words are other words too ("cents", "set", "sta")."""
+    m = _FIRST_WORD_RE.match(after, timeout=timeout)
+    if m is None:
+        return None
+    word = m[1]
+    if _EAST_ASIAN_WORD_RE.match(word, timeout=timeout):
+        return word[0] if numeral_char(word[0]) and not measure_after_number(word) else None
+    value = scale_value(word)
+    if value is None or value < 1000 or (word.isascii() and len(word) < 4) or unit_name(word):
+        return None
+    return word
+
+
+_FIRST_WORD_RE = regex.compile(r"[ \t\u00a0\u202f]*([\p{L}\p{M}]+)")
+_EAST_ASIAN_WORD_RE = regex.compile(r"[\p{Han}\p{Hangul}\p{Hiragana}\p{Katakana}]")
