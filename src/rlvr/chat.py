@@ -21,7 +21,7 @@ def _part_text(part: Any) -> str:
     not graded: a box in them is no answer, as a <think> block is not)."""
     if isinstance(part, str):
         return part
-    if isinstance(part, dict) and part.get("type", "text") not in _REASONING_PARTS and not part.get("thought"):
+    if isinstance(part, dict) and part.get("type", "text") not in _REASONING_PARTS and part.get("thought") is not True:
         text = part.get("text", "")
         return text if isinstance(text, str) else ""
     return ""
@@ -35,7 +35,7 @@ def completion_text(completion: Any) -> str:
         completion = [completion]
     if isinstance(completion, (list, tuple)):
         for message in reversed(completion):
-            if isinstance(message, dict) and message.get("role", "assistant") in _MODEL_ROLES:
+            if isinstance(message, dict) and str(message.get("role", "assistant")).lower() in _MODEL_ROLES:
                 content = message.get("content", message.get("parts", ""))  # Gemini's turns hold "parts"
                 if isinstance(content, list):  # multimodal parts: the text ones
                     content = "".join(_part_text(p) for p in content)

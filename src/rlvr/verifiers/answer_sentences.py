@@ -11,7 +11,7 @@ from __future__ import annotations
 import regex
 
 from rlvr.verifiers.limits import REGEX_TIMEOUT_S
-from rlvr.verifiers.number_words import sign_before
+from rlvr.verifiers.number_words import negative_of, sign_before
 from rlvr.verifiers.prose import (
     _ADDING, _BOUNDING, _PARENTHESES_RE, _TENTATIVE_RE, NEGATION_RE, _doubtful, _sentence_values,
 )
@@ -51,8 +51,10 @@ def sentence_value(sentence: str, timeout: float) -> tuple[str, int] | None:
     from rlvr.verifiers.temperatures import with_temperature_scale  # units reads CLDR's number words: loaded with it
 
     content, at, end = values[-1]
-    if sign_before(sentence, at) is not None and not content.lstrip().startswith(("-", "+", "−")):
-        content = "-" + content  # "минус 5", "moins 5", "负5": the sign word of the value's language is its sign
+    if (sign := sign_before(sentence, at)) is not None and not content.lstrip().startswith(("-", "+", "−")):
+        if sign[0] == "operation":
+            return None  # "ten minus 3", "plus or minus 5": an expression or a hedge in words, never its last number
+        content = negative_of(content)  # "минус 5", "moins 5", "负5": the sign word of the value's language is its sign
     for bound in _BOUNDING.finditer(sentence, end, timeout=timeout):
         if not sentence[bound.end():].strip(" .,;:!)*"):
             return None  # "18 dollars at most", "18 Dollar mindestens": a bound closing the sentence bounds its value

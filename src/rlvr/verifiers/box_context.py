@@ -21,7 +21,7 @@ from rlvr.verifiers.percent_words import percent_words
 
 from rlvr.verifiers.currencies import is_currency
 from rlvr.verifiers.document import Document
-from rlvr.verifiers.lexicon import APPROVAL_MARKS, OR_WORDS, SIZE_SWITCHES, alternation
+from rlvr.verifiers.lexicon import APPROVAL_MARKS, OR_WORDS, SIZE_SWITCHES, STYLE_WRAPPERS, alternation
 from rlvr.verifiers.limits import REGEX_TIMEOUT_S
 from rlvr.verifiers.units import unit_after, unit_word as _unit_word
 
@@ -36,6 +36,7 @@ _TOKEN_RE = regex.compile(
     r"|\\[A-Za-z]+|\\.|->|=>|:=|[0-9]+|\p{L}+|\s+|.", regex.DOTALL)
 _SPACING = frozenset({"\\,", "\\;", "\\:", "\\!", "\\ ", "\\quad", "\\qquad", "~", "\\left.", "\\hfill", "\\nonumber",
                       "\\\\"} | {"\\" + name for name in SIZE_SWITCHES})  # "$\\Large\\boxed{42}$": a size shows nothing
+_STYLES = frozenset("\\" + name for name in STYLE_WRAPPERS)  # "$\\underline{\\boxed{42}}$": a face for the box
 _OPENERS = frozenset({"$", "$$", "\\(", "\\[", "&"})
 _MARKS = frozenset(APPROVAL_MARKS) | {"\ufe0f", "\\checkmark"}  # "✅ \\boxed{42} ✔️": decoration beside the box
 _CLOSERS = frozenset({"$", "\\)", "\\]", ".", ",", ";", ":", "!", "?", "。", "，", "；", "！", "？", "、"})
@@ -179,7 +180,8 @@ def _prefix_problem(before: list[str], after: list[str], in_math: bool, view: st
     """Blanks and delimiters, then a connector (or nothing, or prose) before the box."""
     while True:
         while before:
-            if before[-1].isspace() or before[-1] in _SPACING or before[-1] in _MARKS or before[-1].startswith("\\begin") or (
+            if before[-1].isspace() or before[-1] in _SPACING or before[-1] in _STYLES or before[-1] in _MARKS or \
+                    before[-1].startswith("\\begin") or (
                     before[-1] in _OPENERS and before[-1] != "&"):
                 before.pop()
             elif before[-1] == "}" and len(before) >= 2 and (before[-2] == "{" or before[-2].isspace() and

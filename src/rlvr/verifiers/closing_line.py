@@ -69,16 +69,21 @@ def stressed_word(text: str, inside: list[tuple[int, int]], start: int, end: int
     """The one stressed word or short phrase (``**Wednesday**``, at most four words, no digit) of a sentence at
     ``[start, end)`` of ``text``, whose stressed spans are ``inside``, when it says what something is: after a
     copula or a colon, in a sentence that offers no alternative, hedge, negation or other speaker; else ``None``."""
+    from rlvr.verifiers.word_answers import yes_no
+
     if len(inside) != 1:
         return None
     a, b = inside[0]
     content = text[a:b].strip()
+    if not text[start:a].strip(" \t*_>#-") and (word := content.rstrip(".!。！")) and yes_no(word) is not None:
+        # "**Yes**, it is possible.", "**Ja**, das geht.", "**No.**": a stressed yes or no opening the sentence answers
+        # in any language read, unless the sentence qualifies or takes it back ("**No**, yes it is.")
+        plain = text[start:end].replace("*", " ").replace("_", " ")
+        if _TAKEN_BACK_RE.search(plain, timeout=timeout) or yes_no(plain.strip()) != yes_no(word):
+            return None
+        return word, a + content.find(word), a + content.find(word) + len(word)
     if not _STRESSED_WORD_RE.fullmatch(content, timeout=timeout):
         return None
-    if not text[start:a].strip(" \t*_>#-") and _YES_NO_LEAD_RE.match(content, timeout=timeout):
-        # "**Yes**, it is possible.": a stressed yes or no opening the sentence answers as an unstressed one does
-        said = word_answer_closing(text[start:end].replace("*", " ").replace("_", " "), timeout)
-        return (content, a, b) if said is not None else None
     before = text[start:a].replace("*", " ").replace("_", " ")
     if not _COPULA_BEFORE_RE.search(before, timeout=timeout) or text[b:end].strip(" \t*_.!"):
         # "**Alice** wins", "**Bob** loses", "a **Wednesday** last year", "… at the earliest": only what the sentence,

@@ -86,7 +86,8 @@ class Document:
 
 _MATH_FENCES = frozenset({"math", "latex", "tex", "katex"})  # fences a markdown renderer shows as typeset maths
 _PLAIN_FENCES = frozenset({"", "text", "txt", "plaintext"})  # fences of no language: a lone value there is shown, no code
-_LONE_VALUE_RE = regex.compile(r"\s*+(?:\\boxed\{[^{}\n]{1,200}\}|[-+]?[0-9][0-9.,/]{0,40}(?:[ \t]\p{L}{1,20}){0,2})\s*+")
+_LONE_VALUE_RE = regex.compile(r"\s*+(?:\\boxed\{[^{}\n]{1,200}\}|\$[^$\n]{1,80}\$|(?:[A-Za-z][ \t]?=[ \t]?)?[-+−]?"
+                            r"(?:\\[dt]?frac\{[0-9]{1,20}\}\{[0-9]{1,20}\}|[0-9][0-9.,/]{0,40})(?:[ \t]\p{L}{1,20}){0,2})\s*+")
 # an HTML comment, a fence, a run of backticks, or an Asymptote figure ("[asy] … [/asy]", as MATH's solutions
 # and the models trained on them draw one after the answer): code that states no claim
 _OPAQUE_RE = regex.compile(r"(?P<comment><!--)|(?m:^(?P<fence>[ \t]{0,3}(?:```+|~~~+))(?P<info>[^\n`]*)$)|(?P<ticks>`+)"

@@ -21,7 +21,9 @@ __all__ = ["unsafe_reason"]
 _DIGITS_RE = regex.compile(r"[0-9]+")
 _FACTORIAL_NUM_RE = regex.compile(r"([0-9]+)\s*!")
 _BINOM_RE = regex.compile(r"\\[dt]?binom\s*\{((?:[^{}]|\{[^{}]*\})*)\}\s*\{((?:[^{}]|\{[^{}]*\})*)\}")
-_GAMMA_RE = regex.compile(r"\\Gamma(?![A-Za-z])\s*(?:\\left\s*)?[({]\s*([^(){}]{0,200})")
+_GAMMA_RE = regex.compile(r"\\Gamma(?![A-Za-z])\s*(?:\\left\s*)?(?=[({])")
+_PRODUCT_RE = regex.compile(r"\*|×|\\(?:cdot|times)(?![A-Za-z])")
+_BOUNDED_MACRO_RE = regex.compile(r"\*|×|\\(?:cdot|times|[dt]?frac|left|right)(?![A-Za-z])")
 _POW_RE = regex.compile(r"([0-9]+(?:\.[0-9]+)?)\s*(?:\^|\*\*)\s*(?:\{\s*([0-9]+)\s*\}|([0-9]+))")
 
 
@@ -163,6 +165,19 @@ def _large_powers(text: str, config: VerifierConfig) -> str | None:
 _FACTORIAL_CHAIN_RE = regex.compile(r"(?<![0-9.])([0-9]{1,6})\s*!((?:\s*!)+)")
 
 
+def _argument_bound(arg: str) -> float:
+    """An upper bound of a factorial's or gamma function's argument: the product of its numbers where it multiplies
+    ("1000 \\cdot 1000" is no small argument though each number is), else their sum; unbounded with a power, a root,
+    a factorial or a macro other than a product's or a fraction's."""
+    rest = _BOUNDED_MACRO_RE.sub(" ", arg, timeout=REGEX_TIMEOUT_S)  # a fraction is at most its numerator
+    if "^" in rest or "!" in rest or "\\" in rest:
+        return math.inf
+    numbers = [min(_int(d), 10**9) for d in _DIGITS_RE.findall(arg, timeout=REGEX_TIMEOUT_S)]
+    if _PRODUCT_RE.search(arg, timeout=REGEX_TIMEOUT_S):
+        return math.prod(max(n, 1) for n in numbers)
+    return sum(numbers)
+
+
 def _large_factorials(text: str, config: VerifierConfig) -> str | None:
     """Factorials of large numbers, of powers, or of other factorials (``((4!)!)!``)."""
     for m in _FACTORIAL_NUM_RE.finditer(text, timeout=REGEX_TIMEOUT_S):
@@ -191,7 +206,7 @@ def _large_factorials(text: str, config: VerifierConfig) -> str | None:
                     return f"factorial of a factorial ({inner[:40]!r}) is too large to evaluate"
         if regex.search(r"[A-Za-z]", regex.sub(r"\\[A-Za-z]+", "", inner, timeout=REGEX_TIMEOUT_S), timeout=REGEX_TIMEOUT_S):
             continue  # symbolic, e.g. (n+1)!
-        if "^" in inner or "*" in inner or any(_int(d) > config.max_factorial for d in _DIGITS_RE.findall(inner, timeout=REGEX_TIMEOUT_S)):
+        if _argument_bound(inner) > config.max_factorial:
             return f"factorial of ({inner[:40]}) may be too large to evaluate (limit max_factorial={config.max_factorial})"
     return None
 
@@ -213,8 +228,10 @@ def unsafe_reason(text: str, config: VerifierConfig) -> str | None:
         return reason
     if "Gamma" in text:
         for m in _GAMMA_RE.finditer(text, timeout=REGEX_TIMEOUT_S):  # \Gamma(n) is (n - 1)!: the factorial's limit holds
-            if "^" in m[1] or "!" in m[1] or any(_int(d) > config.max_factorial for d in _DIGITS_RE.findall(m[1], timeout=REGEX_TIMEOUT_S)):
-                return f"gamma function of {m[1][:40]!r} may be too large to evaluate (limit max_factorial={config.max_factorial})"
+            arg = _group_after(text, m.end())
+            if arg is None or _argument_bound(arg) > config.max_factorial:
+                return f"gamma function of {(arg or text[m.end():])[:40]!r} may be too large to evaluate " \
+                       f"(limit max_factorial={config.max_factorial})"
     for m in _BINOM_RE.finditer(text, timeout=REGEX_TIMEOUT_S):
         for arg in (m[1], m[2]):
             if "^" in arg or "!" in arg or any(_int(d) > 100 * config.max_factorial for d in _DIGITS_RE.findall(arg, timeout=REGEX_TIMEOUT_S)):

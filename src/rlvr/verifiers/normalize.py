@@ -309,7 +309,7 @@ def normalize_answer(text: str) -> NormalizedAnswer:
     if (difference := comparative_count(s)) is not None:
         s = f"{difference[0]} {difference[1]}".strip()  # "5 more apples", "на 5 больше": a difference, stated as a count
     s = scale_words_to_signs(s)  # "25 degrees F" is 25 °F
-    if (negated := negated_number(s)) is not None:
+    if (negated := negated_number(_unwrap(s))) is not None:
         s = negated  # "negative five", "minus 5", "moins cinq": the sign word of any language CLDR spells numbers in
     if (scaled := scaled_value(s)) is not None:  # "42\text{ million}", "2 thousand people", "twelve apples", "二十人"
         s, unit = scaled

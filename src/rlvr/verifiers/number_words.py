@@ -25,7 +25,7 @@ from rlvr.verifiers.vocabulary_cache import cached, installed_version
 logger = logging.getLogger(__name__)
 
 __all__ = ["scale_words", "small_words", "scale_values", "scale_value", "numeral_char", "words_value", "han_value", "warm",
-           "sign_words", "negated_number", "sign_before"]
+           "sign_words", "negated_number", "sign_before", "negative_of"]
 
 # what is spelled out: the scales and a few multiples of each (so inflected forms appear: "два миллиона",
 # "пять миллионов"), and the hundreds (a number word after a number: "18 hundred" is 1800)
@@ -211,23 +211,46 @@ def negated_number(text: str) -> str | None:
             return "-" + rest
         if (value := words_value(rest)) is not None or (value := han_value(rest)) is not None:
             return str(-value)
+        if _MATH_OPERAND_RE.fullmatch(maths := rest.strip("$ "), timeout=REGEX_TIMEOUT_S) and any(c.isdigit() for c in maths):
+            return f"-({maths})"  # "negative $2 - \\sqrt{3}$" is -(2 - √3), never -2 - √3
     return None
 
 
 _LAST_WORD_RE = regex.compile(r"(\p{L}+)[ \t\u200b]*+$")
+_MATH_OPERAND_RE = regex.compile(r"(?:\\[A-Za-z]+|[0-9{}()\[\]^_.+\-*/ \t])+")  # digits, operators and macros: no words
+_LAST_TOKEN_RE = regex.compile(r"(\S+)[ \t\u200b]*+$")
+# what may stand before a sign word that is a sign: nothing, punctuation that opens a value, or a stating word
+# ("is minus 5", "equals minus 5", "at negative 3"); anything else makes it an operation ("ten minus 3", "the sum
+# minus 3") or part of a hedge ("plus or minus 5", "más o menos 5", "正负5")
+_SIGN_CONTEXT_RE = regex.compile(r"(?i)(?:^|[\n:=(\[,;：，（、]|(?<![\p{L}])(?:is|are|was|were|be|equals?|becomes?|gives?|at|to))"
+                                 r"[ \t\u200b]*+$")
 
 
-def sign_before(text: str, start: int) -> int | None:
-    """Where a sign word that makes the value at ``start`` negative begins ("is negative 3", "minus $5$", "负5");
-    ``None`` when there is none, or when a value stands before the word ("10 minus 3" subtracts)."""
-    head = text[max(0, start - 40):start]
+def negative_of(value: str) -> str:
+    """``value`` with a minus sign: before a plain number, or around anything else ("-(2 - \\sqrt{3})")."""
+    return "-" + value if value.replace(".", "", 1).replace(",", "").isdigit() else f"-({value})"
+
+
+def sign_before(text: str, start: int) -> tuple[str, int] | None:
+    """The sign word right before the value at ``start`` and where it begins: ``("sign", at)`` when it makes the
+    value negative ("is negative 3", "Answer: minus 5", "答案：负5"), ``("operation", at)`` when something stands
+    before it that it may subtract from or hedge with ("ten minus 3", "plus or minus 5", "正负5"), where ``at`` is
+    that word's start; ``None`` when no sign word stands there."""
+    head = text[max(0, start - 60):start]
     m = _LAST_WORD_RE.search(head, timeout=REGEX_TIMEOUT_S)
-    if m is None or m[1].lower() not in sign_words():
+    if m is None:
         return None
-    before = head[:m.start()].rstrip()
-    if before and (before[-1].isdigit() or before[-1] in "$)}]"):
-        return None
-    return start - len(head) + m.start()
+    run, at = m[1].lower(), m.start(1)
+    if run not in sign_words():  # unspaced scripts glue the sign word to what comes before it ("答えはマイナス5")
+        glued = next((w for w in sign_words() if not w.isascii() and run.endswith(w)), None)
+        if glued is None:
+            return None
+        at += len(run) - len(glued)
+    kind = "sign" if _SIGN_CONTEXT_RE.search(head[:at], timeout=REGEX_TIMEOUT_S) else "operation"
+    if kind == "operation":  # the operand or hedge word before it belongs to the value ("plus/minus 5", "[x] minus 3")
+        operand = _LAST_TOKEN_RE.search(head[:at], timeout=REGEX_TIMEOUT_S)
+        at = operand.start(1) if operand else at
+    return kind, start - len(head) + at
 
 
 _HAN_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "兩": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8,

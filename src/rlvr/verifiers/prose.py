@@ -4,9 +4,9 @@ Model outputs often end in a sentence instead of an answer slot ("So the area is
 "因此，一共有3 + 10 = 13只鸟。"). A sentence's values are its math spans, else its numbers; each
 value has a *role*, and only a stated value counts: a bound ("more than 7"), a rejected candidate
 ("7 fails"), a value inside a supposition ("if it were 7") or one a negation denies ("not 7") is
-not stated; a sign word before a value is its sign. Several stated values are narrowed step by step
-(conclusion clause, worked chain, bold value, a single "is"); several values still, a hedge, or an "or"
-between values is no single answer. Worked chains are evaluated with exact fractions, never ``eval``.
+not stated; a sign word before a value is its sign (after an operand both are the value: "ten minus 3" is no 3).
+Several stated values are narrowed (conclusion clause, worked chain, bold value, a single "is"); several values
+still, a hedge, or an "or" between values is no single answer. Worked chains are evaluated with exact fractions, never ``eval``.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import regex
 
 from rlvr.verifiers.chains import chain_operands, if_premise_blanked
 from rlvr.verifiers.choices import answer_choice
-from rlvr.verifiers.number_words import sign_before
+from rlvr.verifiers.number_words import negative_of, sign_before
 from rlvr.verifiers.plain_math import one_number, plain_math
 from rlvr.verifiers.repeating import IN_PROSE as REPEATING_IN_PROSE
 from rlvr.verifiers.prose_groups import derived_label, named_tail, named_values, one_value
@@ -479,8 +479,8 @@ def _sentence_values(sentence: str, offset: int, timeout: float, roles: bool = T
             if not in_math(m.start()):
                 found.append((m[0].replace("−", "-"), offset + m.start(), offset + m.end()))
         found.sort(key=lambda v: v[1])
-    found = [(c, a, b) if c.lstrip()[:1] in "-+−" or (at := sign_before(sentence, a - offset)) is None
-             else ("-" + c, offset + at, b) for c, a, b in found]  # "is negative 3", "minus $5$": the word is a sign
+    found = [(c, a, b) if c.lstrip()[:1] in "-+−" or (sign := sign_before(sentence, a - offset)) is None else (
+        (negative_of(c) if sign[0] == "sign" else sentence[sign[1]:b - offset]), offset + sign[1], b) for c, a, b in found]
     if not roles:
         return found
     index = RoleIndex(sentence, timeout) if len(found) > 1 else None

@@ -33,8 +33,8 @@ _LABELLED_RE = regex.compile(r"([A-Za-z](?:\s*[-+*/]\s*[A-Za-z])*)\s*=\s*$")
 _LATIN_LETTER_RE = regex.compile(r"[A-Za-z]")
 
 
-# two numbers joined by a colon, a ratio or a clock time ("3:4", "3 : 4", "3:30 PM")
-_COLON_JOINED_RE = regex.compile(r"[0-9]+(?:\.[0-9]+)?[ \t]?:[ \t]?[0-9]+(?:\.[0-9]+)?(?:[ \t]?(?i:[ap]\.?[ \t]?m\b\.?))?")
+# numbers joined by colons, a ratio or a clock time ("3:4", "3 : 4", "2:3:4", "1:02:03", "3:30 PM")
+_COLON_JOINED_RE = regex.compile(r"[0-9]+(?:\.[0-9]+)?(?:[ \t]?:[ \t]?[0-9]+(?:\.[0-9]+)?){1,3}(?:[ \t]?(?i:[ap]\.?[ \t]?m\b\.?))?")
 # amounts each with its unit, largest first ("1 h 30 min", "1 hour and 30 minutes", "5 feet 3 inches")
 _MEASURED_RE = regex.compile(r"[0-9]+(?:\.[0-9]+)?[ \t]?\p{L}+\.?(?:,?[ \t]+(?:and[ \t]+)?[0-9]+(?:\.[0-9]+)?[ \t]?\p{L}+\.?)+")
 

@@ -131,7 +131,8 @@ def yes_no_taken_back(said: str, text: str) -> bool:
         said_there = _WORD_RE.findall(clause, timeout=t)
         while said_there and said_there[0] in _QUALIFYING_WORDS:
             said_there = said_there[1:]  # "(or yes, depending on reading)", "but no"
-        if said_there and said_there[0] in other and len(said_there) <= 2:
+        # a clause opening with a yes after a no turns it ("No, yes it is."); "no doubt about it" after a yes does not
+        if said_there and said_there[0] in other and (len(said_there) <= 2 or said == "no"):
             return True
     if _UNSPACED_RE.search(rest, timeout=t):
         # "是的，不可以", "No, 可以", "不是。是的": the other answer in a language written without spaces; a yes word
