@@ -266,6 +266,8 @@ def normalize_answer(text: str) -> NormalizedAnswer:
     """Normalise one extracted answer (already capped in length); pure, so results are cached."""
     if (lead := _TOTAL_LEAD_RE.match(text, timeout=REGEX_TIMEOUT_S)) is not None:
         text = text[lead.end():]  # "Insgesamt 3.500 €", "In total 45", "Altogether 45": the total is the value
+    if (negated := negated_number(_unwrap(text))) is not None:
+        text = negated  # "negative five", "minus 5", "moins cinq": the sign word of any language CLDR spells numbers in
     if (compact := compact_value(text)) is not None:
         text = compact  # "\$42\text{K}" is 42000, "4.2万" 42000, "3 млн" 3000000: a compact number is its value
     text = restore_escapes(text)  # a form feed where "\\frac" began: an unescaped string, never text
@@ -309,8 +311,6 @@ def normalize_answer(text: str) -> NormalizedAnswer:
     if (difference := comparative_count(s)) is not None:
         s = f"{difference[0]} {difference[1]}".strip()  # "5 more apples", "на 5 больше": a difference, stated as a count
     s = scale_words_to_signs(s)  # "25 degrees F" is 25 °F
-    if (negated := negated_number(_unwrap(s))) is not None:
-        s = negated  # "negative five", "minus 5", "moins cinq": the sign word of any language CLDR spells numbers in
     if (scaled := scaled_value(s)) is not None:  # "42\text{ million}", "2 thousand people", "twelve apples", "二十人"
         s, unit = scaled
     m = _TRAILING_UNIT_RE.search(s, timeout=REGEX_TIMEOUT_S)

@@ -19,6 +19,7 @@ from typing import Any
 
 import regex
 
+from rlvr.verifiers.lexicon import ALTERNATIVE_WORDS, CONCLUSION_WORDS
 from rlvr.verifiers.limits import REGEX_TIMEOUT_S
 from rlvr.verifiers.vocabulary_cache import cached, installed_version
 
@@ -211,24 +212,42 @@ def negated_number(text: str) -> str | None:
             return "-" + rest
         if (value := words_value(rest)) is not None or (value := han_value(rest)) is not None:
             return str(-value)
-        if _MATH_OPERAND_RE.fullmatch(maths := rest.strip("$ "), timeout=REGEX_TIMEOUT_S) and any(c.isdigit() for c in maths):
-            return f"-({maths})"  # "negative $2 - \\sqrt{3}$" is -(2 - √3), never -2 - √3
+        maths = rest.strip("$ ")
+        one_span = rest.startswith("$") and rest.count("$") <= 2  # one math span (its closing sign may be cut off)
+        if _MATH_OPERAND_RE.fullmatch(maths, timeout=REGEX_TIMEOUT_S) and any(c.isdigit() for c in maths) and (
+                one_span or not _TOP_LEVEL_SUM_RE.search(maths, timeout=REGEX_TIMEOUT_S)):
+            # "negative $2 - \\sqrt{3}$" is -(2 - √3); in plain text "minus 5 - 5" may be -10 or -0: refused
+            return f"-({maths})"
     return None
 
 
 _LAST_WORD_RE = regex.compile(r"(\p{L}+)[ \t\u200b]*+$")
+_TOP_LEVEL_SUM_RE = regex.compile(r"(?<=[0-9}) ])\s*[-+]\s*(?=[0-9\\(])")  # a sum or difference of terms
 _MATH_OPERAND_RE = regex.compile(r"(?:\\[A-Za-z]+|[0-9{}()\[\]^_.+\-*/ \t])+")  # digits, operators and macros: no words
 _LAST_TOKEN_RE = regex.compile(r"(\S+)[ \t\u200b]*+$")
-# what may stand before a sign word that is a sign: nothing, punctuation that opens a value, or a stating word
-# ("is minus 5", "equals minus 5", "at negative 3"); anything else makes it an operation ("ten minus 3", "the sum
-# minus 3") or part of a hedge ("plus or minus 5", "más o menos 5", "正负5")
-_SIGN_CONTEXT_RE = regex.compile(r"(?i)(?:^|[\n:=(\[,;：，（、]|(?<![\p{L}])(?:is|are|was|were|be|equals?|becomes?|gives?|at|to))"
-                                 r"[ \t\u200b]*+$")
+# words that make a sign word after them part of a hedge: "or" in the languages read, and the plus it pairs with
+_HEDGING = frozenset(w for w in ALTERNATIVE_WORDS if " " not in w) | {"plus", "positive"}
+# a name and "=" ("x = minus 5"), or a conclusion word and its comma ("Thus, negative 5"), right before a sign word
+_NAMED_OR_CONCLUDED_RE = regex.compile(r"(?i)(?:(?<![\p{L}\p{N}])[A-Za-z][ \t]*=|(?<![\p{L}])(?:" + "|".join(
+    regex.escape(w) for w in CONCLUSION_WORDS if " " not in w) + r")[ \t]*,?)[ \t\u200b]*+$")
+# a stating word right before a sign word ("is minus 5", "equals minus 5", "at negative 3"), and the word before it
+_STATING_RE = regex.compile(r"(?i)(?:(\p{L}+)[ \t]++)?(?<![\p{L}])(?:is|are|was|were|be|equals?|becomes?|gives?|at|to)[ \t\u200b]*+$")
 
 
 def negative_of(value: str) -> str:
     """``value`` with a minus sign: before a plain number, or around anything else ("-(2 - \\sqrt{3})")."""
     return "-" + value if value.replace(".", "", 1).replace(",", "").isdigit() else f"-({value})"
+
+
+def _opens_value(before: str) -> bool:
+    """Whether a sign word after ``before`` opens a value: at the start of the text or of a line, or after a stating
+    word that no hedge or other sign word precedes ("The answer is minus 5"; not "or is minus 5")."""
+    line = before[before.rfind("\n") + 1:]
+    if not line.strip(" \t,;:：，") or _NAMED_OR_CONCLUDED_RE.search(line[-60:], timeout=REGEX_TIMEOUT_S):
+        return True  # "minus 5", "x = minus 5", "Thus, negative 5"
+    m = _STATING_RE.search(line[-60:], timeout=REGEX_TIMEOUT_S)
+    return m is not None and not (m[1] and (m[1].lower() in sign_words() or any(
+        m[1].lower() == w for w in _HEDGING)))
 
 
 def sign_before(text: str, start: int) -> tuple[str, int] | None:
@@ -246,7 +265,7 @@ def sign_before(text: str, start: int) -> tuple[str, int] | None:
         if glued is None:
             return None
         at += len(run) - len(glued)
-    kind = "sign" if _SIGN_CONTEXT_RE.search(head[:at], timeout=REGEX_TIMEOUT_S) else "operation"
+    kind = "sign" if _opens_value(text[:start - len(head) + at]) else "operation"
     if kind == "operation":  # the operand or hedge word before it belongs to the value ("plus/minus 5", "[x] minus 3")
         operand = _LAST_TOKEN_RE.search(head[:at], timeout=REGEX_TIMEOUT_S)
         at = operand.start(1) if operand else at

@@ -52,7 +52,7 @@ _PROSE_SCAN = 800  # the last this-many characters are read for a final sentence
 # "!" after a number followed by an operator is a factorial ("(5! = 120)", "4! \\times 3"), no sentence's end
 _UNICODE_MATH = r"\p{Greek}√∛∜\p{No}"
 _PROSE_NUMBER_RE = regex.compile(
-    r"(?<![A-Za-z0-9])\([A-J]\)(?![A-Za-z0-9])|(?<![\p{L}\p{N}])[-+−]?∞(?![\p{L}\p{N}])|(?<![A-Za-z0-9.,/^_√∛∜])[-+−]?" + REPEATING_IN_PROSE + r"|"
+    r"(?<![A-Za-z0-9])\([A-J]\)(?![A-Za-z0-9])|(?<![\p{L}\p{N}±∓])(?<![\p{N}±∓][ \t]{1,8})[-+−]?∞(?![\p{L}\p{N}])|(?<![A-Za-z0-9.,/^_√∛∜])[-+−]?" + REPEATING_IN_PROSE + r"|"
     r"(?<![A-Za-z0-9.,/^_√∛∜])[-+−]?(?>[0-9]{1,2}(?:,[0-9]{2})+,[0-9]{3}(?![0-9])|[0-9]+,[0-9]{1,2}(?![0-9]|,[0-9])|[0-9]+(?:,[0-9]{3})*(?:\.[0-9]+)?)(?:/[0-9]+)?(?:[ ]?\\?%|[ ](?i:percent|per[ -]cent|pct)\b)?"
     r"(?![0-9^_" + _UNICODE_MATH + r"]|\.[0-9]|/[0-9]|[A-Za-z](?![A-Za-z²³])|!(?=" + _FACTORIAL_AHEAD + r"))")
 # a number glued to pi, a root, a power or a vulgar fraction is a value too, though not a plain number
