@@ -240,8 +240,9 @@ def negative_of(value: str) -> str:
 
 
 def _opens_value(before: str) -> bool:
-    """Whether a sign word after ``before`` opens a value: at the start of the text or of a line, or after a stating
-    word that no hedge or other sign word precedes ("The answer is minus 5"; not "or is minus 5")."""
+    """Whether a sign word after ``before`` opens a value: at the start of the text, a line or a clause, after a
+    one-letter name and "=", after a conclusion word, or after an English stating word that no hedge or other sign
+    word precedes ("The answer is minus 5"; not "or is minus 5", "plus, minus 5")."""
     line = before[before.rfind("\n") + 1:]
     if not line.strip(" \t,;:：，") or _NAMED_OR_CONCLUDED_RE.search(line[-60:], timeout=REGEX_TIMEOUT_S):
         return True  # "minus 5", "x = minus 5", "Thus, negative 5"
