@@ -208,21 +208,21 @@ def negated_number(text: str) -> str | None:
         if sign.isascii() and not rest[0].isspace():
             continue  # "minusfive" is no sign word; unspaced scripts write the sign glued on ("负五")
         rest = rest.strip()
-        if rest.replace(".", "", 1).isdigit() and rest[0].isdigit():
-            return "-" + rest
+        if _SIGNED_AMOUNT_RE.fullmatch(rest, timeout=REGEX_TIMEOUT_S):
+            return "-" + rest  # "minus 5", "minus 1,000", "minus 5 degrees Celsius"
         if (value := words_value(rest)) is not None or (value := han_value(rest)) is not None:
             return str(-value)
         maths = rest.strip("$ ")
-        one_span = rest.startswith("$") and rest.count("$") <= 2  # one math span (its closing sign may be cut off)
+        # one math span (the slot reader drops its closing sign): "negative $2 - \\sqrt{3}$" is -(2 - √3); plain text
+        # with a sign inside ("minus 5 - 5", "minus \\pi-1", "minus 2-.5") may be read two ways: refused
+        one_span = rest.startswith("$") and rest.count("$") <= 2
         if _MATH_OPERAND_RE.fullmatch(maths, timeout=REGEX_TIMEOUT_S) and any(c.isdigit() for c in maths) and (
-                one_span or not _TOP_LEVEL_SUM_RE.search(maths, timeout=REGEX_TIMEOUT_S)):
-            # "negative $2 - \\sqrt{3}$" is -(2 - √3); in plain text "minus 5 - 5" may be -10 or -0: refused
+                one_span or not any(c in maths for c in "+-−")):
             return f"-({maths})"
     return None
 
 
 _LAST_WORD_RE = regex.compile(r"(\p{L}+)[ \t\u200b]*+$")
-_TOP_LEVEL_SUM_RE = regex.compile(r"(?<=[0-9}) ])\s*[-+]\s*(?=[0-9\\(])")  # a sum or difference of terms
 _MATH_OPERAND_RE = regex.compile(r"(?:\\[A-Za-z]+|[0-9{}()\[\]^_.+\-*/ \t])+")  # digits, operators and macros: no words
 _LAST_TOKEN_RE = regex.compile(r"(\S+)[ \t\u200b]*+$")
 # words that make a sign word after them part of a hedge: "or" in the languages read, and the plus it pairs with
@@ -230,8 +230,11 @@ _HEDGING = frozenset(w for w in ALTERNATIVE_WORDS if " " not in w) | {"plus", "p
 # a name and "=" ("x = minus 5"), or a conclusion word and its comma ("Thus, negative 5"), right before a sign word
 _NAMED_OR_CONCLUDED_RE = regex.compile(r"(?i)(?:(?<![\p{L}\p{N}])[A-Za-z][ \t]*=|(?<![\p{L}])(?:" + "|".join(
     regex.escape(w) for w in CONCLUSION_WORDS if " " not in w) + r")[ \t]*,?)[ \t\u200b]*+$")
-# a stating word right before a sign word ("is minus 5", "equals minus 5", "at negative 3"), and the word before it
-_STATING_RE = regex.compile(r"(?i)(?:(\p{L}+)[ \t]++)?(?<![\p{L}])(?:is|are|was|were|be|equals?|becomes?|gives?|at|to)[ \t\u200b]*+$")
+# a stating word right before a sign word ("is minus 5", "equals minus 5", "at negative 3")
+_WORD_RE = regex.compile(r"\p{L}+")
+# a number in digits (with its thousands groups) and the words of its unit or noun
+_SIGNED_AMOUNT_RE = regex.compile(r"(?:[0-9]{1,3}(?:,[0-9]{3})++|[0-9]++)(?:\.[0-9]++)?(?:[ \t]?°)?(?:[ \t]+\p{L}{1,20}){0,3}")
+_STATING_RE = regex.compile(r"(?i)(?<![\p{L}])(?:is|are|was|were|be|equals?|becomes?|gives?|at|to)[ \t\u200b]*+$")
 
 
 def negative_of(value: str) -> str:
@@ -244,11 +247,13 @@ def _opens_value(before: str) -> bool:
     one-letter name and "=", after a conclusion word, or after an English stating word that no hedge or other sign
     word precedes ("The answer is minus 5"; not "or is minus 5", "plus, minus 5")."""
     line = before[before.rfind("\n") + 1:]
-    if not line.strip(" \t,;:：，") or _NAMED_OR_CONCLUDED_RE.search(line[-60:], timeout=REGEX_TIMEOUT_S):
-        return True  # "minus 5", "x = minus 5", "Thus, negative 5"
-    m = _STATING_RE.search(line[-60:], timeout=REGEX_TIMEOUT_S)
-    return m is not None and not (m[1] and (m[1].lower() in sign_words() or any(
-        m[1].lower() == w for w in _HEDGING)))
+    if not line.strip(" \t,;:：，"):
+        return True  # "minus 5", ", negative 5"
+    words = {w.lower() for w in _WORD_RE.findall(line[-80:], timeout=REGEX_TIMEOUT_S)}
+    if words & _HEDGING or words & sign_words():
+        return False  # "plus or, x = minus 5", "positive; therefore negative 5": a hedge earlier on the line
+    return bool(_NAMED_OR_CONCLUDED_RE.search(line[-60:], timeout=REGEX_TIMEOUT_S)
+                or _STATING_RE.search(line[-60:], timeout=REGEX_TIMEOUT_S))
 
 
 def sign_before(text: str, start: int) -> tuple[str, int] | None:
