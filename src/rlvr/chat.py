@@ -35,7 +35,7 @@ def completion_text(completion: Any) -> str:
         completion = [completion]
     if isinstance(completion, (list, tuple)):
         for message in reversed(completion):
-            if isinstance(message, dict) and str(message.get("role", "assistant")).lower() in _MODEL_ROLES:
+            if isinstance(message, dict) and str(message.get("role", "assistant")).strip().lower() in _MODEL_ROLES:
                 content = message.get("content", message.get("parts", ""))  # Gemini's turns hold "parts"
                 if isinstance(content, list):  # multimodal parts: the text ones
                     content = "".join(_part_text(p) for p in content)

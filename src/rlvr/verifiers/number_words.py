@@ -19,7 +19,7 @@ from typing import Any
 
 import regex
 
-from rlvr.verifiers.lexicon import ALTERNATIVE_WORDS, CONCLUSION_WORDS
+from rlvr.verifiers.lexicon import ALTERNATIVE_WORDS, ANSWER_WORDS, CONCLUSION_WORDS, RESULT_VERBS
 from rlvr.verifiers.limits import REGEX_TIMEOUT_S
 from rlvr.verifiers.vocabulary_cache import cached, installed_version
 
@@ -232,6 +232,7 @@ _NAMED_OR_CONCLUDED_RE = regex.compile(r"(?i)(?:(?<![\p{L}\p{N}])[A-Za-z][ \t]*=
     regex.escape(w) for w in CONCLUSION_WORDS if " " not in w) + r")[ \t]*,?)[ \t\u200b]*+$")
 # a stating word right before a sign word ("is minus 5", "equals minus 5", "at negative 3")
 _WORD_RE = regex.compile(r"\p{L}+")
+_UNSPACED_RE = regex.compile(r"[\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}]")
 # a number in digits (with its thousands groups) and the words of its unit or noun
 _SIGNED_AMOUNT_RE = regex.compile(r"(?:[0-9]{1,3}(?:,[0-9]{3})++|[0-9]++)(?:\.[0-9]++)?(?:[ \t]?°)?(?:[ \t]+\p{L}{1,20}){0,3}")
 _STATING_RE = regex.compile(r"(?i)(?<![\p{L}])(?:is|are|was|were|be|equals?|becomes?|gives?|at|to)[ \t\u200b]*+$")
@@ -252,8 +253,19 @@ def _opens_value(before: str) -> bool:
     words = {w.lower() for w in _WORD_RE.findall(line[-80:], timeout=REGEX_TIMEOUT_S)}
     if words & _HEDGING or words & sign_words():
         return False  # "plus or, x = minus 5", "positive; therefore negative 5": a hedge earlier on the line
-    return bool(_NAMED_OR_CONCLUDED_RE.search(line[-60:], timeout=REGEX_TIMEOUT_S)
-                or _STATING_RE.search(line[-60:], timeout=REGEX_TIMEOUT_S))
+    tail = line[-60:]
+    return bool(_NAMED_OR_CONCLUDED_RE.search(tail, timeout=REGEX_TIMEOUT_S) or _STATING_RE.search(tail, timeout=REGEX_TIMEOUT_S)
+                or _stating_phrases().search(tail, timeout=REGEX_TIMEOUT_S))
+
+
+@functools.lru_cache(maxsize=1)
+def _stating_phrases() -> Any:
+    """The lexicon's result verbs and answer words of every language it reads, right before a sign word: "x равен
+    минус 5", "ответ минус 5", "x等于负5", "it comes to minus 5" (unspaced scripts glue them to what precedes)."""
+    phrases = RESULT_VERBS + ANSWER_WORDS
+    spaced = "|".join(regex.escape(p) for p in sorted(phrases, key=len, reverse=True) if not _UNSPACED_RE.search(p))
+    unspaced = "|".join(regex.escape(p) for p in sorted(phrases, key=len, reverse=True) if _UNSPACED_RE.search(p))
+    return regex.compile(r"(?i)(?:(?<![\p{L}])(?:" + spaced + r")|(?:" + unspaced + r"))[ \t:：]*+$")
 
 
 def sign_before(text: str, start: int) -> tuple[str, int] | None:

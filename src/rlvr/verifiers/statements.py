@@ -115,8 +115,8 @@ def quantity_rhs(clean: str) -> str | None:
     if len(sides) != 2 or not sides[1].strip() or not sides[0].strip():
         return None
     lhs = sides[0]
-    if is_constant_side(lhs):
-        return None  # "\\sum_{k=1}^{10} k = 56" is a statement to check, not a value to read
+    if is_constant_side(lhs) or len(split_top_level(lhs, ",")) > 1 or _OR_SPLIT_RE.search(lhs, timeout=REGEX_TIMEOUT_S):
+        return None  # "\\sum_{k=1}^{10} k = 56" is a statement to check; "plus or, x = 5" names no one quantity
     if (negated := _negated_term(lhs)) is not None:
         if NAME_RE.fullmatch(negated, timeout=REGEX_TIMEOUT_S) or names_a_quantity(negated):
             return f"-({sides[1].strip()})"  # "-x = 42" states x = -42, "-f(2) = 42" states f(2) = -42
