@@ -262,9 +262,10 @@ def _opens_value(before: str) -> bool:
 def _stating_phrases() -> Any:
     """The lexicon's result verbs and answer words of every language it reads, right before a sign word: "x равен
     минус 5", "ответ минус 5", "x等于负5", "it comes to minus 5" (unspaced scripts glue them to what precedes)."""
-    phrases = RESULT_VERBS + ANSWER_WORDS
-    spaced = "|".join(regex.escape(p) for p in sorted(phrases, key=len, reverse=True) if not _UNSPACED_RE.search(p))
-    unspaced = "|".join(regex.escape(p) for p in sorted(phrases, key=len, reverse=True) if _UNSPACED_RE.search(p))
+    phrases = sorted(RESULT_VERBS + ANSWER_WORDS, key=len, reverse=True)
+    glued = {p for p in phrases if _UNSPACED_RE.search(p, timeout=REGEX_TIMEOUT_S)}
+    spaced = "|".join(regex.escape(p) for p in phrases if p not in glued)
+    unspaced = "|".join(regex.escape(p) for p in phrases if p in glued)
     return regex.compile(r"(?i)(?:(?<![\p{L}])(?:" + spaced + r")|(?:" + unspaced + r"))[ \t:：]*+$")
 
 
