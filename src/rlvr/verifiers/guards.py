@@ -9,6 +9,7 @@ timeout and memory cap remain the backstop for anything they miss.
 from __future__ import annotations
 
 import math
+import unicodedata
 
 import regex
 
@@ -22,8 +23,10 @@ _DIGITS_RE = regex.compile(r"[0-9]+")
 _FACTORIAL_NUM_RE = regex.compile(r"([0-9]+)\s*!")
 _BINOM_RE = regex.compile(r"\\[dt]?binom\s*\{((?:[^{}]|\{[^{}]*\})*)\}\s*\{((?:[^{}]|\{[^{}]*\})*)\}")
 _GAMMA_RE = regex.compile(r"\\Gamma(?![A-Za-z])\s*(?:\\left\s*)?(?=[({])")
+_MACRO_NAME_RE = regex.compile(r"\\[A-Za-z]+")
+_LATIN_RE = regex.compile(r"[A-Za-z]")
 _PRODUCT_RE = regex.compile(r"\*|×|\\(?:cdot|times)(?![A-Za-z])")
-_BOUNDED_MACRO_RE = regex.compile(r"\*|×|\\(?:cdot|times|[dt]?frac|left|right)(?![A-Za-z])")
+_BOUNDED_MACRO_RE = regex.compile(r"\*|×|\\(?:cdot|times|[dt]?frac|left|right|pi)(?![A-Za-z])")
 _POW_RE = regex.compile(r"([0-9]+(?:\.[0-9]+)?)\s*(?:\^|\*\*)\s*(?:\{\s*([0-9]+)\s*\}|([0-9]+))")
 
 
@@ -165,10 +168,26 @@ def _large_powers(text: str, config: VerifierConfig) -> str | None:
 _FACTORIAL_CHAIN_RE = regex.compile(r"(?<![0-9.])([0-9]{1,6})\s*!((?:\s*!)+)")
 
 
+def _symbolic(arg: str) -> bool:
+    """Whether an argument holds a variable: a Latin letter outside a macro's name, or a Greek letter's macro (named
+    as Unicode names the letter; \\pi is a constant, not a variable)."""
+    if _LATIN_RE.search(_MACRO_NAME_RE.sub(" ", arg, timeout=REGEX_TIMEOUT_S), timeout=REGEX_TIMEOUT_S):
+        return True
+    for name in _MACRO_NAME_RE.findall(arg, timeout=REGEX_TIMEOUT_S):
+        try:
+            if name[1:] != "pi" and unicodedata.lookup(f"GREEK SMALL LETTER {name[1:].upper()}"):
+                return True
+        except KeyError:
+            continue
+    return False
+
+
 def _argument_bound(arg: str) -> float:
     """An upper bound of a factorial's or gamma function's argument: the product of its numbers where it multiplies
     ("1000 \\cdot 1000" is no small argument though each number is), else their sum; unbounded with a power, a root,
     a factorial or a macro other than a product's or a fraction's."""
+    if _symbolic(arg):
+        return 0.0  # "\\Gamma(\\alpha)", "(n + 1)!", "\\Gamma(x^{1000})": sympy keeps a symbol's gamma unevaluated
     rest = _BOUNDED_MACRO_RE.sub(" ", arg, timeout=REGEX_TIMEOUT_S)  # a fraction is at most its numerator
     if "^" in rest or "!" in rest or "\\" in rest:
         return math.inf

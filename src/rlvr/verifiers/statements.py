@@ -109,14 +109,20 @@ def names_a_quantity(side: str) -> bool:
     return not _DIGIT_RE.search(bare, timeout=REGEX_TIMEOUT_S) and bool(_LATIN_RE.search(bare, timeout=REGEX_TIMEOUT_S))
 
 
+_OR_WORD_RE = regex.compile(alternation(OR_WORDS))
+_BRACKETED_PART_RE = regex.compile(r"\([^()]*\)|\[[^\[\]]*\]|\{[^{}]*\}|\|[^|]*\|")  # a quantity's own argument
+
+
 def quantity_rhs(clean: str) -> str | None:
     """``m + n = 12`` -> ``12``: the value an equation states for a named quantity; ``None`` otherwise."""
     sides = split_top_level(clean, "=")
     if len(sides) != 2 or not sides[1].strip() or not sides[0].strip():
         return None
     lhs = sides[0]
-    if is_constant_side(lhs) or len(split_top_level(lhs, ",")) > 1 or _OR_SPLIT_RE.search(lhs, timeout=REGEX_TIMEOUT_S):
-        return None  # "\\sum_{k=1}^{10} k = 56" is a statement to check; "plus or, x = 5" names no one quantity
+    if is_constant_side(lhs) or len(split_top_level(lhs, ",")) > 1 or _OR_WORD_RE.search(
+            _BRACKETED_PART_RE.sub(" ", lhs, timeout=REGEX_TIMEOUT_S), timeout=REGEX_TIMEOUT_S):
+        # "\\sum_{k=1}^{10} k = 56" is a statement to check; "plus or, x = 5" names no one quantity ("P(A or B)" does)
+        return None
     if (negated := _negated_term(lhs)) is not None:
         if NAME_RE.fullmatch(negated, timeout=REGEX_TIMEOUT_S) or names_a_quantity(negated):
             return f"-({sides[1].strip()})"  # "-x = 42" states x = -42, "-f(2) = 42" states f(2) = -42
